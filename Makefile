@@ -1,0 +1,33 @@
+# Two commands for a newcomer: `make run` and `make test`. Both create .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint bench clean
+
+$(BIN)/scorpion: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+run: $(BIN)/scorpion
+	$(BIN)/scorpion serve --host $(HOST) --port $(PORT)
+
+test: $(BIN)/scorpion
+	$(BIN)/ruff check server tests benchmarks
+	$(BIN)/ruff format --check server tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest server tests
+
+lint: $(BIN)/scorpion
+	$(BIN)/ruff check --fix server tests benchmarks
+	$(BIN)/ruff format server tests benchmarks
+
+bench: $(BIN)/scorpion
+	$(BIN)/python benchmarks/engine_speed.py
+
+clean:
+	rm -rf $(VENV)
