@@ -1,0 +1,63 @@
+"""Moves and their text: ``4H>7`` (a card and what lies on it onto column 7),
+``4H`` (tap-to-move: wherever it fits) and ``deal`` (the stock).
+
+>>> Move.parse("4h>7")
+Move.parse('4H>7')
+>>> str(Move.parse("10S>2")), str(Move.parse("deal")), Move.parse("QD").to
+('TS>2', 'deal', None)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import Card, card_text, parse_card
+from .errors import NotationError
+
+DEAL_TEXT = "deal"
+
+
+class Move(NamedTuple):
+    """``card`` None means deal the stock; ``to`` is a 0-based column, None for tap-to-move."""
+
+    card: Card | None
+    to: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse move text; columns in text count from 1."""
+        if not isinstance(text, str):
+            raise NotationError(f"move text must be a string, not {type(text).__name__}")
+        clean = text.strip()
+        if clean.lower() == DEAL_TEXT:
+            return DEAL
+        card_part, sep, column_part = clean.partition(">")
+        if not card_part:
+            raise NotationError(f"bad move {text!r}: expected like '4H>7', '4H' or 'deal'")
+        try:
+            card = parse_card(card_part)
+        except NotationError as exc:
+            raise NotationError(f"bad move {text!r}: {exc}") from None
+        if not sep:
+            return cls(card, None)
+        column = column_part.strip()
+        if not column.isdigit() or not 1 <= int(column) <= 99:
+            raise NotationError(f"bad move {text!r}: column must be a number from 1")
+        return cls(card, int(column) - 1)
+
+    @property
+    def is_deal(self) -> bool:
+        return self.card is None
+
+    def __str__(self) -> str:
+        if self.card is None:
+            return DEAL_TEXT
+        if self.to is None:
+            return card_text(self.card)
+        return f"{card_text(self.card)}>{self.to + 1}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+DEAL = Move(None, None)
