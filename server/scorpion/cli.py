@@ -1,0 +1,30 @@
+"""The ``scorpion`` command: one sub-command per module in :mod:`scorpion.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Each module defines ``add_parser(subparsers)``, which registers its sub-command and
+# sets ``func`` (taking the parsed arguments, returning an exit code) as a default.
+COMMANDS = ("deal",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scorpion", description="Scorpion solitaire races.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"scorpion.commands.{name}").add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of the ``scorpion`` command line, one module each."""
