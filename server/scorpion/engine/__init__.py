@@ -14,6 +14,7 @@ from .errors import MoveError, NotationError
 from .game import Game, Outcome
 from .moves import DEAL, Move
 from .notation import Position, parse_position
+from .record import GameRecord, apply_action
 from .rules import PRESETS, Rules, get_rules
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "PRESETS",
     "Card",
     "Game",
+    "GameRecord",
     "Move",
     "MoveError",
     "NotationError",
@@ -28,6 +30,7 @@ __all__ = [
     "Position",
     "Rules",
     "SplitMix64",
+    "apply_action",
     "card_name",
     "card_text",
     "get_rules",

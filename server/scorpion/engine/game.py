@@ -236,7 +236,8 @@ class Game:
         if card in self.reserve:
             return RESERVE, self.reserve.index(card)
         if card in self.stock:
-            raise MoveError("face-down", f"The {card_name(card)} is face down in the stock")
+            # The same words as for the tableau: saying "in the stock" would tell where it is.
+            raise MoveError("face-down", f"The {card_name(card)} is face down")
         raise MoveError("not-in-play", f"The {card_name(card)} is no longer in play")
 
     def _refusal(self, card: Card, source: int, index: int, dest: int) -> MoveError | None:

@@ -1,0 +1,85 @@
+"""``scorpion play``: play a deal in the terminal (moves, undo, hints, the board)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, TextIO
+
+from scorpion.engine import PRESETS, Game, GameRecord, MoveError
+
+HELP = """Type a move and press Enter:
+  4H>7    move the 4H (and every card on it) onto column 7
+  4H      tap-to-move: the 4H goes wherever it fits
+  deal    deal the stock onto columns 1-3
+  undo    take back the last move        hint   list the legal moves
+  board   show the board again            record print the game record
+  resign  give up                         quit   leave
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("play", help="play a deal in the terminal")
+    parser.add_argument("number", nargs="?", type=int, help="deal number (random if omitted)")
+    parser.add_argument("--preset", default="classic", choices=sorted(PRESETS))
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    deal = args.number if args.number is not None else int.from_bytes(_random_bytes(), "big")
+    return play(Game.new(deal, args.preset), sys.stdin, sys.stdout)
+
+
+def _random_bytes() -> bytes:
+    import secrets
+
+    return secrets.token_bytes(4)
+
+
+def _status(game: Game) -> str:
+    state = (
+        " | WON" if game.won else " | gave up" if game.gave_up else " | LOST" if game.lost else ""
+    )
+    runs = " ".join("SHDC"[s] for s in game.runs) or "none"
+    return (
+        f"deal {game.deal} ({game.preset}) | score {game.score} | moves {game.moves_made}"
+        f" | runs {runs}{state}"
+    )
+
+
+def play(game: Game, stdin: TextIO, stdout: TextIO) -> int:
+    """The play loop, reading commands from ``stdin`` until quit or end of input."""
+    started = time.monotonic()
+    out = stdout.write
+    out(HELP + "\n" + game.view_text() + _status(game) + "\n")
+    for raw in stdin:
+        command = raw.strip()
+        elapsed = round(time.monotonic() - started, 1)
+        try:
+            if command in ("quit", "exit", "q"):
+                break
+            if command in ("", "board"):
+                pass
+            elif command in ("help", "?"):
+                out(HELP)
+                continue
+            elif command == "hint":
+                out("legal moves: " + (" ".join(map(str, game.legal_moves())) or "none") + "\n")
+                continue
+            elif command == "record":
+                out(GameRecord.from_game(game).text())
+                continue
+            elif command == "undo":
+                game.undo(elapsed)
+            elif command in ("resign", "give up", "give-up"):
+                game.give_up(elapsed)
+            else:
+                game.play(command, elapsed)
+        except MoveError as exc:
+            out(f"refused ({exc.code}): {exc.message}\n")
+            continue
+        out(game.view_text() + _status(game) + "\n")
+        if game.over:
+            out("Game over. Type 'record' for the record or 'quit'.\n")
+    return 0
