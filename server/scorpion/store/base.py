@@ -1,0 +1,127 @@
+"""The store's interface: players, room logs, game records, the daily and statistics.
+
+Everything the server must not forget goes through one :class:`Store`. The web layer
+awaits a write before it acknowledges the command that caused it, so an acknowledged
+move survives a crash. Implementations: :mod:`scorpion.store.sqlite` (the default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+
+
+class StoreError(ValueError):
+    """A request the store cannot satisfy (unknown player, duplicate attempt...)."""
+
+
+class DuplicateError(StoreError):
+    """A row that must be unique already exists (for example today's ranked attempt)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room as stored: its settings and, while open, its log (see :meth:`Store.room_log`)."""
+
+    id: str
+    creator: str | None
+    settings: JSON
+    created: float
+    closed: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One player's game: the deal, rules, result and every action with its elapsed time.
+
+    ``result`` is None while the game is being played, then 'won', 'lost', 'gave-up' or
+    'timeout'. ``deal`` is kept as an int (deal numbers go up to 2**64-1).
+    """
+
+    id: str
+    player_id: str
+    preset: str
+    deal: int
+    started: float
+    rules: JSON = field(default_factory=dict)
+    room_id: str | None = None
+    daily: str | None = None  # the UTC day (YYYY-MM-DD) of a daily challenge game
+    ranked: bool = False
+    finished: float | None = None
+    result: str | None = None
+    elapsed: float | None = None
+    score: int = 0
+    runs: int = 0
+    moves: int = 0
+    turned: int = 0
+    actions: list[tuple[str, float | None]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class PresetStats:
+    preset: str
+    started: int
+    won: int
+    lost: int
+    win_rate: float | None  # won / (won + lost), None before any game has ended
+    current_streak: int  # wins in a row at the end of the record
+    best_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    player_id: str
+    name: str
+    result: str
+    elapsed: float | None
+    runs: int
+    score: int
+    moves: int
+
+
+class Store(Protocol):
+    """Persistence for the race server. Every method is a coroutine; none blocks the loop."""
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    async def ping(self) -> bool: ...
+
+    # players
+    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Player: ...
+    async def player_by_token(self, token_hash: bytes) -> Player | None: ...
+    async def player(self, player_id: str) -> Player | None: ...
+    async def rename_player(self, player_id: str, name: str) -> Player: ...
+    async def delete_player(self, player_id: str) -> bool: ...
+
+    # rooms and their logs (replayed after a restart)
+    async def create_room(self, room_id: str, creator: str | None, settings: JSON) -> Room: ...
+    async def room(self, room_id: str) -> Room | None: ...
+    async def open_rooms(self) -> list[Room]: ...
+    async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int: ...
+    async def room_log(self, room_id: str) -> list[JSON]: ...
+    async def update_room_settings(self, room_id: str, settings: JSON) -> None: ...
+    async def close_room(self, room_id: str) -> None: ...
+
+    # game records
+    async def save_game(self, record: GameRecord) -> None: ...
+    async def game(self, game_id: str) -> GameRecord | None: ...
+    async def player_games(
+        self, player_id: str, limit: int = 50, before: float | None = None
+    ) -> list[GameRecord]: ...
+    async def stats(self, player_id: str) -> list[PresetStats]: ...
+
+    # the daily challenge
+    async def claim_daily(self, day: str, player_id: str, game_id: str) -> None: ...
+    async def daily_attempt(self, day: str, player_id: str) -> str | None: ...
+    async def leaderboard(self, day: str, limit: int = 100) -> list[LeaderboardEntry]: ...

@@ -1,0 +1,166 @@
+"""The SQLite store on a real file in tmp_path."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from scorpion.store import DuplicateError, GameRecord, SQLiteStore, StoreError
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = SQLiteStore(tmp_path / "data" / "scorpion.db")
+    await s.open()
+    yield s
+    await s.close()
+
+
+def record(
+    game_id: str, player: str, started: float, result: str | None, **kw: object
+) -> GameRecord:
+    return GameRecord(
+        id=game_id, player_id=player, preset=str(kw.pop("preset", "classic")), deal=7,
+        started=started, result=result, finished=None if result is None else started + 1,
+        **kw,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+async def test_file_is_created_with_its_directory(tmp_path: Path, store: SQLiteStore) -> None:
+    assert (tmp_path / "data" / "scorpion.db").is_file()
+    assert await store.ping()
+
+
+async def test_players_by_token_rename_and_delete(store: SQLiteStore) -> None:
+    p = await store.create_player("p1", b"hash1", "Ann")
+    assert p.name == "Ann"
+    found = await store.player_by_token(b"hash1")
+    assert found is not None and found.id == "p1"
+    assert await store.player_by_token(b"other") is None
+    renamed = await store.rename_player("p1", "<b>Ann</b>")
+    assert renamed.name == "<b>Ann</b>"  # stored as text; the client renders it as text
+    with pytest.raises(DuplicateError):
+        await store.create_player("p2", b"hash1", "Bob")
+    with pytest.raises(StoreError):
+        await store.rename_player("nobody", "X")
+    await store.save_game(record("g1", "p1", 1.0, "won"))
+    await store.claim_daily("2026-11-29", "p1", "g1")
+    assert await store.delete_player("p1")
+    assert await store.player("p1") is None
+    assert await store.player_games("p1") == []
+    assert await store.daily_attempt("2026-11-29", "p1") is None
+    assert not await store.delete_player("p1")
+
+
+async def test_room_log_round_trip_and_close(store: SQLiteStore) -> None:
+    await store.create_room("r1", None, {"preset": "classic", "deal": 12})
+    assert await store.append_room_log("r1", [{"t": "join", "p": "a"}]) == 1
+    assert await store.append_room_log("r1", [{"t": "move", "m": "4H>7"}, {"t": "x"}]) == 3
+    assert await store.room_log("r1") == [
+        {"t": "join", "p": "a"},
+        {"t": "move", "m": "4H>7"},
+        {"t": "x"},
+    ]
+    assert [r.id for r in await store.open_rooms()] == ["r1"]
+    with pytest.raises(StoreError):
+        await store.append_room_log("nope", [{"t": "x"}])
+    await store.close_room("r1")
+    assert await store.open_rooms() == []
+    assert await store.room_log("r1") == []
+    with pytest.raises(StoreError):
+        await store.append_room_log("r1", [{"t": "late"}])
+    room = await store.room("r1")
+    assert room is not None and room.closed is not None and room.settings["deal"] == 12
+
+
+async def test_concurrent_writes_are_committed_in_groups(store: SQLiteStore) -> None:
+    await store.create_room("r", None, {})
+    before = store.commits
+    seqs = await asyncio.gather(*(store.append_room_log("r", [{"i": i}]) for i in range(200)))
+    assert sorted(seqs) == list(range(1, 201))
+    assert [e["i"] for e in await store.room_log("r")] == list(range(200))
+    assert store.commits - before < 200  # grouped, not one commit each
+
+
+async def test_one_failing_write_does_not_fail_its_group(store: SQLiteStore) -> None:
+    await store.create_player("p", b"h", "P")
+    results = await asyncio.gather(
+        store.create_player("q", b"h", "dup token"),
+        store.create_player("r", b"h2", "R"),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], DuplicateError)
+    assert await store.player("r") is not None
+
+
+async def test_game_records_stats_and_big_deal_numbers(store: SQLiteStore) -> None:
+    await store.create_player("p", b"h", "P")
+    results = ["won", "won", "lost", "won", "won", "won", None]
+    for i, result in enumerate(results):
+        await store.save_game(record(f"g{i}", "p", float(i), result))
+    await store.save_game(record("w", "p", 10.0, "gave-up", preset="wasp"))
+    big = GameRecord(id="big", player_id="p", preset="wasp", deal=2**64 - 1, started=11.0,
+                     actions=[("4H>7", 1.5), ("undo", None)])  # fmt: skip
+    await store.save_game(big)
+    assert await store.game("big") == big
+    stats = {s.preset: s for s in await store.stats("p")}
+    c = stats["classic"]
+    assert (c.started, c.won, c.lost, c.current_streak, c.best_streak) == (7, 5, 1, 3, 3)
+    assert c.win_rate == round(5 / 6, 4)
+    assert (stats["wasp"].started, stats["wasp"].lost, stats["wasp"].win_rate) == (2, 1, 0.0)
+    games = await store.player_games("p", limit=3)
+    assert [g.id for g in games] == ["big", "w", "g6"]
+    assert [g.id for g in await store.player_games("p", limit=2, before=games[-1].started)] == [
+        "g5",
+        "g4",
+    ]
+
+
+async def test_daily_one_ranked_attempt_and_leaderboard(store: SQLiteStore) -> None:
+    day = "2026-11-29"
+    for pid, name in [("a", "Ann"), ("b", "Bob"), ("c", "Cy"), ("d", "Di")]:
+        await store.create_player(pid, pid.encode(), name)
+    await store.claim_daily(day, "a", "ga")
+    with pytest.raises(DuplicateError):
+        await store.claim_daily(day, "a", "ga2")
+    assert await store.daily_attempt(day, "a") == "ga"
+    rows = [("a", "won", 90.0, 4, 300), ("b", "won", 60.0, 4, 200), ("c", "lost", 100.0, 2, 80),
+            ("d", "gave-up", 5.0, 3, 10)]  # fmt: skip
+    for pid, result, elapsed, runs, score in rows:
+        await store.save_game(
+            record(
+                f"g{pid}",
+                pid,
+                1.0,
+                result,
+                daily=day,
+                ranked=True,
+                elapsed=elapsed,
+                runs=runs,
+                score=score,
+            )
+        )
+    await store.save_game(record("unranked", "c", 2.0, "won", daily=day, elapsed=1.0))
+    await store.save_game(record("playing", "c", 3.0, None, daily=day, ranked=True))
+    board = await store.leaderboard(day)
+    assert [(e.rank, e.name) for e in board] == [(1, "Bob"), (2, "Ann"), (3, "Di"), (4, "Cy")]
+    assert await store.leaderboard("2026-11-28") == []
+
+
+async def test_data_survives_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    first = SQLiteStore(path)
+    await first.open()
+    await first.create_room("r", "p", {"a": 1})
+    await first.append_room_log("r", [{"m": 1}])
+    await first.close()
+    await first.close()  # twice is harmless
+    second = SQLiteStore(path)
+    await second.open()
+    assert await second.room_log("r") == [{"m": 1}]
+    await second.close()
+    with pytest.raises(StoreError):
+        await second.room("r")
