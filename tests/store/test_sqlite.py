@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from scorpion.store import DuplicateError, GameRecord, SQLiteStore, StoreError
+from scorpion.store import (
+    AppendLog,
+    ClaimDaily,
+    DuplicateError,
+    GameRecord,
+    OpenRoom,
+    SaveGame,
+    SQLiteStore,
+    StoreError,
+)
 
 
 @pytest.fixture
@@ -164,3 +173,35 @@ async def test_data_survives_reopen(tmp_path: Path) -> None:
     await second.close()
     with pytest.raises(StoreError):
         await second.room("r")
+
+
+async def test_batch_write_is_one_transaction(store: SQLiteStore) -> None:
+    await store.create_player("p", b"h", "P")
+    await store.write(
+        [
+            OpenRoom("r", "p", {"preset": "classic"}),
+            AppendLog("r", {"kind": "room-opened"}),
+            SaveGame(record("r:1:p", "p", 5.0, None)),
+        ]
+    )
+    with pytest.raises(StoreError):  # the log of a missing room: nothing of the batch is kept
+        await store.write([AppendLog("r", {"kind": "x"}), AppendLog("missing", {"kind": "y"})])
+    assert await store.room_log("r") == [{"kind": "room-opened"}]
+    # An update keeps the first start time; a deleted player's record is skipped.
+    await store.write([SaveGame(record("r:1:p", "p", 9.0, "won", elapsed=3.5))])
+    game = await store.game("r:1:p")
+    assert game is not None and game.started == 5.0 and game.result == "won"
+    await store.write([SaveGame(record("gone", "nobody", 1.0, "won"))])
+    assert await store.game("gone") is None
+
+
+async def test_daily_rooms_reopen_and_claims_are_idempotent(store: SQLiteStore) -> None:
+    await store.create_player("p", b"h", "P")
+    day = OpenRoom("daily:2026-11-29", None, {}, reopen=True)
+    await store.write([day, AppendLog(day.room_id, {"n": 1})])
+    await store.close_room(day.room_id)
+    await store.write([day, AppendLog(day.room_id, {"n": 2}), day])
+    assert await store.room_log(day.room_id) == [{"n": 2}]
+    claim = ClaimDaily("2026-11-29", "p", "g1")
+    await store.write([claim, ClaimDaily("2026-11-29", "p", "g2"), claim])
+    assert await store.daily_attempt("2026-11-29", "p") == "g1"

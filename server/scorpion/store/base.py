@@ -90,12 +90,62 @@ class LeaderboardEntry:
     moves: int
 
 
+@dataclass(frozen=True, slots=True)
+class OpenRoom:
+    """Create a room's row. ``reopen``: create it if missing, reopen it if closed (dailies)."""
+
+    room_id: str
+    creator: str | None
+    settings: JSON
+    reopen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AppendLog:
+    """Append one entry to an open room's log (replayed after a restart)."""
+
+    room_id: str
+    entry: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class CloseRoom:
+    """Mark a room closed and drop its log: its games live on as game records."""
+
+    room_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveGame:
+    """Insert or update a game record (an update keeps the first ``started``).
+
+    Skipped when the player no longer exists (they deleted their data mid-game).
+    """
+
+    record: GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDaily:
+    """Record a player's ranked attempt of a day (kept if one is already recorded)."""
+
+    day: str
+    player_id: str
+    game_id: str
+
+
+Write = OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily
+
+
 class Store(Protocol):
     """Persistence for the race server. Every method is a coroutine; none blocks the loop."""
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...
     async def ping(self) -> bool: ...
+    async def write(self, writes: Sequence[Write]) -> None:
+        """Apply several writes in one transaction; return once it is committed."""
+        ...
 
     # players
     async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Player: ...

@@ -22,13 +22,19 @@ import orjson
 
 from .base import (
     JSON,
+    AppendLog,
+    ClaimDaily,
+    CloseRoom,
     DuplicateError,
     GameRecord,
     LeaderboardEntry,
+    OpenRoom,
     Player,
     PresetStats,
     Room,
+    SaveGame,
     StoreError,
+    Write,
 )
 from .schema import MIGRATIONS, PRAGMAS, VERSION
 from .stats import preset_stats, ranking_key
@@ -192,6 +198,36 @@ class SQLiteStore:
         self.commits += 1
         return results
 
+    # ---------------------------------------------------------- batch writes
+    async def write(self, writes: Sequence[Write]) -> None:
+        """Apply ``writes`` in one transaction (all or nothing); return once committed."""
+        ops = [self._op(w) for w in writes]
+
+        def op(c: sqlite3.Connection) -> None:
+            for fn in ops:
+                fn(c)
+
+        if ops:
+            await self._write(op)
+
+    def _op(self, w: Write) -> Op:
+        if isinstance(w, AppendLog):
+            return self._append_op(w.room_id, [_dumps(w.entry)])
+        if isinstance(w, SaveGame):
+            return self._save_game_op(w.record)
+        if isinstance(w, OpenRoom):
+            return self._open_room_op(w.room_id, w.creator, _dumps(w.settings), w.reopen)
+        if isinstance(w, CloseRoom):
+            return self._close_room_op(w.room_id)
+        if isinstance(w, ClaimDaily):
+            day, player, game = w.day, w.player_id, w.game_id
+            return lambda c: c.execute(
+                "INSERT OR IGNORE INTO daily_attempts (day, player_id, game_id) "
+                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                (day, player, game, player),
+            )
+        raise StoreError(f"unknown write {w!r}")
+
     # --------------------------------------------------------------- players
     async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Player:
         now = time.time()
@@ -259,18 +295,20 @@ class SQLiteStore:
             row["id"], row["creator"], orjson.loads(row["settings"]), row["created"], row["closed"]
         )
 
-    async def create_room(self, room_id: str, creator: str | None, settings: JSON) -> Room:
+    @staticmethod
+    def _open_room_op(room_id: str, creator: str | None, settings: str, reopen: bool) -> Op:
         now = time.time()
+        sql = "INSERT INTO rooms (id, creator, settings, created) VALUES (?, ?, ?, ?)"
+        if reopen:
+            sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL"
+        return lambda c: c.execute(sql, (room_id, creator, settings, now))
+
+    async def create_room(self, room_id: str, creator: str | None, settings: JSON) -> Room:
         text = _dumps(settings)
-
-        def op(c: sqlite3.Connection) -> Room:
-            c.execute(
-                "INSERT INTO rooms (id, creator, settings, created) VALUES (?, ?, ?, ?)",
-                (room_id, creator, text, now),
-            )
-            return Room(room_id, creator, orjson.loads(text), now)
-
-        return await self._write(op)
+        await self._write(self._open_room_op(room_id, creator, text, False))
+        room = await self.room(room_id)
+        assert room is not None
+        return room
 
     async def room(self, room_id: str) -> Room | None:
         def op(c: sqlite3.Connection) -> Room | None:
@@ -287,10 +325,8 @@ class SQLiteStore:
             ]
         )
 
-    async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int:
-        """Append entries to an open room's log; return the sequence number of the last one."""
-        texts = [_dumps(e) for e in entries]
-
+    @staticmethod
+    def _append_op(room_id: str, texts: list[str]) -> Callable[[sqlite3.Connection], int]:
         def op(c: sqlite3.Connection) -> int:
             row = c.execute("SELECT closed FROM rooms WHERE id = ?", (room_id,)).fetchone()
             if row is None:
@@ -306,7 +342,11 @@ class SQLiteStore:
             )
             return int(last) + len(texts)
 
-        return await self._write(op)
+        return op
+
+    async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int:
+        """Append entries to an open room's log; return the sequence number of the last one."""
+        return await self._write(self._append_op(room_id, [_dumps(e) for e in entries]))
 
     async def room_log(self, room_id: str) -> list[JSON]:
         return await self._read(
@@ -324,19 +364,23 @@ class SQLiteStore:
             lambda c: c.execute("UPDATE rooms SET settings = ? WHERE id = ?", (text, room_id))
         )
 
-    async def close_room(self, room_id: str) -> None:
-        """Mark a room closed and drop its log: its games live on as game records."""
+    @staticmethod
+    def _close_room_op(room_id: str) -> Op:
         now = time.time()
 
         def op(c: sqlite3.Connection) -> None:
             c.execute("UPDATE rooms SET closed = ? WHERE id = ? AND closed IS NULL", (now, room_id))
             c.execute("DELETE FROM room_log WHERE room_id = ?", (room_id,))
 
-        await self._write(op)
+        return op
+
+    async def close_room(self, room_id: str) -> None:
+        """Mark a room closed and drop its log: its games live on as game records."""
+        await self._write(self._close_room_op(room_id))
 
     # ---------------------------------------------------------- game records
-    async def save_game(self, record: GameRecord) -> None:
-        """Insert or replace a game record (saved at the start, again when it ends)."""
+    @staticmethod
+    def _save_game_op(record: GameRecord) -> Op:
         values = (
             record.id,
             record.player_id,
@@ -357,11 +401,21 @@ class SQLiteStore:
             _dumps(record.actions),
         )
         marks = ", ".join("?" * len(values))
-        await self._write(
-            lambda c: c.execute(
-                f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) VALUES ({marks})", values
-            )
+        updates = ", ".join(
+            f"{name} = excluded.{name}"
+            for name in _GAME_COLUMNS.split(", ")
+            if name not in ("id", "started")
         )
+        sql = (
+            f"INSERT INTO games ({_GAME_COLUMNS}) SELECT {marks} "
+            "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
+            f"ON CONFLICT (id) DO UPDATE SET {updates}"
+        )
+        return lambda c: c.execute(sql, (*values, record.player_id))
+
+    async def save_game(self, record: GameRecord) -> None:
+        """Insert or update a game record (saved at the start, again when it ends)."""
+        await self._write(self._save_game_op(record))
 
     async def game(self, game_id: str) -> GameRecord | None:
         def op(c: sqlite3.Connection) -> GameRecord | None:
