@@ -29,6 +29,7 @@ from typing import Any
 
 from .errors import NotationError
 from .game import Game
+from .moves import Move
 from .rules import Rules, get_rules, preset_name
 
 Action = tuple[str, float | None]
@@ -53,6 +54,8 @@ class GameRecord:
     @classmethod
     def from_game(cls, game: Game, start: str | None = None) -> GameRecord:
         """The record of ``game`` (pass ``start`` for a game made with Game.from_text)."""
+        if game.deal is None and start is not None:
+            start = Game.from_text(start, game.rules).text()  # one canonical spelling
         return cls(game.rules, game.deal, None if game.deal is not None else start, tuple(game.log))
 
     def replay(self, upto: int | None = None) -> Game:
@@ -148,6 +151,11 @@ class GameRecord:
                     elapsed = None if match[3] is None else float(match[3])
                 except ValueError:
                     raise NotationError(f"line {lineno}: bad elapsed time {match[3]!r}") from None
+                if match[2] not in (UNDO, GIVE_UP):
+                    try:
+                        Move.parse(match[2])
+                    except NotationError as exc:
+                        raise NotationError(f"line {lineno}: {exc}") from None
                 actions.append((match[2], elapsed))
                 pos = match.end()
             if line[pos:].strip():
