@@ -1,0 +1,49 @@
+"""A room's versioned events: the version only grows; the last few are kept for reconnects.
+
+>>> log = EventLog(keep=2)
+>>> [log.append({"event": name})["v"] for name in ("a", "b", "c")]
+[1, 2, 3]
+>>> [e["event"] for e in log.since(1) or []], log.since(0)
+(['b', 'c'], None)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Final
+
+DEFAULT_KEEP: Final = 50
+
+
+class EventLog:
+    """Room events as wire messages (``type: event`` with version ``v``).
+
+    ``base`` sets the version before the first event: a restored room starts past any
+    version the previous process could have sent (see ``Room.restore``), so a client's
+    ``last_version`` from before a restart is never mistaken for a recent one.
+    """
+
+    def __init__(self, keep: int = DEFAULT_KEEP, base: int = 0) -> None:
+        self.version = base
+        self._base = base
+        self._events: deque[dict[str, object]] = deque(maxlen=keep)
+
+    def append(self, event: dict[str, object]) -> dict[str, object]:
+        """Stamp ``event`` with the next version and keep it; return the wire message."""
+        self.version += 1
+        message: dict[str, object] = {"type": "event", "v": self.version}
+        message.update(event)
+        self._events.append(message)
+        return message
+
+    def since(self, version: int) -> list[dict[str, object]] | None:
+        """Every event after ``version``, or None when they are no longer all kept."""
+        if version == self.version:
+            return []
+        if version > self.version or version < self._base:
+            return None
+        oldest = self._events[0]["v"] if self._events else self.version + 1
+        assert isinstance(oldest, int)
+        if version + 1 < oldest:
+            return None
+        return [e for e in self._events if isinstance(e["v"], int) and e["v"] > version]

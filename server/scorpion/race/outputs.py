@@ -1,0 +1,58 @@
+"""What the race layer asks its caller to do: send, persist, close.
+
+The race layer never touches a socket or the store. Each call returns a list
+of outputs; the caller (scorpion.web) must **persist every Persist of the
+list (one transaction) before sending any Send of it**, so that nothing is
+acknowledged before it is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from .records import Record
+
+ConnId: TypeAlias = int
+"""The caller's id for one websocket connection (any int it chooses, unique while open)."""
+
+Message: TypeAlias = dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``message`` (one JSON object) to every connection in ``conns``.
+
+    The same dict goes to all of them: serialize it once.
+    """
+
+    conns: tuple[ConnId, ...]
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Write ``record`` to the store before sending anything in the same batch."""
+
+    record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close the connection with a websocket close code (after sending what came before)."""
+
+    conn: ConnId
+    code: int
+    reason: str
+
+
+Output: TypeAlias = Send | Persist | Close
+
+
+def refused(seq: int | None, code: str, message: str) -> Message:
+    """A ``refused`` answer (docs/protocol.md, section 3).
+
+    >>> refused(None, "bad-json", "The frame is not JSON")
+    {'type': 'refused', 'seq': None, 'code': 'bad-json', 'message': 'The frame is not JSON'}
+    """
+    return {"type": "refused", "seq": seq, "code": code, "message": message}

@@ -1,0 +1,104 @@
+"""Ranking races and dailies, and players' statistics: pure functions over plain data.
+
+Order: winners first, by time (earliest first); then everyone else by runs removed
+(most first), then score (highest first); then fewest moves. Equal keys share a rank.
+
+>>> keys = ("player", "status", "elapsed", "runs", "score", "moves")
+>>> entries = [dict(zip(keys, row)) for row in [
+...     ("a", "timed-out", 600.0, 2, 290, 9),
+...     ("b", "won", 402.5, 4, 575, 131),
+...     ("c", "gave-up", 100.0, 2, 300, 50)]]
+>>> [(e["rank"], e["player"]) for e in rank_entries(entries)]
+[(1, 'b'), (2, 'c'), (3, 'a')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+FINISHED: Final = frozenset({"won", "lost", "gave-up", "timed-out", "left"})
+
+
+def _num(entry: Mapping[str, object], key: str) -> float:
+    value = entry.get(key, 0)
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def rank_key(entry: Mapping[str, object]) -> tuple[float, ...]:
+    """Sort key of one entry (needs status, elapsed, runs, score, moves)."""
+    if entry.get("status") == "won":
+        return (0, _num(entry, "elapsed"), _num(entry, "moves"))
+    return (1, -_num(entry, "runs"), -_num(entry, "score"), _num(entry, "moves"))
+
+
+def rank_entries(entries: Iterable[Mapping[str, object]]) -> list[dict[str, object]]:
+    """Copies of ``entries`` in ranking order, each with its ``rank`` (ties share one)."""
+    ordered = sorted(entries, key=lambda e: (rank_key(e), str(e.get("player", ""))))
+    ranked: list[dict[str, object]] = []
+    previous: tuple[float, ...] | None = None
+    for i, entry in enumerate(ordered):
+        key = rank_key(entry)
+        rank = ranked[-1]["rank"] if key == previous else i + 1
+        ranked.append({"rank": rank, **entry})
+        previous = key
+    return ranked
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """A player's statistics for one preset."""
+
+    preset: str
+    started: int
+    won: int
+    lost: int
+    current_streak: int
+    best_streak: int
+
+    @property
+    def win_rate(self) -> float:
+        """Won / finished games (0.0 when none finished)."""
+        finished = self.won + self.lost
+        return self.won / finished if finished else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "preset": self.preset,
+            "started": self.started,
+            "won": self.won,
+            "lost": self.lost,
+            "win_rate": round(self.win_rate, 4),
+            "current_streak": self.current_streak,
+            "best_streak": self.best_streak,
+        }
+
+
+def statistics(games: Sequence[tuple[str, str]]) -> dict[str, Stats]:
+    """Statistics per preset from a player's games **in the order played**.
+
+    Each game is ``(preset, status)``; status ``playing`` counts as started only;
+    every finished status other than ``won`` is a loss (an abandoned game counts
+    as a loss, as in the seeds). Streaks count consecutive wins per preset.
+
+    >>> s = statistics([("classic", "won"), ("classic", "won"), ("classic", "gave-up"),
+    ...                 ("classic", "won"), ("wasp", "playing")])
+    >>> c = s["classic"]
+    >>> c.started, c.won, c.lost, c.win_rate, c.current_streak, c.best_streak
+    (4, 3, 1, 0.75, 1, 2)
+    >>> s["wasp"].started, s["wasp"].lost
+    (1, 0)
+    """
+    counts: dict[str, list[int]] = {}
+    for preset, status in games:
+        c = counts.setdefault(preset, [0, 0, 0, 0, 0])  # started won lost current best
+        c[0] += 1
+        if status == "won":
+            c[1] += 1
+            c[3] += 1
+            c[4] = max(c[4], c[3])
+        elif status in FINISHED:
+            c[2] += 1
+            c[3] = 0
+    return {p: Stats(p, c[0], c[1], c[2], c[3], c[4]) for p, c in counts.items()}

@@ -1,0 +1,167 @@
+"""Records the race layer hands to the store: enough to rebuild every room by replay.
+
+A room is its settings; a round is its deal, start time and players; a game is
+its player's actions with elapsed times. ``Room.restore`` and
+``Daily.restore`` rebuild live state from these. Every record has
+``to_dict()`` (plain JSON data with a ``kind``) and :func:`record_from_dict`.
+
+>>> r = ActionRecord("k3J9xQ", 1, "p1", 4, "4H>7", 12.5)
+>>> record_from_dict(r.to_dict()) == r
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import ClassVar, TypeAlias
+
+
+class _Base:
+    __slots__ = ()
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON data with the record's ``kind``."""
+        data: dict[str, object] = {"kind": self.kind}
+        data.update(asdict(self))  # type: ignore[call-overload]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOpened(_Base):
+    """A room was created. ``settings`` is ``RoomSettings.to_dict()``."""
+
+    kind: ClassVar[str] = "room-opened"
+    room: str
+    creator: str
+    creator_name: str
+    settings: dict[str, object]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(_Base):
+    """A round's countdown began: its secret deal, clock and racing players (id, name)."""
+
+    kind: ClassVar[str] = "round-started"
+    room: str
+    round: int
+    deal: int
+    started_at: float  # the race clock's zero (end of the countdown)
+    time_limit: float  # seconds, 0 for none
+    players: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord(_Base):
+    """One applied action of one player's game: written before it is acknowledged.
+
+    ``room`` is the room id, or ``daily:<date>`` for a daily attempt (``round`` is then
+    the player's attempt number). ``action`` is move text, ``undo`` or ``give-up``.
+    """
+
+    kind: ClassVar[str] = "action"
+    room: str
+    round: int
+    player: str
+    seq: int
+    action: str
+    elapsed: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult(_Base):
+    """A finished game, for statistics and game records (one per player per round/attempt)."""
+
+    kind: ClassVar[str] = "game-result"
+    room: str
+    round: int
+    player: str
+    name: str
+    preset: str
+    deal: int
+    status: str  # won, lost, gave-up, timed-out, left
+    runs: int
+    score: int
+    moves: int
+    turned: int
+    elapsed: float
+    hints: int
+    ranked: bool
+    actions: tuple[tuple[str, float], ...]
+    finished_at: float
+
+    @property
+    def won(self) -> bool:
+        return self.status == "won"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFinished(_Base):
+    """A round's results: the ranking entries as sent in the ``results`` event."""
+
+    kind: ClassVar[str] = "round-finished"
+    room: str
+    round: int
+    deal: int
+    ranking: tuple[dict[str, object], ...]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoomClosed(_Base):
+    """A room was idle long enough to be dropped from memory."""
+
+    kind: ClassVar[str] = "room-closed"
+    room: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DailyStarted(_Base):
+    """A player started an attempt at a daily (attempt 1 of today is the ranked one)."""
+
+    kind: ClassVar[str] = "daily-started"
+    date: str
+    player: str
+    name: str
+    attempt: int
+    deal: int
+    preset: str
+    ranked: bool
+    started_at: float
+
+
+Record: TypeAlias = (
+    RoomOpened
+    | RoundStarted
+    | ActionRecord
+    | GameResult
+    | RoundFinished
+    | RoomClosed
+    | DailyStarted
+)
+
+_KINDS: dict[str, type[Record]] = {
+    cls.kind: cls
+    for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, RoomClosed,
+                DailyStarted)
+}  # fmt: skip
+
+
+def record_from_dict(data: dict[str, object]) -> Record:
+    """The record ``record_to_dict`` gave (lists back to tuples)."""
+    cls = _KINDS.get(str(data.get("kind")))
+    if cls is None:
+        raise ValueError(f"unknown record kind {data.get('kind')!r}")
+    values: dict[str, object] = {}
+    for f in fields(cls):
+        value = data[f.name]
+        if f.name == "players" or f.name == "actions":
+            assert isinstance(value, list | tuple)
+            value = tuple(tuple(item) for item in value)
+        elif f.name == "ranking":
+            assert isinstance(value, list | tuple)
+            value = tuple(value)
+        values[f.name] = value
+    return cls(**values)  # type: ignore[arg-type]

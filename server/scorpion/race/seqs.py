@@ -1,0 +1,55 @@
+"""Answers to a player's command seqs: a resent seq is answered again, never applied twice.
+
+>>> w = SeqWindow(keep=2)
+>>> w.check(1) is None
+True
+>>> w.remember(1, {"seq": 1}); w.check(1)
+{'seq': 1}
+>>> w.remember(2, {"seq": 2}); w.remember(3, {"seq": 3})
+>>> try:
+...     w.check(1)
+... except RaceError as exc:
+...     print(exc.code, exc)
+old-seq Command 1 is too old to be answered again
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Final
+
+from .errors import RaceError
+
+DEFAULT_KEEP: Final = 64
+
+
+class SeqWindow:
+    """The last ``keep`` answers of one player in one room (or daily), by seq."""
+
+    def __init__(self, keep: int = DEFAULT_KEEP) -> None:
+        self.keep = keep
+        self.last = 0  # highest seq answered
+        self._answers: OrderedDict[int, dict[str, object]] = OrderedDict()
+
+    def check(self, seq: int) -> dict[str, object] | None:
+        """The stored answer when ``seq`` was answered already, None when it is new.
+
+        Raises ``old-seq`` for a seq at or below the highest answered one that is no
+        longer remembered (it might have been applied: it must not be applied again).
+        """
+        answer = self._answers.get(seq)
+        if answer is not None:
+            return answer
+        if seq <= self.last:
+            raise RaceError("old-seq", f"Command {seq} is too old to be answered again", seq)
+        return None
+
+    def remember(self, seq: int, answer: dict[str, object]) -> None:
+        self._answers[seq] = answer
+        self.last = max(self.last, seq)
+        while len(self._answers) > self.keep:
+            self._answers.popitem(last=False)
+
+    def note_applied(self, seq: int) -> None:
+        """After a restore: ``seq`` was applied (its answer is lost; a resend gets old-seq)."""
+        self.last = max(self.last, seq)
