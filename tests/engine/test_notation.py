@@ -67,3 +67,8 @@ def test_a_removed_run_counts_its_13_cards() -> None:
 def test_face_down_cards_need_a_face_up_card_on_them() -> None:
     with pytest.raises(NotationError, match="line 3: face-down cards with no face-up card"):
         parse_position(SEED_000.replace("3D JH TH 3S", ""))
+
+
+def test_reserve_cells_print_under_any_rules() -> None:
+    text = Game.new(8, "three-blind-mice").text()
+    assert Game.from_text(text, "classic").text() == text

@@ -53,7 +53,7 @@ def format_position(game: Game, hidden: bool) -> str:
         return " ".join(HIDDEN if hidden else card_text(c) for c in seq)
 
     lines = [f"stock: {cards(game.stock) or '-'}"]
-    if game.rules.layout == "three-blind-mice":
+    if game.rules.layout == "three-blind-mice" or game.reserve:
         lines.append(f"reserve: {' '.join(card_text(c) for c in game.reserve) or '-'}")
     for j, (col, d) in enumerate(zip(game.columns, game.down, strict=True)):
         face_down, face_up = cards(col[:d]), " ".join(card_text(c) for c in col[d:])
