@@ -88,8 +88,8 @@ async def test_room_log_round_trip_and_close(store: SQLiteStore) -> None:
 async def test_concurrent_writes_are_committed_in_groups(store: SQLiteStore) -> None:
     await store.create_room("r", None, {})
     before = store.commits
-    seqs = await asyncio.gather(*(store.append_room_log("r", [{"i": i}]) for i in range(200)))
-    assert sorted(seqs) == list(range(1, 201))
+    counts = await asyncio.gather(*(store.append_room_log("r", [{"i": i}]) for i in range(200)))
+    assert sorted(counts) == list(range(1, 201))
     assert [e["i"] for e in await store.room_log("r")] == list(range(200))
     assert store.commits - before < 200  # grouped, not one commit each
 
@@ -105,9 +105,9 @@ async def test_one_failing_write_does_not_fail_its_group(store: SQLiteStore) -> 
     assert await store.player("r") is not None
 
 
-async def test_game_records_stats_and_big_deal_numbers(store: SQLiteStore) -> None:
+async def test_game_records_results_and_big_deal_numbers(store: SQLiteStore) -> None:
     await store.create_player("p", b"h", "P")
-    results = ["won", "won", "lost", "won", "won", "won", None]
+    results = ["won", "won", "lost", None]
     for i, result in enumerate(results):
         await store.save_game(record(f"g{i}", "p", float(i), result))
     await store.save_game(record("w", "p", 10.0, "gave-up", preset="wasp"))
@@ -115,48 +115,57 @@ async def test_game_records_stats_and_big_deal_numbers(store: SQLiteStore) -> No
                      actions=[("4H>7", 1.5), ("undo", None)])  # fmt: skip
     await store.save_game(big)
     assert await store.game("big") == big
-    stats = {s.preset: s for s in await store.stats("p")}
-    c = stats["classic"]
-    assert (c.started, c.won, c.lost, c.current_streak, c.best_streak) == (7, 5, 1, 3, 3)
-    assert c.win_rate == round(5 / 6, 4)
-    assert (stats["wasp"].started, stats["wasp"].lost, stats["wasp"].win_rate) == (2, 1, 0.0)
-    games = await store.player_games("p", limit=3)
-    assert [g.id for g in games] == ["big", "w", "g6"]
-    assert [g.id for g in await store.player_games("p", limit=2, before=games[-1].started)] == [
-        "g5",
-        "g4",
+    assert await store.results("p") == [
+        ("classic", "won"),
+        ("classic", "won"),
+        ("classic", "lost"),
+        ("classic", "playing"),
+        ("wasp", "gave-up"),
+        ("wasp", "playing"),
     ]
+    games = await store.player_games("p", limit=3)
+    assert [g.id for g in games] == ["big", "w", "g3"]
+    before = games[-1].started
+    assert [g.id for g in await store.player_games("p", limit=2, before=before)] == ["g2", "g1"]
 
 
-async def test_daily_one_ranked_attempt_and_leaderboard(store: SQLiteStore) -> None:
+async def test_daily_one_ranked_attempt_and_entries(store: SQLiteStore) -> None:
     day = "2026-11-29"
-    for pid, name in [("a", "Ann"), ("b", "Bob"), ("c", "Cy"), ("d", "Di")]:
+    for pid, name in [("a", "Ann"), ("b", "Bob")]:
         await store.create_player(pid, pid.encode(), name)
     await store.claim_daily(day, "a", "ga")
     with pytest.raises(DuplicateError):
         await store.claim_daily(day, "a", "ga2")
     assert await store.daily_attempt(day, "a") == "ga"
-    rows = [("a", "won", 90.0, 4, 300), ("b", "won", 60.0, 4, 200), ("c", "lost", 100.0, 2, 80),
-            ("d", "gave-up", 5.0, 3, 10)]  # fmt: skip
-    for pid, result, elapsed, runs, score in rows:
-        await store.save_game(
-            record(
-                f"g{pid}",
-                pid,
-                1.0,
-                result,
-                daily=day,
-                ranked=True,
-                elapsed=elapsed,
-                runs=runs,
-                score=score,
-            )
-        )
-    await store.save_game(record("unranked", "c", 2.0, "won", daily=day, elapsed=1.0))
-    await store.save_game(record("playing", "c", 3.0, None, daily=day, ranked=True))
-    board = await store.leaderboard(day)
-    assert [(e.rank, e.name) for e in board] == [(1, "Bob"), (2, "Ann"), (3, "Di"), (4, "Cy")]
-    assert await store.leaderboard("2026-11-28") == []
+    await store.save_game(
+        record("ga", "a", 1.0, "won", daily=day, ranked=True, elapsed=90.0, runs=4, score=300)
+    )
+    await store.save_game(record("gb", "b", 2.0, "gave-up", daily=day, ranked=True, runs=2))
+    await store.save_game(record("unranked", "b", 3.0, "won", daily=day, elapsed=1.0))
+    await store.save_game(record("playing", "b", 4.0, None, daily=day, ranked=True))
+    entries = await store.daily_entries(day)
+    assert entries == [
+        {"player": "a", "name": "Ann", "status": "won", "elapsed": 90.0, "runs": 4,
+         "score": 300, "moves": 0},
+        {"player": "b", "name": "Bob", "status": "gave-up", "elapsed": None, "runs": 2,
+         "score": 0, "moves": 0},
+    ]  # fmt: skip
+    assert await store.daily_entries("2026-11-28") == []
+
+
+async def test_open_room_logs_in_the_order_written(store: SQLiteStore) -> None:
+    for room in ("a", "b", "c"):
+        await store.create_room(room, None, {})
+    await store.append_room_log("a", [{"n": 1}])
+    await store.append_room_log("b", [{"n": 2}])
+    await store.append_room_log("a", [{"n": 3}])
+    await store.append_room_log("c", [{"n": 4}])
+    await store.close_room("c")
+    assert await store.open_room_logs() == [("a", {"n": 1}), ("b", {"n": 2}), ("a", {"n": 3})]
+    await store.create_room("daily:old", None, {})
+    assert await store.close_rooms_before("daily:", created_before=0.0) == 0
+    assert await store.close_rooms_before("daily:", created_before=2e9) == 1
+    assert {r.id for r in await store.open_rooms()} == {"a", "b"}
 
 
 async def test_data_survives_reopen(tmp_path: Path) -> None:

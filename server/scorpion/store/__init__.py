@@ -12,10 +12,8 @@ from .base import (
     CloseRoom,
     DuplicateError,
     GameRecord,
-    LeaderboardEntry,
     OpenRoom,
     Player,
-    PresetStats,
     Room,
     SaveGame,
     Store,
@@ -23,7 +21,6 @@ from .base import (
     Write,
 )
 from .sqlite import SQLiteStore
-from .stats import preset_stats, ranking_key
 
 __all__ = [
     "JSON",
@@ -32,16 +29,12 @@ __all__ = [
     "CloseRoom",
     "DuplicateError",
     "GameRecord",
-    "LeaderboardEntry",
     "OpenRoom",
     "Player",
-    "PresetStats",
     "Room",
     "SQLiteStore",
     "SaveGame",
     "Store",
     "StoreError",
     "Write",
-    "preset_stats",
-    "ranking_key",
 ]

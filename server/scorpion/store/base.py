@@ -44,8 +44,9 @@ class Room:
 class GameRecord:
     """One player's game: the deal, rules, result and every action with its elapsed time.
 
-    ``result`` is None while the game is being played, then 'won', 'lost', 'gave-up' or
-    'timeout'. ``deal`` is kept as an int (deal numbers go up to 2**64-1).
+    ``result`` is None while the game is being played, then one of the race layer's
+    statuses: 'won', 'lost', 'gave-up', 'timed-out' or 'left'. ``deal`` is an int
+    (deal numbers go up to 2**64-1; the database keeps them as text).
     """
 
     id: str
@@ -65,29 +66,6 @@ class GameRecord:
     moves: int = 0
     turned: int = 0
     actions: list[tuple[str, float | None]] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class PresetStats:
-    preset: str
-    started: int
-    won: int
-    lost: int
-    win_rate: float | None  # won / (won + lost), None before any game has ended
-    current_streak: int  # wins in a row at the end of the record
-    best_streak: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardEntry:
-    rank: int
-    player_id: str
-    name: str
-    result: str
-    elapsed: float | None
-    runs: int
-    score: int
-    moves: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +138,8 @@ class Store(Protocol):
     async def open_rooms(self) -> list[Room]: ...
     async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int: ...
     async def room_log(self, room_id: str) -> list[JSON]: ...
+    async def open_room_logs(self) -> list[tuple[str, JSON]]: ...
+    async def close_rooms_before(self, prefix: str, created_before: float) -> int: ...
     async def update_room_settings(self, room_id: str, settings: JSON) -> None: ...
     async def close_room(self, room_id: str) -> None: ...
 
@@ -169,9 +149,9 @@ class Store(Protocol):
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None
     ) -> list[GameRecord]: ...
-    async def stats(self, player_id: str) -> list[PresetStats]: ...
+    async def results(self, player_id: str) -> list[tuple[str, str]]: ...
 
     # the daily challenge
     async def claim_daily(self, day: str, player_id: str, game_id: str) -> None: ...
     async def daily_attempt(self, day: str, player_id: str) -> str | None: ...
-    async def leaderboard(self, day: str, limit: int = 100) -> list[LeaderboardEntry]: ...
+    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]: ...

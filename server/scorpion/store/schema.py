@@ -20,12 +20,14 @@ CREATE TABLE IF NOT EXISTS rooms (
     closed REAL
 );
 CREATE INDEX IF NOT EXISTS rooms_open ON rooms (closed) WHERE closed IS NULL;
+-- One log for every room, in the order written: a restart replays the open rooms' entries
+-- in that order.
 CREATE TABLE IF NOT EXISTS room_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     room_id TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    PRIMARY KEY (room_id, seq)
-) WITHOUT ROWID;
+    entry TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS room_log_room ON room_log (room_id, id);
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,

@@ -27,17 +27,14 @@ from .base import (
     CloseRoom,
     DuplicateError,
     GameRecord,
-    LeaderboardEntry,
     OpenRoom,
     Player,
-    PresetStats,
     Room,
     SaveGame,
     StoreError,
     Write,
 )
 from .schema import MIGRATIONS, PRAGMAS, VERSION
-from .stats import preset_stats, ranking_key
 
 T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
@@ -333,19 +330,19 @@ class SQLiteStore:
                 raise StoreError(f"no room {room_id!r}")
             if row["closed"] is not None:
                 raise StoreError(f"room {room_id!r} is closed")
-            (last,) = c.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM room_log WHERE room_id = ?", (room_id,)
-            ).fetchone()
             c.executemany(
-                "INSERT INTO room_log (room_id, seq, entry) VALUES (?, ?, ?)",
-                [(room_id, last + i + 1, t) for i, t in enumerate(texts)],
+                "INSERT INTO room_log (room_id, entry) VALUES (?, ?)",
+                [(room_id, t) for t in texts],
             )
-            return int(last) + len(texts)
+            (count,) = c.execute(
+                "SELECT COUNT(*) FROM room_log WHERE room_id = ?", (room_id,)
+            ).fetchone()
+            return int(count)
 
         return op
 
     async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int:
-        """Append entries to an open room's log; return the sequence number of the last one."""
+        """Append entries to an open room's log; return the log's length."""
         return await self._write(self._append_op(room_id, [_dumps(e) for e in entries]))
 
     async def room_log(self, room_id: str) -> list[JSON]:
@@ -353,10 +350,40 @@ class SQLiteStore:
             lambda c: [
                 orjson.loads(r[0])
                 for r in c.execute(
-                    "SELECT entry FROM room_log WHERE room_id = ? ORDER BY seq", (room_id,)
+                    "SELECT entry FROM room_log WHERE room_id = ? ORDER BY id", (room_id,)
                 )
             ]
         )
+
+    async def open_room_logs(self) -> list[tuple[str, JSON]]:
+        """(room id, entry) of every open room, in the order written: what a restart replays."""
+        return await self._read(
+            lambda c: [
+                (r[0], orjson.loads(r[1]))
+                for r in c.execute(
+                    "SELECT l.room_id, l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
+                    "WHERE r.closed IS NULL ORDER BY l.id"
+                )
+            ]
+        )
+
+    async def close_rooms_before(self, prefix: str, created_before: float) -> int:
+        """Close the open rooms whose id starts with ``prefix`` created before a time."""
+
+        def op(c: sqlite3.Connection) -> int:
+            ids = [
+                r[0]
+                for r in c.execute(
+                    "SELECT id FROM rooms WHERE closed IS NULL AND substr(id, 1, ?) = ? "
+                    "AND created < ?",
+                    (len(prefix), prefix, created_before),
+                )
+            ]
+            for room_id in ids:
+                self._close_room_op(room_id)(c)
+            return len(ids)
+
+        return await self._write(op)
 
     async def update_room_settings(self, room_id: str, settings: JSON) -> None:
         text = _dumps(settings)
@@ -441,17 +468,17 @@ class SQLiteStore:
             ]
         )
 
-    async def stats(self, player_id: str) -> list[PresetStats]:
-        def op(c: sqlite3.Connection) -> list[PresetStats]:
-            results: dict[str, list[str | None]] = {}
-            for row in c.execute(
-                "SELECT preset, result FROM games WHERE player_id = ? ORDER BY started, id",
-                (player_id,),
-            ):
-                results.setdefault(row["preset"], []).append(row["result"])
-            return [preset_stats(p, r) for p, r in sorted(results.items())]
-
-        return await self._read(op)
+    async def results(self, player_id: str) -> list[tuple[str, str]]:
+        """(preset, result) of a player's games in the order started; 'playing' when unfinished."""
+        return await self._read(
+            lambda c: [
+                (r[0], r[1] or "playing")
+                for r in c.execute(
+                    "SELECT preset, result FROM games WHERE player_id = ? ORDER BY started, id",
+                    (player_id,),
+                )
+            ]
+        )
 
     # ----------------------------------------------------------------- daily
     async def claim_daily(self, day: str, player_id: str, game_id: str) -> None:
@@ -473,20 +500,18 @@ class SQLiteStore:
 
         return await self._read(op)
 
-    async def leaderboard(self, day: str, limit: int = 100) -> list[LeaderboardEntry]:
-        """The finished ranked games of a day: winners by time, then runs, then score."""
+    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]:
+        """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
 
-        def op(c: sqlite3.Connection) -> list[LeaderboardEntry]:
+        def op(c: sqlite3.Connection) -> list[JSON]:
             rows = c.execute(
                 "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves "
                 "FROM games g JOIN players p ON p.id = g.player_id "
-                "WHERE g.daily = ? AND g.ranked = 1 AND g.result IS NOT NULL",
-                (day,),
+                "WHERE g.daily = ? AND g.ranked = 1 AND g.result IS NOT NULL "
+                "ORDER BY g.finished LIMIT ?",
+                (day, limit),
             ).fetchall()
-            rows.sort(key=lambda r: (*ranking_key(r[2], r[3], r[4], r[5]), r[0]))
-            return [
-                LeaderboardEntry(i + 1, r[0], r[1], r[2], r[3], r[4], r[5], r[6])
-                for i, r in enumerate(rows[:limit])
-            ]
+            keys = ("player", "name", "status", "elapsed", "runs", "score", "moves")
+            return [dict(zip(keys, tuple(r), strict=True)) for r in rows]
 
         return await self._read(op)
