@@ -14,6 +14,7 @@ from scorpion.store import (
     DuplicateError,
     GameRecord,
     OpenRoom,
+    Reveal,
     SaveGame,
     SQLiteStore,
     StoreError,
@@ -200,6 +201,11 @@ async def test_batch_write_is_one_transaction(store: SQLiteStore) -> None:
     await store.write([SaveGame(record("r:1:p", "p", 9.0, "won", elapsed=3.5))])
     game = await store.game("r:1:p")
     assert game is not None and game.started == 5.0 and game.result == "won"
+    assert not game.revealed
+    await store.write([Reveal(("r:1:p", "unknown"))])
+    await store.write([SaveGame(record("r:1:p", "p", 9.0, "won", elapsed=4.0))])
+    game = await store.game("r:1:p")
+    assert game is not None and game.revealed and game.elapsed == 4.0  # an update keeps it
     await store.write([SaveGame(record("gone", "nobody", 1.0, "won"))])
     assert await store.game("gone") is None
 

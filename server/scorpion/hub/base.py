@@ -1,13 +1,15 @@
-"""The hub's interface: fan-out of ready-encoded frames to the subscribers of a topic.
+"""The hub's interface: fan-out of ready-encoded frames to connections by id.
 
-A topic is a string such as ``room:ab12`` (everyone in a room) or
-``room:ab12:follow:p7`` (spectators following one player). Publishing never waits
-for a subscriber: :meth:`Subscriber.deliver` only enqueues (or drops a slow client),
-so one slow reader never delays the room.
+The race layer addresses its messages to connection ids (``Send(conns, message)``);
+the web layer encodes each message once and hands the frame to the hub, which
+delivers it to every connection it names. Delivery never waits for a client:
+:meth:`Subscriber.deliver` only enqueues (or drops a slow client), so one slow
+reader never delays the room. A Redis hub would route ids owned by other processes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
 
@@ -18,11 +20,10 @@ class Subscriber(Protocol):
 
 
 class Hub(Protocol):
-    def subscribe(self, topic: str, subscriber: Subscriber) -> None: ...
-    def unsubscribe(self, topic: str, subscriber: Subscriber) -> None: ...
-    def unsubscribe_all(self, subscriber: Subscriber) -> None: ...
-    def publish(self, topic: str, frame: str) -> int:
-        """Deliver ``frame`` to every subscriber of ``topic``; return how many took it."""
+    def attach(self, conn_id: int, subscriber: Subscriber) -> None: ...
+    def detach(self, conn_id: int) -> None: ...
+    def send(self, conns: Iterable[int], frame: str) -> int:
+        """Deliver ``frame`` to each connection in ``conns``; return how many took it."""
         ...
 
-    def count(self, topic: str) -> int: ...
+    def __len__(self) -> int: ...

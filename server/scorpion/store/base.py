@@ -66,6 +66,7 @@ class GameRecord:
     moves: int = 0
     turned: int = 0
     actions: list[tuple[str, float | None]] = field(default_factory=list)
+    revealed: bool = False  # the deal number may be shown (the round's results are out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,14 @@ class ClaimDaily:
     game_id: str
 
 
-Write = OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Mark games whose deal number may now be shown (their round's results are out)."""
+
+    game_ids: tuple[str, ...]
+
+
+Write = Reveal | OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily
 
 
 class Store(Protocol):

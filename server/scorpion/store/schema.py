@@ -45,7 +45,9 @@ CREATE TABLE IF NOT EXISTS games (
     runs INTEGER NOT NULL DEFAULT 0,
     moves INTEGER NOT NULL DEFAULT 0,
     turned INTEGER NOT NULL DEFAULT 0,
-    actions TEXT NOT NULL DEFAULT '[]'
+    actions TEXT NOT NULL DEFAULT '[]',
+    -- 1 once the deal number may be shown: a live race's deal gives away every hidden card
+    revealed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_player ON games (player_id, started);
 CREATE INDEX IF NOT EXISTS games_daily ON games (daily, ranked) WHERE daily IS NOT NULL;

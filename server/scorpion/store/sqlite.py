@@ -29,6 +29,7 @@ from .base import (
     GameRecord,
     OpenRoom,
     Player,
+    Reveal,
     Room,
     SaveGame,
     StoreError,
@@ -41,7 +42,7 @@ Op = Callable[[sqlite3.Connection], Any]
 
 _GAME_COLUMNS = (
     "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
-    "result, elapsed, score, runs, moves, turned, actions"
+    "result, elapsed, score, runs, moves, turned, actions, revealed"
 )
 
 
@@ -68,6 +69,7 @@ def _game_from_row(row: sqlite3.Row) -> GameRecord:
         moves=row["moves"],
         turned=row["turned"],
         actions=[(a, e) for a, e in orjson.loads(row["actions"])],
+        revealed=bool(row["revealed"]),
     )
 
 
@@ -223,6 +225,9 @@ class SQLiteStore:
                 "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
                 (day, player, game, player),
             )
+        if isinstance(w, Reveal):
+            ids = [(i,) for i in w.game_ids]
+            return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
         raise StoreError(f"unknown write {w!r}")
 
     # --------------------------------------------------------------- players
@@ -426,12 +431,13 @@ class SQLiteStore:
             record.moves,
             record.turned,
             _dumps(record.actions),
+            int(record.revealed),
         )
         marks = ", ".join("?" * len(values))
         updates = ", ".join(
             f"{name} = excluded.{name}"
             for name in _GAME_COLUMNS.split(", ")
-            if name not in ("id", "started")
+            if name not in ("id", "started", "revealed")
         )
         sql = (
             f"INSERT INTO games ({_GAME_COLUMNS}) SELECT {marks} "
