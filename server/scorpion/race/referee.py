@@ -10,18 +10,39 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable
+from typing import Final
 
-from .outputs import ConnId, Output
+from .commands import parse_command, parse_hello
+from .daily import Daily, check_date, daily_seed
+from .errors import RaceError
+from .outputs import Close, ConnId, Message, Output, Persist, Send, refused
 from .players import Player
-from .records import Record
+from .records import (
+    ActionRecord,
+    DailyStarted,
+    GameResult,
+    Record,
+    RoomClosed,
+    RoomOpened,
+    RoundFinished,
+    RoundStarted,
+)
+from .room import Room
 from .settings import RoomSettings
+from .solver_bridge import winnable_deal
+
+CLOSE_BAD_REQUEST: Final = 4000
+CLOSE_BAD_TOKEN: Final = 4001
+CLOSE_UNKNOWN_ROOM: Final = 4004
 
 
 class Referee:
     """All rooms and dailies of one process.
 
     ``secret`` derives the daily deals; ``grace`` is how long a disconnected player
-    keeps a seat; ``deal_source`` gives random deal numbers (tests pass a fixed one).
+    keeps a seat; ``deal_source`` gives random deal numbers (tests pass their own);
+    ``daily_deal`` maps (date, seed) to (deal, verified) (default: the solver's next
+    winnable deal when the solver is there).
     """
 
     def __init__(
@@ -32,43 +53,181 @@ class Referee:
         keep_events: int = 50,
         idle_close: float = 3600.0,
         deal_source: Callable[[], int] | None = None,
+        daily_deal: Callable[[str, int], tuple[int, bool]] | None = None,
     ) -> None:
         self.secret = secret
         self.grace = grace
         self.keep_events = keep_events
         self.idle_close = idle_close
-        self.deal_source = deal_source or (lambda: secrets.randbits(64))
+        self.deal_source: Callable[[], int] = deal_source or (lambda: secrets.randbits(64))
+        self.daily_deal = daily_deal or (lambda date, seed: winnable_deal("classic", seed))
+        self.rooms: dict[str, Room] = {}
+        self.dailies: dict[str, Daily] = {}
+        self.places: dict[ConnId, Room | Daily] = {}  # where each connection is
 
+    # ------------------------------------------------------------------ metrics
+    @property
+    def room_count(self) -> int:
+        return len(self.rooms)
+
+    @property
+    def connection_count(self) -> int:
+        return len(self.places)
+
+    # ------------------------------------------------------------------ rooms
     def create_room(
         self, room_id: str, creator: Player, settings: RoomSettings, now: float
     ) -> list[Output]:
         """Open a room (HTTP "create a room"); outputs hold its ``RoomOpened`` record."""
-        raise NotImplementedError
+        if room_id in self.rooms:
+            raise ValueError(f"room {room_id!r} already exists")
+        room, out = Room.open(
+            room_id,
+            creator,
+            settings,
+            now,
+            deal_source=self.deal_source,
+            grace=self.grace,
+            keep_events=self.keep_events,
+            idle_close=self.idle_close,
+        )
+        self.rooms[room_id] = room
+        return out
 
+    def room_summary(self, room_id: str, now: float) -> Message | None:
+        """The room's public snapshot (protocol section 5), None for an unknown room."""
+        room = self.rooms.get(room_id)
+        return room.summary(now) if room is not None else None
+
+    # ------------------------------------------------------------------ dailies
+    def daily(self, date: str, now: float) -> Daily:
+        """The daily of ``date`` (YYYY-MM-DD, not in the future); RaceError unknown-room."""
+        date = check_date(date, now)
+        daily = self.dailies.get(date)
+        if daily is None:
+            deal, verified = self.daily_deal(date, daily_seed(self.secret, date))
+            daily = self.dailies[date] = Daily(date, deal, verified, keep_events=self.keep_events)
+        return daily
+
+    def daily_summary(self, date: str, now: float) -> Message | None:
+        """For ``GET /api/daily/<date>``: leaderboard, live players, verified; never the deal."""
+        try:
+            return self.daily(date, now).summary(now)
+        except RaceError:
+            return None
+
+    # ------------------------------------------------------------------ connections
     def hello(self, conn: ConnId, player: Player, message: object, now: float) -> list[Output]:
         """Attach a new connection whose hello token the web layer resolved to ``player``."""
-        raise NotImplementedError
+        if conn in self.places:
+            return [Send((conn,), refused(None, "already-authenticated", "Hello was said"))]
+        try:
+            hello = parse_hello(message)
+            place: Room | Daily
+            if hello.room is not None:
+                room = self.rooms.get(hello.room)
+                if room is None or room.closed:
+                    raise RaceError("unknown-room", f"There is no room {hello.room!r}")
+                place = room
+            else:
+                assert hello.daily is not None
+                place = self.daily(hello.daily, now)
+        except RaceError as exc:
+            code = CLOSE_UNKNOWN_ROOM if exc.code == "unknown-room" else CLOSE_BAD_REQUEST
+            return [
+                Send((conn,), refused(None, exc.code, exc.message)),
+                Close(conn, code, exc.code),
+            ]
+        self.places[conn] = place
+        return place.connect(conn, player, hello.last_version, now)
 
     def receive(self, conn: ConnId, message: object, now: float) -> list[Output]:
         """A decoded JSON message from an attached connection."""
-        raise NotImplementedError
+        place = self.places.get(conn)
+        try:
+            command = parse_command(message)
+        except RaceError as exc:
+            return [Send((conn,), refused(exc.seq, exc.code, exc.message))]
+        if place is None:
+            return [Send((conn,), refused(command.seq, "not-authenticated", "Say hello first"))]
+        return place.handle(conn, command, now)
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
-        """The connection closed (for any reason); its seat is kept for the grace period."""
-        raise NotImplementedError
+        """The connection closed (for any reason); a seat is kept for the grace period."""
+        place = self.places.pop(conn, None)
+        return place.disconnect(conn, now) if place is not None else []
 
+    # ------------------------------------------------------------------ timers
     def tick(self, now: float) -> list[Output]:
         """Advance every timer due by ``now`` (countdowns, time limits, grace, idle rooms)."""
-        raise NotImplementedError
+        out: list[Output] = []
+        for room_id, room in list(self.rooms.items()):
+            deadline = room.next_deadline()
+            if deadline is not None and deadline <= now:
+                out.extend(room.tick(now))
+            if room.closed:
+                del self.rooms[room_id]
+        return out
 
     def next_deadline(self) -> float | None:
         """The earliest time ``tick`` has something to do, or None."""
-        raise NotImplementedError
+        times = [t for room in self.rooms.values() if (t := room.next_deadline()) is not None]
+        return min(times) if times else None
 
+    # ------------------------------------------------------------------ recovery
     def restore(self, records: Iterable[Record], now: float) -> list[Output]:
-        """Rebuild rooms and dailies from stored records (in the order written)."""
-        raise NotImplementedError
+        """Rebuild rooms and dailies from stored records (in the order written).
 
-    def room_summary(self, room_id: str, now: float) -> dict[str, object] | None:
-        """The room's public snapshot (protocol section 5), None for an unknown room."""
-        raise NotImplementedError
+        Give it every record of the rooms not closed and of the dailies to keep
+        (at least today's). Returns outputs of timers that fell due meanwhile.
+        """
+        opened: dict[str, RoomOpened] = {}
+        latest: dict[str, RoundStarted] = {}
+        finished: dict[tuple[str, int], RoundFinished] = {}
+        actions: dict[tuple[str, int], list[ActionRecord]] = {}
+        closed: set[str] = set()
+        attempts: list[DailyStarted] = []
+        results: list[GameResult] = []
+        for record in records:
+            if isinstance(record, RoomOpened):
+                opened[record.room] = record
+            elif isinstance(record, RoundStarted):
+                latest[record.room] = record
+            elif isinstance(record, RoundFinished):
+                finished[record.room, record.round] = record
+            elif isinstance(record, ActionRecord):
+                actions.setdefault((record.room, record.round), []).append(record)
+            elif isinstance(record, RoomClosed):
+                closed.add(record.room)
+            elif isinstance(record, DailyStarted):
+                attempts.append(record)
+            elif isinstance(record, GameResult) and record.room.startswith("daily:"):
+                results.append(record)
+        out: list[Output] = []
+        for room_id, record in opened.items():
+            if room_id in closed:
+                continue
+            started = latest.get(room_id)
+            key = (room_id, started.round) if started else (room_id, 0)
+            room, due = Room.restore(
+                record,
+                now,
+                started=started,
+                finished=finished.get(key),
+                actions=actions.get(key, ()),
+                deal_source=self.deal_source,
+                grace=self.grace,
+                keep_events=self.keep_events,
+                idle_close=self.idle_close,
+            )
+            self.rooms[room_id] = room
+            out.extend(due)
+        for result in results:
+            self.daily(result.room.removeprefix("daily:"), now).restore_result(result)
+        for attempt in attempts:
+            daily = self.daily(attempt.date, now)
+            daily.restore_attempt(attempt, actions.get((daily.key, attempt.attempt), []))
+        return out
+
+
+__all__ = ["Persist", "Referee"]

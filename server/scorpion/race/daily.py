@@ -1,0 +1,319 @@
+"""The daily challenge: one deal per UTC day, one ranked attempt per player, a leaderboard.
+
+The deal comes from the date and the server's secret, so nobody can know it in
+advance: HMAC-SHA256(secret, "scorpion-daily:" + date), the first 8 bytes as a
+64-bit deal number; then the first winnable deal from there when the solver is
+available (else the daily says ``verified: false``).
+
+>>> daily_seed(b"secret", "2026-11-29") == daily_seed(b"secret", "2026-11-29")
+True
+>>> daily_seed(b"secret", "2026-11-29") != daily_seed(b"other", "2026-11-29")
+True
+>>> utc_date(0.0)
+'1970-01-01'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+from typing import Final
+
+from scorpion.engine import Game, MoveError, get_rules
+
+from .commands import Command
+from .errors import RaceError
+from .events import EventLog
+from .members import Members
+from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .players import Player
+from .racer import Racer
+from .ranking import rank_entries
+from .records import ActionRecord, DailyStarted, GameResult
+
+DAILY_PRESET: Final = "classic"
+GAME_ACTIONS: Final = {"move": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
+
+
+def daily_seed(secret: bytes, date: str) -> int:
+    """The 64-bit deal number the date and the secret give (before the winnable search)."""
+    digest = hmac.new(secret, f"scorpion-daily:{date}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def utc_date(now: float) -> str:
+    """The UTC date of server time ``now``, as YYYY-MM-DD."""
+    return dt.datetime.fromtimestamp(now, dt.UTC).date().isoformat()
+
+
+def check_date(date: str, now: float) -> str:
+    """``date`` when it is a real YYYY-MM-DD day not after today; RaceError otherwise."""
+    try:
+        day = dt.date.fromisoformat(date)
+    except ValueError:
+        raise RaceError("unknown-room", f"No daily challenge {date!r}: use YYYY-MM-DD") from None
+    if len(date) != 10 or day.isoformat() > utc_date(now):
+        raise RaceError("unknown-room", f"No daily challenge for {date!r} yet")
+    return day.isoformat()
+
+
+class Attempt(Racer):
+    """One player's attempt at a daily (number 1 of the day itself is the ranked one)."""
+
+    number: int = 1
+    ranked: bool = False
+
+
+class Daily:
+    """Everyone playing one day's deal, each on their own clock."""
+
+    def __init__(
+        self,
+        date: str,
+        deal: int,
+        verified: bool,
+        *,
+        preset: str = DAILY_PRESET,
+        keep_events: int = 50,
+        version_base: int = 0,
+    ) -> None:
+        self.date = date
+        self.deal = deal
+        self.verified = verified
+        self.preset = preset
+        self.key = f"daily:{date}"
+        self.members = Members()
+        self.log = EventLog(keep_events, base=version_base)
+        self.attempts: dict[str, list[Attempt]] = {}
+        self.board: dict[str, dict[str, object]] = {}  # ranked finished entries by player
+
+    # ------------------------------------------------------------------ reading
+    def current(self, player_id: str) -> Attempt | None:
+        attempts = self.attempts.get(player_id)
+        return attempts[-1] if attempts else None
+
+    def leaderboard(self) -> list[dict[str, object]]:
+        """Ranked attempts that ended: won first by time, then runs, then score."""
+        return rank_entries(self.board.values())
+
+    def playing(self) -> list[dict[str, object]]:
+        """Live progress (numbers only) of everyone with an attempt going on now."""
+        return [a.entry() for tries in self.attempts.values() for a in tries[-1:] if a.playing]
+
+    def summary(self, now: float) -> Message:
+        """For ``GET /api/daily/<date>``: never the deal number."""
+        return {
+            "date": self.date,
+            "preset": self.preset,
+            "verified": self.verified,
+            "today": self.date == utc_date(now),
+            "leaderboard": self.leaderboard(),
+            "playing": self.playing(),
+            "now": now,
+        }
+
+    def state(self, player_id: str, now: float) -> Message:
+        attempt = self.current(player_id)
+        data = self.summary(now)
+        data["daily"] = data.pop("date")
+        data["ranked"] = self.next_ranked(player_id, now) if attempt is None else attempt.ranked
+        data["attempt"] = None
+        if attempt is not None:
+            data["attempt"] = {
+                **attempt.entry(),
+                "attempt": attempt.number,
+                "ranked": attempt.ranked,
+                "started_at": attempt.started_at,
+            }
+        return data
+
+    def next_ranked(self, player_id: str, now: float) -> bool:
+        """Would a new attempt by this player now be the ranked one?"""
+        return self.date == utc_date(now) and not self.attempts.get(player_id)
+
+    # ------------------------------------------------------------------ connections
+    def connect(
+        self, conn: ConnId, player: Player, last_version: int | None, now: float
+    ) -> list[Output]:
+        member, _ = self.members.ensure(player)
+        member.role = "player"
+        self.members.attach(conn, member)
+        events = self.log.since(last_version) if last_version is not None else None
+        attempt = self.current(player.id)
+        welcome: Message = {
+            "type": "welcome",
+            "daily": self.date,
+            "you": {
+                **player.to_dict(),
+                "role": "player",
+                "status": attempt.status if attempt else None,
+            },
+            "version": self.log.version,
+            "recovered": events is not None,
+            "last_seq": member.seqs.last,
+            "events": events or [],
+            "state": self.state(player.id, now),
+            "view": attempt.game.view() if attempt else None,
+            "now": now,
+        }
+        return [Send((conn,), welcome)]
+
+    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
+        """The attempt stays open (resumable); the member keeps its seq answers."""
+        member = self.members.detach(conn)
+        if member is not None and not member.conns:
+            member.away_since = now
+        return []
+
+    # ------------------------------------------------------------------ commands
+    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
+        member = self.members.by_conn.get(conn)
+        seq = command.seq
+        if member is None:
+            return [Send((conn,), refused(seq, "not-authenticated", "Say hello first"))]
+        if command.type == "ping":
+            return [Send((conn,), {"type": "applied", "seq": seq, "command": "ping", "now": now})]
+        try:
+            cached = member.seqs.check(seq)
+        except RaceError as exc:
+            return [Send((conn,), refused(seq, exc.code, exc.message))]
+        if cached is not None:
+            return [Send((conn,), cached)]
+        effects: list[Output] = []
+        try:
+            if command.type == "start":
+                extra = self._start(member.player, now, effects)
+            elif command.type in GAME_ACTIONS:
+                extra = self._game(member.player, command, now, effects)
+            else:
+                raise RaceError("not-allowed", f"There is no {command.type} in a daily challenge")
+        except (RaceError, MoveError) as exc:
+            answer = refused(seq, exc.code, exc.message)
+            effects = []
+        else:
+            answer = {"type": "applied", "seq": seq, "command": command.type, **extra}
+        member.seqs.remember(seq, answer)
+        out: list[Output] = [p for p in effects if isinstance(p, Persist)]
+        out.append(Send((conn,), answer))
+        out.extend(p for p in effects if not isinstance(p, Persist))
+        return out
+
+    def _emit(self, out: list[Output], event: Message) -> None:
+        message = self.log.append(event)
+        if self.members.by_conn:
+            out.append(Send(self.members.all_conns(), message))
+
+    def _answer(self, attempt: Attempt) -> Message:
+        return {
+            "attempt": attempt.number,
+            "ranked": attempt.ranked,
+            "view": attempt.game.view(),
+            "status": attempt.status,
+            "elapsed": attempt.last_elapsed,
+            "started_at": attempt.started_at,
+        }
+
+    def new_attempt(self, player: Player, ranked: bool, started_at: float) -> Attempt:
+        attempt = Attempt(
+            player,
+            Game.new(self.deal, get_rules(self.preset)),
+            started_at,
+            preset=self.preset,
+            undo=True,
+            hints=not ranked,  # a ranked result is unassisted
+        )
+        attempt.number = len(self.attempts.get(player.id, ())) + 1
+        attempt.ranked = ranked
+        self.attempts.setdefault(player.id, []).append(attempt)
+        return attempt
+
+    def _start(self, player: Player, now: float, out: list[Output]) -> Message:
+        attempt = self.current(player.id)
+        if attempt is not None and attempt.playing:
+            return {**self._answer(attempt), "resumed": True}
+        attempt = self.new_attempt(player, self.next_ranked(player.id, now), now)
+        out.append(
+            Persist(
+                DailyStarted(
+                    self.date,
+                    player.id,
+                    player.name,
+                    attempt.number,
+                    self.deal,
+                    self.preset,
+                    attempt.ranked,
+                    now,
+                )
+            )
+        )
+        self._emit(out, {"event": "started", "player": player.to_dict(), "ranked": attempt.ranked})
+        return {**self._answer(attempt), "resumed": False}
+
+    def _game(self, player: Player, command: Command, now: float, out: list[Output]) -> Message:
+        attempt = self.current(player.id)
+        if attempt is None:
+            raise RaceError("not-started", "Start the daily challenge first")
+        if not attempt.playing:
+            raise RaceError("finished", "This attempt is over: start another (unranked)")
+        action = GAME_ACTIONS[command.type]
+        extra = attempt.apply(action, command.move, now)
+        text = extra.get("move", action)
+        assert isinstance(text, str)
+        out.append(
+            Persist(
+                ActionRecord(
+                    self.key, attempt.number, player.id, command.seq, text, attempt.last_elapsed
+                )
+            )
+        )
+        if action != "hint":
+            self._emit(out, {"event": "progress", **attempt.progress(), "name": player.name})
+        if not attempt.playing:
+            self._finish(attempt, now, out)
+        extra.update(self._answer(attempt))
+        return extra
+
+    def _finish(self, attempt: Attempt, now: float, out: list[Output]) -> None:
+        out.append(Persist(attempt.result(self.key, attempt.number, attempt.ranked, now)))
+        if attempt.ranked:
+            entry = attempt.entry()
+            self.board[attempt.player.id] = entry
+            self._emit(out, {"event": "finished", "player": attempt.player.id, "entry": entry})
+
+    # ------------------------------------------------------------------ recovery
+    def restore_attempt(self, started: DailyStarted, actions: list[ActionRecord]) -> None:
+        """Replay one stored attempt (its actions in the order written)."""
+        attempt = self.new_attempt(
+            Player(started.player, started.name), started.ranked, started.started_at
+        )
+        attempt.number = started.attempt
+        member, _ = self.members.ensure(attempt.player)
+        for action in actions:
+            kind = action.action if action.action in ("undo", "hint", "give-up") else "move"
+            if attempt.playing:
+                attempt.replay(kind, action.action, action.elapsed)
+            answer: Message = {
+                "type": "applied",
+                "seq": action.seq,
+                "command": kind,
+                "restored": True,
+            }
+            member.seqs.remember(action.seq, answer)
+        if attempt.ranked and not attempt.playing:
+            self.board[attempt.player.id] = attempt.entry()
+
+    def restore_result(self, result: GameResult) -> None:
+        """A ranked result whose actions are no longer replayed (leaderboard only)."""
+        if result.ranked:
+            self.board[result.player] = {
+                "player": result.player,
+                "name": result.name,
+                "status": result.status,
+                "elapsed": result.elapsed,
+                "runs": result.runs,
+                "score": result.score,
+                "moves": result.moves,
+                "turned": result.turned,
+                "hints": result.hints,
+            }

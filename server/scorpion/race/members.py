@@ -1,0 +1,90 @@
+"""Who is in a room and on which connections: players, spectators, seq windows.
+
+A member is one player (by id) in one room, with every connection they have open
+there (several tabs are fine). Members outlive their connections: a player who
+disconnects keeps their member (their seat, their seq answers) for the grace period.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .outputs import ConnId
+from .players import Player
+from .seqs import SeqWindow
+
+
+@dataclass(eq=False)
+class Member:
+    player: Player
+    role: str = "spectator"  # "player" (holds a seat) or "spectator"
+    ready: bool = False
+    conns: set[ConnId] = field(default_factory=set)
+    seqs: SeqWindow = field(default_factory=SeqWindow)
+    following: str | None = None
+    away_since: float | None = None  # every connection closed at this time
+
+    @property
+    def id(self) -> str:
+        return self.player.id
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.conns)
+
+
+class Members:
+    """The members of one room, by player id and by connection."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Member] = {}
+        self.by_conn: dict[ConnId, Member] = {}
+
+    def __len__(self) -> int:
+        return len(self.by_id)
+
+    def get(self, player_id: str) -> Member | None:
+        return self.by_id.get(player_id)
+
+    def ensure(self, player: Player) -> tuple[Member, bool]:
+        """The member for ``player`` (name refreshed), and whether it is new."""
+        member = self.by_id.get(player.id)
+        if member is None:
+            member = self.by_id[player.id] = Member(player)
+            return member, True
+        member.player = player
+        return member, False
+
+    def attach(self, conn: ConnId, member: Member) -> None:
+        member.conns.add(conn)
+        member.away_since = None
+        self.by_conn[conn] = member
+
+    def detach(self, conn: ConnId) -> Member | None:
+        member = self.by_conn.pop(conn, None)
+        if member is not None:
+            member.conns.discard(conn)
+        return member
+
+    def remove(self, member: Member) -> None:
+        for conn in member.conns:
+            self.by_conn.pop(conn, None)
+        member.conns.clear()
+        self.by_id.pop(member.id, None)
+
+    def players(self) -> list[Member]:
+        return [m for m in self.by_id.values() if m.role == "player"]
+
+    def spectators(self) -> list[Member]:
+        return [m for m in self.by_id.values() if m.role == "spectator"]
+
+    def all_conns(self) -> tuple[ConnId, ...]:
+        return tuple(self.by_conn)
+
+    def watchers_of(self, player_id: str) -> tuple[ConnId, ...]:
+        """Connections that see ``player_id``'s board: followers and the player's own."""
+        conns: list[ConnId] = []
+        for member in self.by_id.values():
+            if member.id == player_id or member.following == player_id:
+                conns.extend(member.conns)
+        return tuple(conns)

@@ -1,0 +1,163 @@
+"""The lobby and seat commands of a room: join, leave, ready, start, follow, rematch.
+
+Each handler checks everything first and raises :class:`RaceError` before it
+changes anything; then it changes the room, appends its effects (events, records)
+to ``out`` and returns the ``applied`` answer's extra fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeAlias
+
+from .commands import Command
+from .errors import RaceError
+from .members import Member
+from .outputs import ConnId, Message, Output
+
+if TYPE_CHECKING:
+    from .room import Room
+
+Handler: TypeAlias = Callable[["Room", Member, ConnId, Command, float, list[Output]], Message]
+
+
+def join(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    racer = room.racers.get(member.id)
+    if command.role == "player":
+        if member.role == "player":
+            return {"role": "player"}
+        if room.phase != "lobby":
+            raise RaceError("already-started", "The race has started: late arrivals watch")
+        if len(room.members.players()) >= room.settings.max_players:
+            raise RaceError("room-full", f"Every seat is taken ({room.settings.max_players})")
+        member.role, member.ready, member.following = "player", False, None
+        room._emit(out, {"event": "joined", "player": member.player.to_dict(), "role": "player"})
+        return {"role": "player"}
+    if racer is not None and racer.playing and room.phase in ("countdown", "racing"):
+        raise RaceError("not-allowed", "You are racing: give up first")
+    if member.role == "player":
+        member.role, member.ready = "spectator", False
+        room._emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
+    return {"role": "spectator"}
+
+
+def leave(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    racer = room.racers.get(member.id)
+    if racer is not None and racer.playing and room.phase in ("countdown", "racing"):
+        racer.replay("give-up", None, racer.elapsed(now) if room.phase == "racing" else 0.0)
+        from .outputs import Persist
+        from .records import ActionRecord
+
+        out.append(
+            Persist(
+                ActionRecord(
+                    room.id, room.round, member.id, command.seq, "give-up", racer.last_elapsed
+                )
+            )
+        )
+        room._progress(out, racer)
+        room._send_view(out, racer, exclude=None)
+    if member.role == "player":
+        member.role, member.ready = "spectator", False
+        room._emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
+    if room.phase == "racing" and not any(r.playing for r in room.racers.values()):
+        room._finish_round(now, out)
+    return {"role": "spectator"}
+
+
+def ready(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    if member.role != "player":
+        raise RaceError("not-your-seat", "Only a seated player can be ready: join first")
+    if room.phase != "lobby":
+        raise RaceError("already-started", "The race has already started")
+    member.ready = command.ready
+    room._emit(out, {"event": "ready", "player": member.id, "ready": command.ready})
+    return {"ready": command.ready}
+
+
+def start(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    if member.id != room.creator.id:
+        raise RaceError("not-creator", "Only the room's creator can start the race")
+    if room.phase != "lobby":
+        raise RaceError("already-started", "The race has already started")
+    seated = room.members.players()
+    racers = [m for m in seated if m.ready]
+    if not racers:
+        raise RaceError("nobody-ready", "Nobody is ready yet")
+    for other in seated:
+        if not other.ready:
+            other.role = "spectator"
+            room._emit(
+                out, {"event": "left", "player": other.id, "reason": "not-ready", "watching": True}
+            )
+    room.start_round([m.player for m in racers], now, out)
+    return {"round": room.round}
+
+
+def follow(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    own = room.racers.get(member.id)
+    if own is not None and own.playing and room.phase in ("countdown", "racing"):
+        raise RaceError("not-allowed", "You cannot watch another board while you race")
+    if command.player is None:
+        member.following = None
+        return {"player": None, "view": None}
+    target = room.racers.get(command.player)
+    if target is None:
+        raise RaceError("unknown-player", f"Nobody called {command.player!r} is racing here")
+    member.following = command.player
+    return {"player": command.player, "view": target.game.view(), "status": target.status}
+
+
+def rematch(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    if member.role != "player" and member.id != room.creator.id and member.id not in room.racers:
+        raise RaceError("not-your-seat", "Only the room's players can ask for a rematch")
+    if room.phase == "lobby" and command.round is not None and command.round == room.round:
+        return {"round": room.round + 1}  # someone else asked first: the same rematch
+    if room.phase != "results":
+        raise RaceError("not-finished", "The race is not over")
+    if command.round is not None and command.round != room.round:
+        raise RaceError("bad-field", f"The round just finished is {room.round}")
+    room.phase = "lobby"
+    room.racers = {}
+    room.results = None
+    room.deal = None
+    room.countdown_at = room.started_at = room.ends_at = None
+    for other in room.members.by_id.values():
+        other.ready = False
+        other.following = None
+    if member.role != "player" and len(room.members.players()) < room.settings.max_players:
+        member.role = "player"
+    room._emit(out, {"event": "rematch", "round": room.round + 1, "by": member.id})
+    return {"round": room.round + 1}
+
+
+def game(
+    room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+) -> Message:
+    return room.game_command(member, conn, command, now, out)
+
+
+HANDLERS: dict[str, Handler] = {
+    "join": join,
+    "leave": leave,
+    "ready": ready,
+    "start": start,
+    "follow": follow,
+    "rematch": rematch,
+    "move": game,
+    "undo": game,
+    "hint": game,
+    "give-up": game,
+}

@@ -1,0 +1,97 @@
+"""A fake web layer for the race tests: a fake clock, inboxes, a list of persisted records."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from scorpion.race import Close, Output, Persist, Player, Record, Referee, RoomSettings, Send
+
+T0 = 1_796_000_000.0  # a fixed server time (2026-11-29 09:33:20 UTC)
+
+
+@dataclass
+class Client:
+    """One websocket connection of one player."""
+
+    harness: Harness
+    conn: int
+    player: Player
+    seq: int = 0
+    inbox: list[dict[str, object]] = field(default_factory=list)
+    closed: tuple[int, str] | None = None
+
+    def command(self, kind: str, **fields: object) -> dict[str, object]:
+        """Send a command with the next seq; return its answer (exactly one)."""
+        self.seq += 1
+        return self.raw({"type": kind, "seq": self.seq, **fields})
+
+    def raw(self, message: object) -> dict[str, object]:
+        """Send any message; return the one answer (applied/refused) this connection got."""
+        before = len(self.inbox)
+        self.harness.feed(self.harness.referee.receive(self.conn, message, self.harness.now))
+        answers = [m for m in self.inbox[before:] if m["type"] in ("applied", "refused")]
+        assert len(answers) == 1, answers
+        return answers[0]
+
+    def events(self, name: str | None = None) -> list[dict[str, object]]:
+        return [m for m in self.inbox if m["type"] == "event" and name in (None, m["event"])]
+
+    def last(self, kind: str) -> dict[str, object]:
+        return [m for m in self.inbox if m["type"] == kind][-1]
+
+    def disconnect(self) -> None:
+        self.harness.feed(self.harness.referee.disconnect(self.conn, self.harness.now))
+
+
+class Harness:
+    """Drives a Referee like scorpion.web does, with a clock the test moves."""
+
+    def __init__(self, *, deals: Iterator[int] | None = None, grace: float = 60.0) -> None:
+        self.now = T0
+        self.deals = deals or itertools.count(101)
+        self.referee = Referee(
+            secret=b"test-secret",
+            grace=grace,
+            deal_source=lambda: next(self.deals),
+            daily_deal=lambda date, seed: (seed, False),
+        )
+        self.conns = itertools.count(1)
+        self.clients: dict[int, Client] = {}
+        self.records: list[Record] = []
+        self.sent: list[tuple[int, dict[str, object]]] = []  # every frame, in order
+
+    def feed(self, outputs: list[Output]) -> None:
+        # Like the web layer: every record of the batch first, then the sends in order.
+        self.records.extend(o.record for o in outputs if isinstance(o, Persist))
+        for output in outputs:
+            if isinstance(output, Send):
+                for conn in output.conns:
+                    self.sent.append((conn, output.message))
+                    self.clients[conn].inbox.append(output.message)
+            elif isinstance(output, Close):
+                self.clients[output.conn].closed = (output.code, output.reason)
+
+    def room(self, creator: Player, room_id: str = "room1", **settings: object) -> str:
+        self.feed(
+            self.referee.create_room(room_id, creator, RoomSettings.from_dict(settings), self.now)
+        )
+        return room_id
+
+    def connect(self, player: Player, **hello: object) -> Client:
+        client = Client(self, next(self.conns), player)
+        self.clients[client.conn] = client
+        message = {"type": "hello", "token": "t-" + player.id, **hello}
+        self.feed(self.referee.hello(client.conn, player, message, self.now))
+        return client
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        deadline = self.referee.next_deadline()
+        while deadline is not None and deadline <= self.now:
+            self.feed(self.referee.tick(self.now))
+            following = self.referee.next_deadline()
+            if following == deadline:
+                break
+            deadline = following
