@@ -1,0 +1,88 @@
+// The HTTP API (docs/http-api.md). The player's token lives in localStorage and travels only
+// in the Authorization header (and in the websocket hello), never in a URL.
+
+const TOKEN_KEY = "scorpion.token";
+const PLAYER_KEY = "scorpion.player";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function token() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+/** {id, name} of this browser's player, or null. */
+export function player() {
+  try {
+    return JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function remember(data) {
+  if (data.token) localStorage.setItem(TOKEN_KEY, data.token);
+  const me = { id: data.id ?? data.player?.id, name: data.name ?? data.player?.name };
+  localStorage.setItem(PLAYER_KEY, JSON.stringify(me));
+  return me;
+}
+
+export function forget() {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(PLAYER_KEY);
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const t = token();
+  if (t) headers.Authorization = `Bearer ${t}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { message: text };
+    }
+  }
+  if (!res.ok) {
+    const err = data?.error && typeof data.error === "object" ? data.error : data || {};
+    throw new ApiError(res.status, err.code || data?.code, err.message || data?.message || data?.detail);
+  }
+  return data;
+}
+
+/** Make sure this browser has a player; creates one named `name` if not. */
+export async function ensurePlayer(name) {
+  if (token()) return player();
+  const data = await request("POST", "/api/players", { name });
+  return remember(data);
+}
+
+export async function rename(name) {
+  const data = await request("PATCH", "/api/me", { name });
+  const me = { ...player(), name: data.player?.name ?? name };
+  localStorage.setItem(PLAYER_KEY, JSON.stringify(me));
+  return me;
+}
+
+export async function whoAmI() {
+  return request("GET", "/api/me");
+}
+
+export const createRoom = (settings) => request("POST", "/api/rooms", settings);
+export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
+export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
+export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);

@@ -1,0 +1,146 @@
+// A game on screen: the board with its input, the score line and the buttons (undo, hint,
+// deal, give up). Used for your race board, the daily and practice; readonly for a followed
+// board. The caller passes the commands (session) and the rules the room plays.
+
+import { createBoard } from "./board.js";
+import { attachInput, gameKeys } from "./input.js";
+import { announce, h } from "./dom.js";
+import { cardName } from "./cards.js";
+import { confirmDialog, toast } from "./ui.js";
+
+const TAP_KEY = "scorpion.tapMode";
+
+export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, rules = () => ({}) }) {
+  const board = createBoard({ interactive: !readonly, label });
+  if (readonly) board.el.classList.add("readonly");
+  const score = stat("score", "Score");
+  const moves = stat("moves", "Moves");
+  const runs = stat("runs", "Runs");
+  const clockSlot = h("div.clock-slot");
+  const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo));
+  const hintBtn = button("Hint", "Show the moves you can make (H)", () => hint());
+  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal));
+  const giveUpBtn = button("Give up", "End your game here", async () => {
+    if (await confirmDialog("Give up this game? It counts as a loss, scored where it stands.", "Give up")) act(commands.giveUp);
+  });
+  giveUpBtn.classList.add("danger");
+  const tapToggle = h("input", { type: "checkbox", id: `tap-${Math.random().toString(36).slice(2)}` });
+  tapToggle.checked = localStorage.getItem(TAP_KEY) !== "select";
+  tapToggle.addEventListener("change", () => localStorage.setItem(TAP_KEY, tapToggle.checked ? "move" : "select"));
+  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, dealBtn, giveUpBtn);
+  const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls);
+  const help = readonly ? null : h("details.help-keys", {},
+    h("summary", { text: "How to play and keys" }),
+    h("p", {}, "Drag any face-up card: the cards on it come along. Tap a card to send it where it fits, or pick it up and tap a column. Keys: ",
+      h("kbd", { text: "←→↑↓" }), " move, ", h("kbd", { text: "Enter" }), " send where it fits, ",
+      h("kbd", { text: "Space" }), " pick up / put down, ", h("kbd", { text: "1–7" }), " send to a column, ",
+      h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint, ",
+      h("kbd", { text: "Esc" }), " cancel."),
+    h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"));
+  const el = h("section.game", { "aria-label": label }, hud, board.el, help);
+
+  let view = null;
+  let input = null;
+  let stopKeys = null;
+
+  async function act(fn) {
+    if (!fn) return;
+    try {
+      await fn();
+    } catch (err) {
+      refused(err);
+    }
+  }
+
+  function refused(err, card) {
+    const message = err?.message || "That move is not allowed";
+    toast(message);
+    announce(card ? `${cardName(card)}: ${message}` : message, true);
+  }
+
+  async function hint() {
+    try {
+      const moves = await commands.hint();
+      if (!moves.length) toast("No moves left: undo, or deal the stock if you still can.", "info");
+      else {
+        board.highlight(moves);
+        announce(`Hint: ${moves.map(describeMove).join("; ")}`);
+      }
+    } catch (err) {
+      refused(err);
+    }
+  }
+
+  if (!readonly) {
+    input = attachInput(board, {
+      move: async (text, card) => {
+        const answer = await commands.move(text);
+        announceMove(answer, card);
+        return answer;
+      },
+      deal: () => act(commands.deal),
+      refused,
+    }, { tapMode: () => (tapToggle.checked ? "move" : "select") });
+    stopKeys = gameKeys({ deal: () => act(commands.deal), undo: () => act(commands.undo), hint: () => hint() });
+  }
+
+  function announceMove(answer, card) {
+    const v = answer?.view;
+    if (!v || !view) return;
+    const parts = [];
+    if (answer.move && card) {
+      const to = answer.move.split(">")[1];
+      parts.push(`${cardName(card)} to column ${to}`);
+    }
+    if (v.runs.length > view.runs.length) parts.push(`run of ${v.runs.length === 4 ? "the last suit" : "cards"} removed, ${v.runs.length} of 4`);
+    if (v.turned > view.turned) parts.push("a card turned face up");
+    if (parts.length) announce(parts.join(", "));
+  }
+
+  function update(next, opts = {}) {
+    if (!next) return;
+    if (next !== view) {
+      const animate = opts.animate !== false && !!view;
+      board.update(next, { animate, rules: rules() });
+      view = next;
+      input?.refresh();
+    }
+    score.set(next.score);
+    moves.set(next.moves);
+    runs.set(`${next.runs.length}/4`);
+    const over = next.won || next.lost || opts.finished;
+    undoBtn.disabled = !next.can_undo || !allowUndo() || over;
+    undoBtn.hidden = !allowUndo();
+    hintBtn.hidden = !allowHints();
+    hintBtn.disabled = over;
+    dealBtn.disabled = !next.stock || over;
+    dealBtn.hidden = !next.stock && next.reserve && next.reserve.length > 0;
+    giveUpBtn.disabled = over;
+    board.interactive = !readonly && !over;
+  }
+
+  return {
+    el,
+    board,
+    update,
+    clockSlot,
+    get view() { return view; },
+    destroy() { stopKeys?.(); },
+  };
+}
+
+function stat(name, label) {
+  const value = h("b", { text: "0" });
+  const el = h("div.stat", { dataset: { stat: name } }, value, h("span", { text: label }));
+  return { el, set: (v) => { value.textContent = String(v); } };
+}
+
+function button(text, title, onclick) {
+  return h("button.btn.small", { type: "button", title, onclick }, text);
+}
+
+function describeMove(move) {
+  if (move === "deal") return "deal the stock";
+  const [card, col] = move.split(">");
+  return `${cardName(card)} to column ${col}`;
+}

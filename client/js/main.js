@@ -1,0 +1,137 @@
+// Boot: the store, the hash router (home, room, daily, practice, stats), the name prompt and the
+// connection banner. Views mount into <main> and return a function that unmounts them.
+
+import { createStore } from "./store.js";
+import { clear, h } from "./dom.js";
+import * as api from "./api.js";
+import { showConnection, toast } from "./ui.js";
+import { mountHome } from "./views/home.js";
+import { mountRoom } from "./views/room.js";
+import { mountDaily } from "./views/daily.js";
+import { mountStats } from "./views/stats.js";
+import { PRESETS } from "./presets.js";
+
+const store = createStore({ me: api.player(), conn: null, room: null, board: null, daily: null });
+const root = document.getElementById("main");
+let unmount = () => {};
+let lastConn = null;
+
+store.subscribe((s) => {
+  if (s.conn !== lastConn) {
+    lastConn = s.conn;
+    showConnection(s.conn);
+  }
+});
+
+const ctx = {
+  root,
+  store,
+  go: (hash) => { if (location.hash === hash) route(); else location.hash = hash; },
+  refreshWho,
+};
+
+function refreshWho() {
+  const who = document.getElementById("who");
+  const me = api.player();
+  who.textContent = me?.name ? me.name : "Pick a name";
+  who.setAttribute("aria-label", me?.name ? `Your name: ${me.name}. Change it` : "Pick a name");
+}
+
+document.getElementById("who").addEventListener("click", () => askName(true));
+
+/** Make sure this browser has a player (name + token) before joining anything. */
+function askName(change = false) {
+  return new Promise((resolve) => {
+    const me = api.player();
+    if (me?.name && api.token() && !change) {
+      resolve(me);
+      return;
+    }
+    const input = h("input", { maxlength: "24", value: me?.name || "", required: true, autocomplete: "nickname", "aria-label": "Your name" });
+    const error = h("p.error-text", { role: "alert" });
+    const form = h("form.panel.stack", {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          const name = input.value.trim();
+          const who = api.token() ? await api.rename(name) : await api.ensurePlayer(name);
+          overlay.remove();
+          refreshWho();
+          store.set({ me: { ...store.get().me, ...who } });
+          resolve(who);
+        } catch (err) {
+          error.textContent = err.message;
+        }
+      },
+    }, h("h2", { text: change ? "Your name" : "Pick a name to play" }),
+    h("p.muted", { text: "Other racers see it next to your progress." }),
+    h("label.field", {}, "Name", input), error,
+    h("div.row", {}, h("button.btn.primary", { type: "submit" }, change ? "Save" : "Let's play"),
+      change ? h("button.btn", { type: "button", onclick: () => { overlay.remove(); resolve(null); } }, "Cancel") : null));
+    const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true" }, form);
+    document.body.append(overlay);
+    input.focus();
+  });
+}
+
+async function practice(preset) {
+  if (!preset) {
+    root.append(h("h1", { text: "Practice" }),
+      h("p.lead", { text: "A game for you alone: the same engine, no opponents, no clock pressure." }),
+      h("div.cta-grid", {}, Object.entries(PRESETS).map(([key, p]) => h("section.panel.stack", {},
+        h("h2", { text: p.label }), h("p.muted", { text: p.blurb }),
+        h("a.btn.primary", { href: `#/practice/${key}` }, "Deal")))));
+    return;
+  }
+  await askName();
+  try {
+    const room = await api.createRoom({ preset, max_players: 1, time_limit: 0, undo: true, hints: true });
+    const id = room.room ?? room.id;
+    sessionStorage.setItem(`scorpion.autostart.${id}`, "1");
+    location.replace(`#/r/${id}`);
+  } catch (err) {
+    toast(err.message);
+    root.append(h("p.error-text", { text: err.message }));
+  }
+}
+
+async function route() {
+  unmount();
+  unmount = () => {};
+  clear(root);
+  store.set({ conn: null });
+  const path = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  for (const a of document.querySelectorAll(".nav a")) {
+    const target = a.getAttribute("href").replace(/^#\/?/, "");
+    const on = (target || "") === (path[0] === "r" ? "" : path[0] || "");
+    if (on) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  const [name, arg] = path;
+  const token = {};
+  route.current = token;
+  if (name === "r" && arg) {
+    await askName();
+    if (route.current !== token) return;
+    unmount = mountRoom(ctx, arg);
+  } else if (name === "daily") {
+    await askName();
+    if (route.current !== token) return;
+    unmount = mountDaily(ctx, arg);
+  } else if (name === "practice") {
+    practice(arg);
+  } else if (name === "stats") {
+    unmount = mountStats(ctx);
+  } else {
+    unmount = mountHome(ctx);
+  }
+  root.focus({ preventScroll: true });
+}
+
+// The server also serves index.html at /r/<id> and /daily[/<day>]: turn those into hash routes.
+const pathRoute = location.pathname.match(/^\/(r\/[^/]+|daily(?:\/[^/]+)?)\/?$/);
+if (pathRoute && !location.hash) history.replaceState(null, "", `/#/${pathRoute[1]}`);
+
+window.addEventListener("hashchange", route);
+refreshWho();
+route();

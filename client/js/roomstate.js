@@ -1,0 +1,138 @@
+// Pure functions: the room snapshot of protocol.md section 5 and how each room event changes it.
+// No DOM, no socket: the session feeds them, the views read the result.
+
+export function fromSnapshot(state, clientNow = Date.now() / 1000) {
+  return {
+    id: state.room,
+    creator: state.creator,
+    settings: state.settings || {},
+    phase: state.phase || "lobby",
+    round: state.round || 0,
+    countdownAt: state.countdown_at ?? null,
+    startedAt: state.started_at ?? null,
+    endsAt: state.ends_at ?? null,
+    players: (state.players || []).map((p) => ({ ...p })),
+    spectators: (state.spectators || []).map((s) => ({ ...s })),
+    results: state.results || null,
+    timeline: state.results_timeline || state.timeline || null,
+    deal: state.deal ?? null,
+    offset: typeof state.now === "number" ? state.now - clientNow : 0,
+  };
+}
+
+const fresh = { status: "playing", runs: 0, score: 0, moves: 0, turned: 0, elapsed: 0, hints: 0 };
+
+export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
+  const r = { ...room, players: room.players.map((p) => ({ ...p })), spectators: [...room.spectators] };
+  if (typeof ev.now === "number") r.offset = ev.now - clientNow;
+  const player = (id) => r.players.find((p) => p.id === id);
+  switch (ev.event) {
+    case "joined": {
+      const info = ev.player || {};
+      r.players = r.players.filter((p) => p.id !== info.id || ev.role !== "spectator");
+      r.spectators = r.spectators.filter((s) => s.id !== info.id);
+      if (ev.role === "player") {
+        const existing = player(info.id);
+        if (existing) Object.assign(existing, { name: info.name, connected: true });
+        else r.players.push({ id: info.id, name: info.name, ready: false, connected: true, ...fresh, status: null });
+      } else {
+        r.spectators.push({ id: info.id, name: info.name, following: null });
+      }
+      break;
+    }
+    case "left": {
+      const p = player(ev.player);
+      if (p && r.phase === "racing" && p.status === "playing") {
+        p.status = "left";
+        p.connected = false;
+      } else if (p && r.phase !== "racing") {
+        r.players = r.players.filter((x) => x.id !== ev.player);
+        if (ev.reason === "not-ready") r.spectators.push({ id: p.id, name: p.name, following: null });
+      }
+      r.spectators = r.spectators.filter((s) => s.id !== ev.player || ev.reason === "not-ready");
+      break;
+    }
+    case "ready": {
+      const p = player(ev.player);
+      if (p) p.ready = ev.ready !== false;
+      break;
+    }
+    case "presence": {
+      const p = player(ev.player);
+      if (p) {
+        p.connected = ev.connected;
+        p.grace_until = ev.connected ? null : ev.grace_until;
+      }
+      break;
+    }
+    case "countdown":
+      r.phase = "countdown";
+      r.round = ev.round ?? r.round;
+      r.countdownAt = ev.starts_at;
+      break;
+    case "start": {
+      r.phase = "racing";
+      r.round = ev.round ?? r.round;
+      r.startedAt = ev.started_at;
+      r.endsAt = ev.ends_at ?? null;
+      r.results = null;
+      r.timeline = null;
+      const racing = new Set(ev.players || r.players.map((p) => p.id));
+      r.players = r.players.filter((p) => racing.has(p.id));
+      for (const p of r.players) Object.assign(p, fresh);
+      break;
+    }
+    case "progress": {
+      const p = player(ev.player);
+      if (p) {
+        for (const key of ["runs", "score", "moves", "turned", "status", "elapsed", "hints"]) {
+          if (ev[key] !== undefined) p[key] = ev[key];
+        }
+      }
+      break;
+    }
+    case "results":
+      r.phase = "results";
+      r.results = ev.ranking || [];
+      r.deal = ev.deal ?? r.deal;
+      if (ev.timeline) r.timeline = ev.timeline;
+      for (const row of r.results) {
+        const p = player(row.player);
+        if (p) Object.assign(p, { status: row.status, runs: row.runs, score: row.score, moves: row.moves, elapsed: row.elapsed });
+      }
+      break;
+    case "rematch":
+      r.phase = "lobby";
+      r.round = ev.round ?? r.round + 1;
+      r.results = null;
+      r.countdownAt = r.startedAt = r.endsAt = null;
+      for (const p of r.players) Object.assign(p, { ready: false, ...fresh, status: null });
+      break;
+    case "settings":
+      r.settings = { ...r.settings, ...(ev.settings || {}) };
+      break;
+    default:
+      break;
+  }
+  return r;
+}
+
+/** Racers ranked while racing: winners by time, then runs, score, fewest moves. */
+export function ranked(players) {
+  const key = (p) => [p.status === "won" ? 0 : 1, p.status === "won" ? p.elapsed : 0, -p.runs, -p.score, p.moves];
+  return [...players].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return 0;
+  });
+}
+
+export const STATUS_WORDS = {
+  playing: "racing",
+  won: "finished",
+  lost: "no moves left",
+  "gave-up": "gave up",
+  "timed-out": "out of time",
+  left: "left",
+};

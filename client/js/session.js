@@ -1,0 +1,197 @@
+// One room (or one daily) conversation: turns socket frames into store state and exposes the
+// commands the views call. Knows the protocol's meaning; socket.js only knows its transport.
+
+import { Connection } from "./socket.js";
+import { token } from "./api.js";
+import { applyEvent, fromSnapshot } from "./roomstate.js";
+
+const TIMELINE_KEY = (room, round) => `scorpion.timeline.${room}.${round}`;
+
+export function openSession(store, { room = null, daily = null, onEvent = () => {} }) {
+  let conn = null;
+  let startWatch = null;
+
+  const set = (patch) => store.set(patch);
+  const get = () => store.get();
+
+  function saveTimeline(r, timeline) {
+    try {
+      sessionStorage.setItem(TIMELINE_KEY(r.id, r.round), JSON.stringify(timeline));
+    } catch { /* storage full or disabled: the chart is only for this tab */ }
+  }
+
+  function loadTimeline(r) {
+    try {
+      return JSON.parse(sessionStorage.getItem(TIMELINE_KEY(r.id, r.round)) || "null");
+    } catch {
+      return null;
+    }
+  }
+
+  function track(r, ev, current) {
+    // The race's progress over its clock, for the results chart.
+    let timeline = current ? { ...current } : current;
+    if (ev.event === "start") {
+      timeline = {};
+      for (const p of r.players) timeline[p.id] = [[0, 0, 0]];
+    } else if (ev.event === "progress" && timeline) {
+      const series = [...(timeline[ev.player] || [[0, 0, 0]])];
+      timeline[ev.player] = series;
+      series.push([ev.elapsed ?? 0, ev.runs ?? 0, ev.score ?? 0]);
+    } else if (ev.event === "rematch") {
+      timeline = null;
+    }
+    if (timeline) saveTimeline(r, timeline);
+    return timeline;
+  }
+
+  function onWelcome(w) {
+    const me = { ...(get().me || {}), id: w.you?.id, name: w.you?.name ?? get().me?.name };
+    const patch = { me, role: w.you?.role || "spectator", welcomed: true };
+    if (daily) {
+      patch.daily = { ...w.state, offset: (w.state?.now ?? w.now ?? Date.now() / 1000) - Date.now() / 1000 };
+      patch.board = w.view || null;
+    } else {
+      let r = w.recovered && get().room ? get().room : fromSnapshot(w.state || {});
+      if (!w.recovered) r = fromSnapshot(w.state || {});
+      let timeline = r.timeline || loadTimeline(r) || get().timeline;
+      patch.room = r;
+      patch.timeline = timeline;
+      for (const ev of w.events || []) {
+        patch.room = applyEvent(patch.room, ev);
+        timeline = track(patch.room, ev, timeline);
+      }
+      patch.timeline = patch.room.timeline || timeline;
+      const mine = patch.room.players.find((p) => p.id === me.id);
+      if (mine && patch.room.phase !== "lobby") patch.board = w.view || get().board;
+      else if (w.view && get().follow) patch.follow = { ...get().follow, view: w.view };
+      else patch.board = mine ? w.view || null : null;
+    }
+    set(patch);
+  }
+
+  function onEventFrame(ev) {
+    if (daily) {
+      set({ daily: applyDailyEvent(get().daily, ev) });
+      onEvent(ev);
+      return;
+    }
+    const r = applyEvent(get().room, ev);
+    const timeline = track(r, ev, get().timeline);
+    const patch = { room: r, timeline: r.timeline || timeline };
+    if (ev.event === "start" || ev.event === "rematch") {
+      patch.board = null;
+      patch.hints = [];
+      patch.follow = null;
+    }
+    set(patch);
+    if (ev.event === "start") expectBoard();
+    onEvent(ev);
+  }
+
+  // Our opening board should arrive as a per-recipient `view` right after `start`; if it does
+  // not (older servers), reconnecting gets it in the welcome.
+  function expectBoard() {
+    clearTimeout(startWatch);
+    const me = get().me?.id;
+    if (!get().room?.players.some((p) => p.id === me)) return;
+    startWatch = setTimeout(() => {
+      if (!get().board && conn) conn.reconnectNow();
+    }, 1500);
+  }
+
+  function onMessage(frame) {
+    if (frame.type === "view") {
+      const me = get().me?.id;
+      if (frame.player === me && !get().follow) set({ board: frame.view });
+      else if (get().follow && get().follow.player === frame.player) {
+        set({ follow: { ...get().follow, view: frame.view } });
+      } else if (frame.player === me) set({ board: frame.view });
+    }
+  }
+
+  function onStatus(s) {
+    set({ conn: s });
+  }
+
+  conn = new Connection({
+    hello: () => (daily ? { token: token(), daily } : { token: token(), room }),
+    onWelcome,
+    onEvent: onEventFrame,
+    onMessage,
+    onStatus,
+  }).start();
+
+  /** A board command: the answer's view becomes our board. */
+  async function boardCommand(type, fields) {
+    const answer = await conn.send(type, fields);
+    const patch = { hints: [] };
+    if (answer.view) patch.board = answer.view;
+    if (answer.status) patch.myStatus = answer.status;
+    set(patch);
+    return answer;
+  }
+
+  return {
+    connection: conn,
+    move: (text) => boardCommand("move", { move: text }),
+    deal: () => boardCommand("deal"),
+    undo: () => boardCommand("undo"),
+    giveUp: () => boardCommand("give-up"),
+    async hint() {
+      const answer = await conn.send("hint");
+      const hints = (answer.hints || []).map((h) => (typeof h === "string" ? h : h.move));
+      set({ hints });
+      return hints;
+    },
+    async startDaily() {
+      return boardCommand("start");
+    },
+    join: (as = "player") => conn.send("join", { as }),
+    leave: () => conn.send("leave"),
+    ready: (ready = true) => conn.send("ready", { ready }),
+    start: () => conn.send("start"),
+    rematch: () => conn.send("rematch", { round: get().room?.round }),
+    async follow(player) {
+      set({ follow: player ? { player, view: null } : null });
+      const answer = await conn.send("follow", { player });
+      if (player && get().follow?.player === player) set({ follow: { player, view: answer.view || null } });
+      return answer;
+    },
+    close() {
+      clearTimeout(startWatch);
+      conn.close();
+    },
+  };
+}
+
+function applyDailyEvent(d, ev) {
+  if (!d) return d;
+  const next = { ...d, playing: [...(d.playing || [])], leaderboard: [...(d.leaderboard || [])] };
+  if (typeof ev.now === "number") next.offset = ev.now - Date.now() / 1000;
+  if (ev.event === "started") {
+    const p = ev.player || {};
+    if (!next.playing.some((x) => x.id === p.id)) {
+      next.playing.push({ id: p.id, name: p.name, runs: 0, score: 0, moves: 0, status: "playing", elapsed: 0 });
+    }
+  } else if (ev.event === "progress") {
+    const i = next.playing.findIndex((x) => x.id === ev.player);
+    const row = { ...(next.playing[i] || { id: ev.player, name: ev.name || "?" }), ...pick(ev) };
+    if (i >= 0) next.playing[i] = row;
+    else next.playing.push(row);
+  } else if (ev.event === "finished") {
+    const id = ev.player?.id ?? ev.player;
+    next.playing = next.playing.filter((x) => x.id !== id);
+    if (ev.entry) {
+      next.leaderboard = [...next.leaderboard.filter((e) => e.player !== ev.entry.player), ev.entry];
+      next.leaderboard.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
+    }
+  }
+  return next;
+}
+
+function pick(ev) {
+  const out = {};
+  for (const k of ["runs", "score", "moves", "status", "elapsed", "turned"]) if (ev[k] !== undefined) out[k] = ev[k];
+  return out;
+}

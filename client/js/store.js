@@ -1,0 +1,31 @@
+// The one object that owns the client's state. Views read it and subscribe; only actions
+// (main.js, race.js) change it, through set(). Shallow-merged patches, like a tiny Redux.
+
+export function createStore(initial) {
+  let state = initial;
+  const listeners = new Set();
+  let scheduled = false;
+
+  function notify() {
+    scheduled = false;
+    for (const fn of [...listeners]) fn(state);
+  }
+
+  return {
+    get: () => state,
+    /** Merge a patch (or the result of fn(state)) into the state and notify on the next tick. */
+    set(patch) {
+      const next = typeof patch === "function" ? patch(state) : patch;
+      if (!next) return;
+      state = { ...state, ...next };
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(notify);
+      }
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// The daily challenge: play today's deal (one ranked attempt), your result, the leaderboard,
+// who is playing it now, and your streak. Past days stay playable, unranked.
+
+import { clear, clock, h } from "../dom.js";
+import * as api from "../api.js";
+import { openSession } from "../session.js";
+import { createGame } from "../game.js";
+import { presetLabel, presetRules } from "../presets.js";
+import { STATUS_WORDS } from "../roomstate.js";
+import { toast } from "../ui.js";
+
+export function todayUTC() {
+  return new Date().toISOString().slice(0, 10);
+}
+
+export function mountDaily(ctx, date) {
+  const { root, store } = ctx;
+  const day = date || todayUTC();
+  store.set({ daily: null, board: null, myStatus: null, welcomed: false, hints: [] });
+  const session = openSession(store, { daily: day });
+  let game = null;
+  let summary = null;
+  const title = h("h1", { text: `Daily challenge · ${longDate(day)}` });
+  const sub = h("p.lead");
+  const main = h("div.race-main");
+  const clockEl = h("div.clock", { role: "timer", "aria-label": "Your time" }, "0:00");
+  const result = h("div");
+  const board = h("section.panel.stack", { "aria-labelledby": "lb-h" });
+  const playing = h("section.panel.stack");
+  const streak = h("section.panel");
+  const side = h("aside.side", {}, h("div.panel.row", {}, h("span.muted", { text: "Your time" }), clockEl), result, streak, board, playing);
+  root.append(h("div.stack", {}, title, sub, h("div.race-layout", {}, main, side)));
+
+  api.daily(day).then((d) => { summary = d; render(store.get()); }).catch(() => {});
+  const tick = setInterval(drawClock, 250);
+  const unsubscribe = store.subscribe(render);
+
+  function attempt(s) {
+    const a = s.daily?.attempt || null;
+    if (!a) return null;
+    return { ...a, status: s.myStatus || a.status };
+  }
+
+  function render(s) {
+    const d = s.daily;
+    if (!d) {
+      if (s.conn?.state === "failed") {
+        clear(main);
+        main.append(h("div.panel", {}, h("p", { text: s.conn.message || "This day cannot be played." })));
+      } else if (!main.firstChild) main.append(h("p.muted", { role: "status", text: "Dealing today's cards…" }));
+      return;
+    }
+    const ranked = d.ranked !== false && day === todayUTC();
+    sub.textContent = `${presetLabel(d.preset)} rules · one deal for everyone${d.verified ? ", checked winnable" : ""}. ${ranked ? "Your first attempt today is ranked." : "This attempt is practice: it is not ranked."}`;
+    const a = attempt(s);
+    if (s.board) {
+      if (!game) {
+        clear(main);
+        game = createGame({
+          commands: session,
+          label: "Your daily board",
+          rules: () => presetRules(store.get().daily?.preset),
+          allowUndo: () => true,
+          allowHints: () => !!store.get().daily?.hints,
+        });
+        main.append(game.el);
+      }
+      game.update(s.board, { finished: a && a.status !== "playing" });
+    } else if (!game) {
+      clear(main);
+      main.append(h("div.panel.stack", {},
+        h("h2", { text: a && a.status !== "playing" ? "You have played today's deal" : "Ready when you are" }),
+        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again for practice; only the first attempt counts." : "Your clock starts when you press Play. There is no time limit." }),
+        h("button.btn.primary", { type: "button", dataset: { action: "start-daily" }, onclick: () => session.startDaily().catch((e) => toast(e.message)) },
+          a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
+    }
+    clear(result);
+    if (a && a.status && a.status !== "playing") {
+      const mineRow = (d.leaderboard || []).find((e) => e.player === s.me?.id);
+      result.append(h("div.panel.stack", {},
+        h("h2", { text: "Your result" }),
+        h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
+        h("p.muted", { text: `Score ${a.score} · ${a.moves} moves${mineRow ? ` · rank ${mineRow.rank} of ${(d.leaderboard || []).length}` : ""}` })));
+    }
+    const st = d.streak || summary?.streak;
+    clear(streak);
+    streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
+      h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
+      h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))));
+    drawLeaderboard(d.leaderboard || summary?.leaderboard || [], s.me?.id);
+    clear(playing);
+    playing.append(h("h2", { text: "Playing now" }));
+    const others = (d.playing || []).filter((p) => p.id !== s.me?.id);
+    if (!others.length) playing.append(h("p.muted", { text: "Nobody else right now." }));
+    else {
+      playing.append(h("ul.players", {}, others.map((p) => h("li", {},
+        h("span", { text: p.name, style: "flex:1" }), h("span.muted", { text: `${p.runs}/4 runs · ${p.score}` })))));
+    }
+  }
+
+  function drawLeaderboard(rows, me) {
+    clear(board);
+    board.append(h("h2", { id: "lb-h", text: "Leaderboard" }));
+    if (!rows.length) {
+      board.append(h("p.muted", { text: "No finished attempts yet today. Be the first." }));
+      return;
+    }
+    board.append(h("table.leaderboard", {},
+      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t })))),
+      h("tbody", {}, rows.map((e) => h(`tr${e.player === me ? ".me" : ""}`, {},
+        h("td", { text: String(e.rank) }), h("td", { text: e.name }),
+        h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
+        h("td.num", { text: String(e.score) }))))));
+  }
+
+  function drawClock() {
+    const s = store.get();
+    const a = attempt(s);
+    if (!a || !s.daily) return;
+    const now = Date.now() / 1000 + (s.daily.offset || 0);
+    const t = a.status === "playing" && a.started_at ? now - a.started_at : a.elapsed || 0;
+    clockEl.textContent = clock(t);
+    if (game) { game.clockSlot.textContent = clock(t); game.clockSlot.className = "clock clock-slot"; }
+  }
+
+  render(store.get());
+  return () => {
+    clearInterval(tick);
+    unsubscribe();
+    game?.destroy();
+    session.close();
+  };
+}
+
+function longDate(day) {
+  const d = new Date(`${day}T12:00:00Z`);
+  return d.toLocaleDateString(undefined, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}

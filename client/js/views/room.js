@@ -1,0 +1,383 @@
+// A room: the lobby, the countdown, the race (your board and everyone's progress), watching
+// (follow one racer's board) and the results with the chart and rematch.
+
+import { announce, clear, clock, h } from "../dom.js";
+import { openSession } from "../session.js";
+import { createGame } from "../game.js";
+import { racersList } from "../racers.js";
+import { raceChart } from "../chart.js";
+import { presetLabel, presetRules } from "../presets.js";
+import { STATUS_WORDS } from "../roomstate.js";
+import { toast } from "../ui.js";
+
+export function mountRoom(ctx, roomId) {
+  const { root, store } = ctx;
+  store.set({ room: null, board: null, follow: null, hints: [], timeline: null, welcomed: false, role: null, myStatus: null });
+  const session = openSession(store, { room: roomId, onEvent });
+  const autostart = sessionStorage.getItem(`scorpion.autostart.${roomId}`) === "1";
+  let mode = null;
+  let game = null;
+  let gameRound = null;
+  let watch = null; // readonly game for a followed board
+  let watchPlayer = null;
+  let parts = {};
+  let joining = false;
+  let resultsDismissed = null;
+  const tick = setInterval(drawClock, 250);
+  const unsubscribe = store.subscribe(render);
+
+  function me() { return store.get().me?.id; }
+  function mine(s = store.get()) { return s.room?.players.find((p) => p.id === me()); }
+
+  function onEvent(ev) {
+    const s = store.get();
+    if (ev.event === "progress" && ev.player !== me()) {
+      const p = s.room.players.find((x) => x.id === ev.player);
+      if (p && p._announcedRuns !== ev.runs && ev.runs > 0) {
+        p._announcedRuns = ev.runs;
+        announce(`${p.name} removed a run: ${ev.runs} of 4`);
+      }
+      if (p && ev.status && ev.status !== "playing" && p._announcedStatus !== ev.status) {
+        p._announcedStatus = ev.status;
+        announce(`${p.name} ${ev.status === "won" ? `finished in ${clock(ev.elapsed || 0)}` : STATUS_WORDS[ev.status]}`);
+      }
+    } else if (ev.event === "countdown") announce("The race starts in 3 seconds");
+    else if (ev.event === "start") announce("Go! The race has started");
+    else if (ev.event === "results") {
+      const mineRow = (ev.ranking || []).find((r) => r.player === me());
+      announce(mineRow ? `Race over. You placed ${ordinal(mineRow.rank)}.` : "Race over.");
+    } else if (ev.event === "joined" && ev.player?.id !== me()) {
+      announce(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
+    }
+  }
+
+  async function autoJoin(s) {
+    // Opening a room's link in the lobby takes a seat; arriving mid-race watches.
+    if (joining || !s.welcomed || !s.room) return;
+    const seated = !!mine(s);
+    const watching = s.room.spectators.some((x) => x.id === me());
+    if (s.room.phase === "lobby" && !seated && !sessionStorage.getItem(`scorpion.watch.${roomId}`)) {
+      joining = true;
+      try {
+        await session.join("player");
+        if (autostart) {
+          await session.ready(true);
+          await session.start();
+          sessionStorage.removeItem(`scorpion.autostart.${roomId}`);
+        }
+      } catch (err) {
+        if (err.code === "room-full") await session.join("spectator").catch(() => {});
+        else if (err.code !== "closed") toast(err.message);
+      } finally {
+        joining = false;
+      }
+    } else if (s.room.phase !== "lobby" && !seated && !watching) {
+      joining = true;
+      session.join("spectator").catch(() => {}).finally(() => { joining = false; });
+    }
+  }
+
+  function wantedMode(s) {
+    if (s.conn?.state === "failed") return "failed";
+    if (!s.welcomed || !s.room) return "connecting";
+    const phase = s.room.phase;
+    if (phase === "lobby" || phase === "countdown") return "lobby";
+    return mine(s) ? "race" : "watch";
+  }
+
+  function render(s) {
+    autoJoin(s);
+    const m = wantedMode(s);
+    if (m !== mode) build(m, s);
+    update(s);
+  }
+
+  function build(m, s) {
+    mode = m;
+    game?.destroy();
+    game = null;
+    watch = null;
+    watchPlayer = null;
+    clear(root);
+    parts = {};
+    if (m === "failed") {
+      const msg = s.conn?.code === "unknown-room" ? "This room does not exist (or it has closed)." : s.conn?.message || "Cannot connect.";
+      root.append(h("div.panel.stack", {}, h("h1", { text: "Room not found" }), h("p.muted", { text: msg }),
+        h("a.btn.primary", { href: "#/" }, "Start a new race")));
+      return;
+    }
+    if (m === "connecting") {
+      root.append(h("p.muted", { role: "status", text: "Connecting to the room…" }));
+      return;
+    }
+    if (m === "lobby") buildLobby();
+    else buildRace(m);
+    parts.overlay = h("div");
+    root.append(parts.overlay);
+  }
+
+  // ------------------------------------------------------------------ lobby
+  function buildLobby() {
+    const link = `${location.origin}/r/${roomId}`;
+    const input = h("input.input", { value: link, readonly: true, "aria-label": "Room link", id: "share-link" });
+    const copy = h("button.btn", {
+      type: "button",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+        } catch {
+          input.select();
+          document.execCommand?.("copy");
+        }
+        copy.textContent = "Copied ✓";
+        setTimeout(() => { copy.textContent = "Copy link"; }, 1600);
+      },
+    }, "Copy link");
+    parts.players = h("ul.players", { "aria-label": "Players" });
+    parts.settings = h("dl.settings-list");
+    parts.actions = h("div.row");
+    parts.note = h("p.muted");
+    parts.title = h("h1");
+    root.append(
+      h("div.stack", {},
+        parts.title,
+        h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
+        h("div.grid2", {},
+          h("section.panel.stack", { "aria-labelledby": "players-h" },
+            h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
+          h("section.panel.stack", {},
+            h("h2", { text: "Invite" }), h("div.share", {}, input, copy),
+            h("h2", { text: "Settings" }), parts.settings))));
+  }
+
+  function updateLobby(s) {
+    const r = s.room;
+    parts.title.textContent = `Race room ${r.id}`;
+    clear(parts.players);
+    for (const p of r.players) {
+      const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
+      const tags = [p.id === r.creator ? h("span.tag", { text: "host" }) : null,
+        p.connected === false ? h("span.tag.away", { text: "away" }) : null];
+      parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
+        dot, h("span", { text: p.id === me() ? `${p.name} (you)` : p.name, style: "flex:1" }), ...tags,
+        h("span.muted", { text: p.ready ? "ready" : "not ready" })));
+    }
+    if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
+    if (r.spectators.length) {
+      parts.players.append(h("li.muted", { text: `Watching: ${r.spectators.map((x) => x.name).join(", ")}` }));
+    }
+    clear(parts.settings);
+    const st = r.settings || {};
+    const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
+      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Undo", st.undo === false ? "off" : "on"],
+      ["Hints", st.hints ? "on" : "off"], ["Seats", String(st.max_players ?? "")]];
+    for (const [k, v] of rows) parts.settings.append(h("dt", { text: k }), h("dd", { text: v }));
+
+    clear(parts.actions);
+    const seat = mine(s);
+    const creator = r.creator === me();
+    if (seat) {
+      parts.actions.append(h(`button.btn${seat.ready ? "" : ".primary"}`, {
+        type: "button", dataset: { action: "ready" },
+        onclick: () => session.ready(!seat.ready).catch((e) => toast(e.message)),
+      }, seat.ready ? "Not ready" : "I'm ready"));
+      parts.actions.append(h("button.btn", {
+        type: "button",
+        onclick: () => { sessionStorage.setItem(`scorpion.watch.${roomId}`, "1"); session.leave().then(() => session.join("spectator")).catch((e) => toast(e.message)); },
+      }, "Just watch"));
+    } else {
+      parts.actions.append(h("button.btn.primary", {
+        type: "button",
+        onclick: () => { sessionStorage.removeItem(`scorpion.watch.${roomId}`); session.join("player").catch((e) => toast(e.message)); },
+      }, "Take a seat"));
+    }
+    if (creator) {
+      const anyReady = r.players.some((p) => p.ready);
+      parts.actions.append(h("button.btn.primary", {
+        type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby",
+        onclick: () => session.start().catch((e) => toast(e.message)),
+      }, "Start the race"));
+    }
+    parts.note.textContent = creator
+      ? "Start when your friends are ready; players who are not ready watch."
+      : `Waiting for ${r.players.find((p) => p.id === r.creator)?.name || "the host"} to start the race.`;
+  }
+
+  // ------------------------------------------------------------------- race
+  function buildRace(m) {
+    parts.clock = h("div.clock", { role: "timer", "aria-label": "Race clock" }, "0:00");
+    parts.side = h("aside.side", { "aria-label": "Race" });
+    parts.racers = h("div.panel", {});
+    parts.info = h("div");
+    parts.main = h("div.race-main");
+    parts.side.append(h("div.panel.row", {}, h("span.muted", { text: "Race clock" }), parts.clock), parts.racers, parts.info);
+    if (m === "race") root.append(h("div.race-layout", {}, parts.main, parts.side));
+    else root.append(h("div.watch-grid", {}, parts.side, parts.main));
+  }
+
+  function ensureGame(s) {
+    const r = s.room;
+    if (game && gameRound === r.round) return;
+    game?.destroy();
+    clear(parts.main);
+    gameRound = r.round;
+    game = createGame({
+      commands: session,
+      label: "Your board",
+      allowUndo: () => store.get().room?.settings?.undo !== false,
+      allowHints: () => !!store.get().room?.settings?.hints,
+      rules: () => presetRules(store.get().room?.settings?.preset),
+    });
+    parts.main.append(game.el);
+  }
+
+  function ensureWatch(s, playerId) {
+    if (watch && watchPlayer === playerId) return;
+    watchPlayer = playerId;
+    const p = s.room.players.find((x) => x.id === playerId);
+    watch = createGame({ commands: {}, readonly: true, label: `${p?.name || "Racer"}'s board`, rules: () => presetRules(store.get().room?.settings?.preset) });
+    parts.watchHost = h("div.stack", {}, h("h2", { text: `Following ${p?.name || "a racer"}` }), watch.el);
+    if (mode === "watch") {
+      clear(parts.main);
+      parts.main.append(parts.watchHost);
+    } else {
+      parts.info.querySelector(".watch-host")?.remove();
+      parts.main.append(parts.watchHost);
+    }
+  }
+
+  function updateRace(s) {
+    const r = s.room;
+    const followed = s.follow?.player || null;
+    const pick = (id) => session.follow(id === followed ? null : id).catch((e) => toast(e.message));
+    const mySeat = mine(s);
+    const canFollow = mode === "watch" || (mySeat && mySeat.status && mySeat.status !== "playing");
+    clear(parts.racers);
+    parts.racers.append(h("h2", { text: `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
+      racersList(r.players, { me: me(), followed, onPick: canFollow ? pick : null }));
+    if (mode === "race") {
+      ensureGame(s);
+      if (s.board) game.update(s.board, { finished: mySeat?.status && mySeat.status !== "playing" });
+      clear(parts.info);
+      if (mySeat?.status && mySeat.status !== "playing" && r.phase === "racing") {
+        parts.info.append(h("div.panel.stack", {},
+          h("h3", { text: mySeat.status === "won" ? `You finished in ${clock(mySeat.elapsed)}!` : `Your game is over: ${STATUS_WORDS[mySeat.status]}` }),
+          h("p.muted", { text: "Click a racer to watch their board while the others finish." })));
+      }
+      if (followed && s.follow?.view) {
+        ensureWatch(s, followed);
+        watch.update(s.follow.view);
+      } else if (!followed && parts.watchHost) {
+        parts.watchHost.remove();
+        parts.watchHost = null;
+        watch = null;
+        watchPlayer = null;
+      }
+    } else {
+      clear(parts.info);
+      if (!followed) {
+        watch = null;
+        watchPlayer = null;
+        clear(parts.main);
+        parts.main.append(h("div.panel.stack", {},
+          h("h2", { text: "Watching the race" }),
+          h("p.muted", { text: r.players.length ? "Click a racer to follow their board live. You see exactly what they see." : "Nobody is racing." })));
+      } else {
+        ensureWatch(s, followed);
+        if (s.follow.view) watch.update(s.follow.view);
+      }
+    }
+    updateResults(s);
+  }
+
+  function updateResults(s) {
+    const r = s.room;
+    if (r.phase !== "results" || resultsDismissed === r.round) {
+      if (parts.overlay) clear(parts.overlay);
+      return;
+    }
+    if (parts.overlay.dataset.round === String(r.round) && parts.overlay.firstChild) return;
+    parts.overlay.dataset.round = String(r.round);
+    clear(parts.overlay);
+    const rows = (r.results || []).map((row) => h(`tr${row.player === me() ? ".me" : ""}`, {},
+      h("td", { text: String(row.rank) }), h("td", { text: row.name }),
+      h("td", { text: row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status }),
+      h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.score) }), h("td.num", { text: String(row.moves) })));
+    const players = (r.results || []).map((row) => ({ id: row.player, name: row.name }));
+    const end = Math.max(0, ...(r.results || []).map((x) => x.elapsed || 0));
+    const seated = !!mine(s);
+    const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-labelledby": "results-h" },
+      h("h2", { id: "results-h", text: "Results" }),
+      h("table.results-table", {}, h("thead", {}, h("tr", {}, ["#", "Racer", "", "Runs", "Score", "Moves"].map((t, i) => h(i > 2 ? "th.num" : "th", { text: t })))), h("tbody", {}, rows)),
+      raceChart(s.timeline, players, { end }),
+      r.deal != null ? h("p.muted", { text: `Deal number ${r.deal} (${presetLabel(r.settings?.preset)}).` }) : null,
+      h("div.row", {},
+        seated || r.creator === me() ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, "Rematch on a new deal") : null,
+        h("button.btn", { type: "button", onclick: () => { resultsDismissed = r.round; clear(parts.overlay); } }, "Look at the board"),
+        h("a.btn", { href: "#/" }, "Home")));
+    parts.overlay.append(h("div.overlay", {}, panel));
+    panel.querySelector("button")?.focus();
+  }
+
+  function update(s) {
+    if (mode === "lobby") {
+      updateLobby(s);
+      drawCountdown(s);
+    } else if (mode === "race" || mode === "watch") {
+      updateRace(s);
+    }
+  }
+
+  function drawCountdown(s) {
+    if (!parts.overlay) return;
+    if (s.room.phase !== "countdown") {
+      clear(parts.overlay);
+      return;
+    }
+    if (!parts.overlay.querySelector(".countdown")) {
+      clear(parts.overlay);
+      parts.overlay.append(h("div.overlay", { "aria-hidden": "true" }, h("div.countdown", { text: "3" })));
+    }
+  }
+
+  function drawClock() {
+    const s = store.get();
+    const r = s.room;
+    if (!r) return;
+    const now = Date.now() / 1000 + (r.offset || 0);
+    if (r.phase === "countdown" && r.countdownAt) {
+      const el = parts.overlay?.querySelector(".countdown");
+      if (el) el.textContent = String(Math.max(1, Math.ceil(r.countdownAt - now)));
+      return;
+    }
+    if (!parts.clock || !r.startedAt) return;
+    let text;
+    const mySeat = mine(s);
+    if (r.phase === "results") text = clock(Math.max(0, ...(r.results || []).map((x) => x.elapsed || 0)));
+    else if (r.endsAt) {
+      const left = r.endsAt - now;
+      text = `${clock(left)} left`;
+      parts.clock.classList.toggle("low", left < 60);
+    } else text = clock(now - r.startedAt);
+    parts.clock.textContent = text;
+    if (game?.clockSlot && mySeat) {
+      const mine2 = mySeat.status && mySeat.status !== "playing" ? mySeat.elapsed : now - r.startedAt;
+      game.clockSlot.textContent = clock(mine2);
+      game.clockSlot.className = "clock clock-slot";
+    }
+  }
+
+  render(store.get());
+  return () => {
+    clearInterval(tick);
+    unsubscribe();
+    game?.destroy();
+    session.close();
+  };
+}
+
+function ordinal(n) {
+  const s = ["th", "st", "nd", "rd"];
+  const v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}

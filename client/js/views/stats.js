@@ -1,0 +1,36 @@
+// Statistics per preset: started, won, lost, win rate, current and best streak.
+
+import { h } from "../dom.js";
+import * as api from "../api.js";
+import { presetLabel } from "../presets.js";
+
+export function mountStats(ctx) {
+  const { root } = ctx;
+  const body = h("div.stack", {}, h("p.muted", { role: "status", text: "Loading your statistics…" }));
+  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you finished, by rules. Giving up counts as a loss." }), body);
+  if (!api.token()) {
+    body.replaceChildren(h("p.muted", { text: "Play a game first: your statistics appear here." }));
+    return () => {};
+  }
+  api.stats().then((data) => {
+    const table = data?.stats || {};
+    const entries = Array.isArray(table) ? table.map((row) => [row.preset, row]) : Object.entries(table);
+    if (!entries.length) {
+      body.replaceChildren(h("p.muted", { text: "No games yet. Start a race or play the daily." }));
+      return;
+    }
+    body.replaceChildren(...entries.map(([preset, st]) => h("section.panel.stack", { dataset: { preset } },
+      h("h2", { text: presetLabel(preset) }),
+      h("div.stat-cards", {},
+        card("Played", st.started), card("Won", st.won), card("Lost", st.lost),
+        card("Win rate", `${Math.round((st.win_rate ?? (st.started ? st.won / st.started : 0)) * 100)}%`),
+        card("Streak", st.current_streak), card("Best streak", st.best_streak)))));
+  }).catch((err) => {
+    body.replaceChildren(h("p.error-text", { text: err.message }));
+  });
+  return () => {};
+}
+
+function card(label, value) {
+  return h("div.stat-card", {}, h("span", { text: label }), h("b", { text: String(value ?? 0) }));
+}
