@@ -1,0 +1,54 @@
+"""``scorpion serve``: run the race server (HTTP API, websockets, the browser client).
+
+Flags override SCORPION_HOST, SCORPION_PORT, SCORPION_DB and SCORPION_SECRET; the
+defaults are 127.0.0.1:8000 and data/scorpion.db, with a secret generated and kept
+in data/secret on first run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+from pathlib import Path
+from typing import Any
+
+from scorpion.web.config import DEFAULT_DATA, Settings, env, load_secret
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("serve", help="run the race server")
+    parser.add_argument("--host", default=env("HOST", "127.0.0.1"), help="[SCORPION_HOST]")
+    parser.add_argument("--port", type=int, default=int(env("PORT", "8000") or 8000),
+                        help="[SCORPION_PORT] 8000")  # fmt: skip
+    parser.add_argument("--db", type=Path, default=Path(env("DB") or DEFAULT_DATA / "scorpion.db"),
+                        help="[SCORPION_DB] SQLite file, created on first run")  # fmt: skip
+    parser.add_argument("--secret", default=env("SECRET"),
+                        help="[SCORPION_SECRET] (default: kept beside --db)")  # fmt: skip
+    parser.add_argument("--client", type=Path, default=None,
+                        help="the browser client (default: client/ of the repo)")  # fmt: skip
+    parser.add_argument("--grace", type=float, default=60.0,
+                        help="seconds a disconnected player keeps their seat")  # fmt: skip
+    parser.add_argument("--log-level", default=env("LOG_LEVEL", "info"),
+                        choices=["critical", "error", "warning", "info", "debug"])  # fmt: skip
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorpion.web.server import run as run_server
+
+    if not 0 < args.port < 65536:
+        raise SystemExit(f"scorpion serve: --port must be 1-65535, not {args.port}")
+    secret = load_secret(args.secret, args.db.parent)
+    settings = dataclasses.replace(
+        Settings(),
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        secret=secret,
+        client_dir=args.client,
+        grace=args.grace,
+    )
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    run_server(settings, args.log_level)
+    return 0

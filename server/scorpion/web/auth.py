@@ -1,0 +1,78 @@
+"""Identity: random bearer tokens, stored only as hashes, and display names.
+
+A token is the only credential of an anonymous player. It travels in an
+``Authorization: Bearer`` header over HTTP and in the first websocket message,
+never in a URL (URLs end up in logs and browser history).
+
+>>> token = new_token()
+>>> len(token) >= 40, token_hash(token) == token_hash(token)
+(True, True)
+>>> bearer({"authorization": "Bearer abc"}), bearer({"authorization": "Basic abc"})
+('abc', None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+from collections.abc import Mapping
+
+MAX_NAME = 24
+MAX_TOKEN = 200
+# Bidirectional overrides and isolates can make a name display as something else.
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
+
+
+class BadName(ValueError):
+    """A display name that is refused, with the reason."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_id(prefix: str = "", nbytes: int = 6) -> str:
+    return prefix + secrets.token_urlsafe(nbytes).replace("-", "x").replace("_", "y")
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def bearer(headers: Mapping[str, str]) -> str | None:
+    value = headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN:
+        return None
+    return token
+
+
+def clean_name(name: object) -> str:
+    """A valid display name, or BadName saying why not.
+
+    Names are stored and sent as plain text (the client renders them with
+    textContent), so markup is harmless and kept; what is refused is what could
+    disguise a name: control and format characters, and over-long names.
+
+    >>> clean_name("  Ann   Lee ")
+    'Ann Lee'
+    >>> clean_name("<b>x</b>")
+    '<b>x</b>'
+    >>> clean_name("a\\x00b")
+    Traceback (most recent call last):
+    ...
+    scorpion.web.auth.BadName: a name cannot contain control characters
+    """
+    if not isinstance(name, str):
+        raise BadName("a name must be a string")
+    text = " ".join(unicodedata.normalize("NFC", name).split())
+    if not text:
+        raise BadName("a name cannot be empty")
+    if len(text) > MAX_NAME:
+        raise BadName(f"a name has at most {MAX_NAME} characters")
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
+            raise BadName("a name cannot contain control characters")
+    return text

@@ -1,0 +1,113 @@
+"""Drives the referee's outputs: persist first, then send and close, in order.
+
+The referee is synchronous (sans-I/O). After every call into it the outputs go to
+:meth:`Bridge.run` with no ``await`` in between, so the store receives records in
+the order the referee made them. Each batch's records are committed (one
+transaction, grouped with other batches by the store) before any of its messages
+is sent; batches are sent in the order they were made, so room versions arrive in
+order even when a later batch had nothing to write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+import orjson
+
+from scorpion.hub import Hub
+from scorpion.race import Close, Output, Persist, Referee, Send
+from scorpion.store import Store, Write
+
+from .metrics import Metrics
+from .records import RecordWriter, is_move
+
+log = logging.getLogger("scorpion.web")
+
+Closer = Callable[[int, int, str], None]  # (conn, code, reason)
+
+
+class Bridge:
+    def __init__(
+        self, referee: Referee, store: Store, hub: Hub, metrics: Metrics, closer: Closer
+    ) -> None:
+        self.referee = referee
+        self.store = store
+        self.hub = hub
+        self.metrics = metrics
+        self.closer = closer
+        self.writer = RecordWriter()
+        self._tail: asyncio.Future[None] | None = None
+        self._wake = asyncio.Event()
+        self.failures = 0
+
+    async def run(self, outputs: Sequence[Output]) -> None:
+        """Persist, then send/close. Call it right after the referee call that made ``outputs``."""
+        self._wake.set()  # the referee may have a new deadline
+        if not outputs:
+            return
+        writes: list[Write] = []
+        moves = 0
+        for out in outputs:
+            if isinstance(out, Persist):
+                writes.extend(self.writer.writes(out.record))
+                moves += is_move(out.record)
+        previous, done = self._tail, asyncio.get_running_loop().create_future()
+        self._tail = done
+        try:
+            if writes:
+                await self.store.write(writes)  # queued before any other await: order kept
+            if previous is not None and not previous.done():
+                await asyncio.shield(previous)
+            self.metrics.moves.inc(moves)
+            self._deliver(outputs)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Not written, so not acknowledged: tell the clients concerned and let them retry.
+            self.failures += 1
+            log.exception("could not persist %d records; closing their connections", len(writes))
+            for conn in {c for out in outputs if isinstance(out, Send) for c in out.conns}:
+                self.closer(conn, 1011, "server error: not saved, reconnect")
+        finally:
+            if not done.done():
+                done.set_result(None)
+            if self._tail is done:
+                self._tail = None
+
+    def _deliver(self, outputs: Sequence[Output]) -> None:
+        for out in outputs:
+            if isinstance(out, Send):
+                message = out.message
+                if message.get("type") == "refused":
+                    self.metrics.refused.labels(str(message.get("code"))).inc()
+                self.hub.send(out.conns, orjson.dumps(message).decode())
+            elif isinstance(out, Close):
+                self.closer(out.conn, out.code, out.reason)
+
+    async def timers(self) -> None:
+        """Call ``referee.tick`` whenever its next deadline comes (woken by every batch)."""
+        while True:
+            deadline = self.referee.next_deadline()
+            now = time.time()
+            if deadline is not None and deadline <= now:
+                try:
+                    outputs = self.referee.tick(now)
+                except Exception:
+                    log.exception("referee.tick failed")
+                    await asyncio.sleep(1.0)
+                    continue
+                await self.run(outputs)
+                continue
+            self._wake.clear()
+            timeout = None if deadline is None else min(deadline - now, 60.0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def drain(self) -> None:
+        """Wait until every batch handed to :meth:`run` has been written and sent."""
+        while self._tail is not None:
+            await asyncio.shield(self._tail)

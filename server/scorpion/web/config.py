@@ -1,0 +1,76 @@
+"""The server's settings: flags, SCORPION_* environment variables and defaults."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA = Path("data")
+SECRET_FILE = "secret"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Per-connection and per-player limits (see docs/http-api.md and docs/protocol.md)."""
+
+    max_frame: int = 16 * 1024  # bytes of one text frame; bigger ones are refused
+    hard_frame: int = 64 * 1024  # uvicorn closes the socket (1009) beyond this
+    send_queue: int = 256  # frames waiting for a slow reader before it is dropped
+    rate: float = 20.0  # commands per second, sustained
+    burst: float = 40.0  # commands allowed at once
+    flood_refusals: int = 200  # rate-limited commands in a row before the socket is closed
+    auth_timeout: float = 10.0  # seconds to send the first (hello) message
+    idle_timeout: float = 60.0  # seconds without any message before the socket is closed
+    max_connections: int = 20_000
+    max_body: int = 16 * 1024  # bytes of an HTTP request body
+    new_players_per_minute: float = 10.0  # per client address
+    new_players_burst: float = 30.0
+    rooms_per_hour: float = 60.0  # per player
+    rooms_burst: float = 20.0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: Path = DEFAULT_DATA / "scorpion.db"
+    secret: str = ""
+    client_dir: Path | None = None
+    limits: Limits = Limits()
+    grace: float = 60.0  # seconds a disconnected player keeps their seat
+    shutdown_timeout: float = 5.0
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    return os.environ.get(f"SCORPION_{name}", default)
+
+
+def load_secret(given: str | None, data_dir: Path) -> str:
+    """The server secret: given, or read from ``data_dir/secret``, or made and kept there."""
+    if given:
+        return given
+    path = data_dir / SECRET_FILE
+    if path.is_file():
+        text = path.read_text().strip()
+        if text:
+            return text
+    data_dir.mkdir(parents=True, exist_ok=True)
+    text = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+    return text
+
+
+def find_client_dir(given: Path | None = None) -> Path | None:
+    """The browser client: given, or client/ at the repository root next to server/."""
+    if given is not None:
+        return given
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "client"
+        if (candidate / "index.html").is_file():
+            return candidate
+    return None

@@ -1,0 +1,34 @@
+"""Prometheus metrics in a registry owned by the app (so tests can run several apps)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+
+class Metrics:
+    content_type = CONTENT_TYPE_LATEST
+
+    def __init__(self) -> None:
+        self.registry = r = CollectorRegistry(auto_describe=True)
+        self.connections = Gauge("scorpion_connections", "Open websocket connections", registry=r)
+        self.rooms = Gauge("scorpion_rooms", "Rooms held in memory", registry=r)
+        self.players = Gauge("scorpion_players_seated", "Players seated in open rooms", registry=r)
+        # A counter: moves per second is rate(scorpion_moves_total[1m]).
+        self.moves = Counter(
+            "scorpion_moves", "Moves applied (persisted and acknowledged)", registry=r
+        )
+        self.commands = Counter("scorpion_commands", "Websocket commands received", registry=r)
+        self.refused = Counter(
+            "scorpion_refused_commands", "Commands refused", ["reason"], registry=r
+        )
+        self.send_drops = Counter(
+            "scorpion_send_queue_drops", "Connections dropped for a full send queue", registry=r
+        )
+        self.frames_sent = Counter("scorpion_frames_sent", "Websocket frames sent", registry=r)
+        self.http_errors = Counter(
+            "scorpion_http_errors", "HTTP requests answered with an error", ["status"], registry=r
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

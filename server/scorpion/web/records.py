@@ -1,0 +1,140 @@
+"""Race records to store writes: what the log, the game records and the daily keep.
+
+Every record goes into its room's log (``daily:<date>`` for a daily), which a
+restart replays. Records that start or end a game also update the player's game
+record, which feeds statistics, the daily leaderboard and "my games".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scorpion.race import (
+    ActionRecord,
+    DailyStarted,
+    GameResult,
+    Record,
+    RoomClosed,
+    RoomOpened,
+    RoundFinished,
+    RoundStarted,
+)
+from scorpion.store import (
+    AppendLog,
+    ClaimDaily,
+    CloseRoom,
+    GameRecord,
+    OpenRoom,
+    Reveal,
+    SaveGame,
+    Write,
+)
+
+DAILY_PREFIX = "daily:"
+
+
+def game_id(room: str, round_: int, player: str) -> str:
+    """The id of one player's game of one round (or daily attempt): stable across restarts."""
+    return f"{room}:{round_}:{player}"
+
+
+def daily_of(room: str) -> str | None:
+    return room[len(DAILY_PREFIX) :] if room.startswith(DAILY_PREFIX) else None
+
+
+class RecordWriter:
+    """Turns race records into store writes; remembers each room's settings for game rows."""
+
+    def __init__(self) -> None:
+        self._settings: dict[str, dict[str, object]] = {}
+
+    def forget(self, room: str) -> None:
+        self._settings.pop(room, None)
+
+    def learn(self, records: Iterable[Record]) -> None:
+        """Remember room settings from replayed records (at startup)."""
+        for record in records:
+            if isinstance(record, RoomOpened):
+                self._settings[record.room] = dict(record.settings)
+
+    def writes(self, record: Record) -> list[Write]:
+        if isinstance(record, RoomClosed):
+            self.forget(record.room)
+            return [CloseRoom(record.room)]
+        room = DAILY_PREFIX + record.date if isinstance(record, DailyStarted) else record.room
+        out: list[Write] = []
+        if isinstance(record, RoomOpened):
+            self._settings[room] = dict(record.settings)
+            out.append(OpenRoom(room, record.creator, dict(record.settings)))
+        elif isinstance(record, DailyStarted):
+            out.append(OpenRoom(room, None, {}, reopen=True))
+        out.append(AppendLog(room, record.to_dict()))
+        if isinstance(record, RoundStarted):
+            settings = self._settings.get(room, {})
+            preset = str(settings.get("preset", "classic"))
+            for player, _name in record.players:
+                out.append(SaveGame(self._started(room, record, player, preset, settings)))
+        elif isinstance(record, DailyStarted):
+            gid = game_id(room, record.attempt, record.player)
+            row = GameRecord(
+                id=gid,
+                player_id=record.player,
+                preset=record.preset,
+                deal=record.deal,
+                started=record.started_at,
+                rules={"preset": record.preset},
+                daily=record.date,
+                ranked=record.ranked,
+            )
+            out.append(SaveGame(row))
+            if record.ranked:
+                out.append(ClaimDaily(record.date, record.player, gid))
+        elif isinstance(record, GameResult):
+            out.append(SaveGame(self._result(room, record)))
+        elif isinstance(record, RoundFinished):
+            players = [str(entry.get("player")) for entry in record.ranking]
+            out.append(Reveal(tuple(game_id(room, record.round, p) for p in players)))
+        return out
+
+    @staticmethod
+    def _started(
+        room: str, record: RoundStarted, player: str, preset: str, settings: dict[str, object]
+    ) -> GameRecord:
+        public = {k: v for k, v in settings.items() if k != "deal"}
+        return GameRecord(
+            id=game_id(room, record.round, player),
+            player_id=player,
+            preset=preset,
+            deal=record.deal,
+            started=record.started_at,
+            rules=public,
+            room_id=room,
+        )
+
+    def _result(self, room: str, record: GameResult) -> GameRecord:
+        daily = daily_of(room)
+        settings = self._settings.get(room, {"preset": record.preset})
+        return GameRecord(
+            id=game_id(room, record.round, record.player),
+            player_id=record.player,
+            preset=record.preset,
+            deal=record.deal,
+            started=record.finished_at - record.elapsed,
+            rules={k: v for k, v in settings.items() if k != "deal"},
+            room_id=None if daily else room,
+            daily=daily,
+            ranked=record.ranked,
+            finished=record.finished_at,
+            result=record.status,
+            elapsed=record.elapsed,
+            score=record.score,
+            runs=record.runs,
+            moves=record.moves,
+            turned=record.turned,
+            actions=[(a, e) for a, e in record.actions],
+        )
+
+
+def is_move(record: Record) -> bool:
+    """An applied game action (for the moves counter)."""
+    return isinstance(record, ActionRecord) and record.action not in ("undo", "give-up")

@@ -1,0 +1,55 @@
+"""JSON responses (orjson) and the API's error shape: {"error": {"code", "message"}}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from .config import Limits
+
+
+class ORJSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+class ApiError(ValueError):
+    """An HTTP error with a stable code (see docs/http-api.md)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def ok(content: Any, status: int = 200) -> ORJSONResponse:
+    return ORJSONResponse(content, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def error(status: int, code: str, message: str) -> ORJSONResponse:
+    return ORJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def json_body(request: Request, limits: Limits, required: bool = True) -> dict[str, Any]:
+    """The request's JSON object body, or ApiError (413 too large, 400 not a JSON object)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limits.max_body):
+        raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limits.max_body:
+            raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
+    if not body.strip():
+        if required:
+            raise ApiError(400, "bad-json", "the body must be a JSON object")
+        return {}
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise ApiError(400, "bad-json", f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad-json", "the body must be a JSON object")
+    return data

@@ -1,0 +1,62 @@
+"""Running the app under uvicorn, with a shutdown that tells clients (close code 1001).
+
+uvicorn closes open websockets with 1012 as soon as it starts shutting down, before
+the app's lifespan shutdown runs (uvicorn #1344 and later versions). This server
+first stops listening, closes every socket itself with 1001 "going away" after
+flushing what was queued for it, writes what is pending, then lets uvicorn finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+import uvicorn
+from starlette.applications import Starlette
+
+from .app import create_app
+from .config import Settings
+from .connection import GOING_AWAY
+from .services import Services
+
+log = logging.getLogger("scorpion.web")
+
+
+class ScorpionServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, services: Services) -> None:
+        super().__init__(config)
+        self.services = services
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        self.services.closing = True
+        self.services.ready = False
+        log.info("closing %d websockets with 1001", len(self.services.connections))
+        await self.services.close_all(GOING_AWAY, "server shutting down: reconnect")
+        await self.services.bridge.drain()
+        await super().shutdown(sockets)
+
+
+def uvicorn_config(app: Starlette, settings: Settings, log_level: str = "info") -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,  # small frames: compression costs memory, not bandwidth
+        ws_max_size=settings.limits.hard_frame,
+        ws_ping_interval=20.0,  # browsers answer pings: this finds dead TCP connections
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=int(settings.shutdown_timeout) + 5,
+        lifespan="on",
+        log_level=log_level,
+        access_log=False,
+        server_header=False,
+    )
+
+
+def run(settings: Settings, log_level: str = "info") -> None:
+    app = create_app(settings)
+    services: Services = app.state.services
+    ScorpionServer(uvicorn_config(app, settings, log_level), services).run()

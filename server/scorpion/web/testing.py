@@ -1,0 +1,230 @@
+"""Test helpers: a real ``scorpion serve`` process on a free loopback port, and clients.
+
+Used by tests/web and tests/client (import from here in a conftest)::
+
+    server = ServerProcess(tmp_path / "s.db")
+    server.start()            # waits for /readyz
+    ...
+    server.kill()             # kill -9
+    server.start()            # same port, same database
+    server.stop()             # SIGTERM: graceful
+
+Every wait is bounded in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+from websockets.asyncio.client import ClientConnection, connect
+
+Frame = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``scorpion serve`` in a subprocess (127.0.0.1 only); its log goes to ``<db>.log``."""
+
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        secret: str = "test-secret",
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.db = Path(db)
+        self.port = port or free_port()
+        self.secret = secret
+        self.args = args
+        self.env = env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = self.db.with_suffix(".log")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 20.0) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
+        env.update(self.env)
+        cmd = [sys.executable, "-m", "scorpion.cli", "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--db", str(self.db), "--secret", self.secret,
+               "--log-level", "info", *self.args]  # fmt: skip
+        self.db.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"scorpion serve exited {self.proc.returncode}:\n{self.log()}")
+            try:
+                if httpx.get(self.url + "/readyz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"scorpion serve not ready after {timeout} s:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-5000:] if self.log_path.exists() else ""
+
+    def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM and wait (graceful shutdown); kill -9 after ``timeout``. The exit code."""
+        return self._end(signal.SIGTERM, timeout)
+
+    def kill(self) -> int:
+        return self._end(signal.SIGKILL, 10.0)
+
+    def _end(self, sig: int, timeout: float) -> int:
+        if self.proc is None:
+            return 0
+        proc, self.proc = self.proc, None
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            try:
+                return proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10.0)
+                raise RuntimeError(f"scorpion serve ignored signal {sig}:\n{self.log()}") from None
+        return proc.returncode
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+
+class Client:
+    """A websocket client that keeps every frame it received (for the hidden-card check)."""
+
+    def __init__(self, ws: ClientConnection, name: str = "") -> None:
+        self.ws = ws
+        self.name = name
+        self.frames: list[Frame] = []  # every frame received, in order
+        self._unread: list[Frame] = []
+        self.seq = 0
+
+    @classmethod
+    async def connect(cls, url: str, name: str = "", timeout: float = 10.0) -> Client:
+        ws = await asyncio.wait_for(connect(url, open_timeout=timeout, max_size=2**20), timeout)
+        return cls(ws, name)
+
+    async def send(self, message: Frame) -> None:
+        await self.ws.send(orjson.dumps(message).decode())
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    async def command(self, kind: str, **fields: Any) -> int:
+        """Send a command with the next seq; return the seq."""
+        self.seq += 1
+        await self.send({"type": kind, "seq": self.seq, **fields})
+        return self.seq
+
+    async def recv(self, timeout: float = 10.0) -> Frame:
+        if self._unread:
+            return self._unread.pop(0)
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        frame: Frame = orjson.loads(text)
+        self.frames.append(frame)
+        return frame
+
+    async def expect(
+        self, match: Callable[[Frame], bool], timeout: float = 10.0, limit: int = 500
+    ) -> Frame:
+        """The first frame (read or unread) that matches; the others stay unread, in order."""
+        skipped: list[Frame] = []
+        deadline = time.monotonic() + timeout
+        try:
+            for _ in range(limit):
+                frame = await self.recv(max(0.01, deadline - time.monotonic()))
+                if match(frame):
+                    return frame
+                skipped.append(frame)
+            raise AssertionError(f"{self.name}: no matching frame in {limit}: {skipped[-5:]}")
+        finally:
+            self._unread[:0] = skipped
+
+    async def answer(self, seq: int, timeout: float = 10.0) -> Frame:
+        """The applied/refused answer to command ``seq``."""
+        return await self.expect(
+            lambda f: f.get("type") in ("applied", "refused") and f.get("seq") == seq, timeout
+        )
+
+    async def call(self, kind: str, timeout: float = 10.0, **fields: Any) -> Frame:
+        return await self.answer(await self.command(kind, **fields), timeout)
+
+    async def hello(self, token: str, timeout: float = 10.0, **fields: Any) -> Frame:
+        await self.send({"type": "hello", "token": token, **fields})
+        return await self.expect(lambda f: f.get("type") in ("welcome", "refused"), timeout)
+
+    async def closed(self, timeout: float = 10.0) -> tuple[int | None, str]:
+        """Read until the server closes; return (code, reason)."""
+        from websockets.exceptions import ConnectionClosed
+
+        deadline = time.monotonic() + timeout
+        try:
+            for _ in range(10_000):
+                await self.recv(max(0.01, deadline - time.monotonic()))
+        except ConnectionClosed:
+            pass
+        return self.ws.close_code, self.ws.close_reason or ""
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+class Api:
+    """A small httpx wrapper for the HTTP API."""
+
+    def __init__(self, base_url: str) -> None:
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=10.0)
+
+    async def __aenter__(self) -> Api:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.http.aclose()
+
+    async def call(
+        self, method: str, path: str, token: str | None = None, body: Any = None
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return await self.http.request(method, path, headers=headers, json=body)
+
+    async def new_player(self, name: str) -> tuple[str, str]:
+        """(player id, token) of a new player."""
+        r = await self.call("POST", "/api/players", body={"name": name})
+        assert r.status_code == 201, r.text
+        data = r.json()
+        return data["player"]["id"], data["token"]
+
+    async def new_room(self, token: str, **settings: Any) -> str:
+        r = await self.call("POST", "/api/rooms", token, settings)
+        assert r.status_code == 201, r.text
+        room: str = r.json()["room"]
+        return room

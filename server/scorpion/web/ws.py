@@ -1,0 +1,145 @@
+"""The websocket endpoint /ws: hello first, then commands fed to the referee.
+
+Each connection's frames are handled one at a time: a command's records are
+committed before its answer is sent, and before the next frame is read. Bad
+frames get a ``refused`` answer and the connection carries on; only a bad hello,
+a flood or a slow reader closes it (docs/protocol.md, section 7).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from scorpion.race import RaceError, parse_hello, refused, seq_of
+
+from .connection import (
+    BAD_TOKEN,
+    FLOOD,
+    PROTOCOL,
+    TOO_BIG,
+    TRY_AGAIN,
+    Connection,
+)
+from .services import Services
+
+log = logging.getLogger("scorpion.web")
+
+
+class Refusal(Exception):
+    """A frame that cannot be used: answer ``refused`` and maybe close."""
+
+    def __init__(self, code: str, message: str, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.seq = code, message, seq
+
+
+def decode(svc: Services, message: Mapping[str, Any]) -> object:
+    """The JSON value of a websocket.receive message, or Refusal."""
+    text = message.get("text")
+    if text is None:
+        raise Refusal("bad-json", "binary frames are not accepted: send JSON text")
+    limit = svc.settings.limits.max_frame
+    if len(text) > limit // 4 and len(text.encode()) > limit:
+        raise Refusal("too-large", f"a frame holds at most {limit} bytes")
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise Refusal("bad-json", "the frame is not JSON") from None
+
+
+def refuse(svc: Services, conn: Connection, exc: Refusal | RaceError) -> None:
+    svc.metrics.refused.labels(exc.code).inc()
+    conn.send(refused(exc.seq, exc.code, exc.message))
+
+
+async def ws_endpoint(websocket: WebSocket) -> None:
+    svc: Services = websocket.app.state.services
+    limits = svc.settings.limits
+    if svc.closing or len(svc.connections) >= limits.max_connections:
+        await websocket.accept()
+        await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
+        return
+    await websocket.accept()
+    conn = Connection(svc.new_conn_id(), websocket, limits, svc.metrics)
+    svc.connections[conn.id] = conn
+    attached = False
+    try:
+        attached = await hello(svc, conn, websocket)
+        while attached:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            conn.last_seen = time.monotonic()
+            if not conn.closing:
+                await command(svc, conn, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        svc.connections.pop(conn.id, None)
+        svc.hub.detach(conn.id)
+        if attached:
+            await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
+        await conn.wait_closed(0.5)
+        conn.stop()
+
+
+async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
+    """Read and check the first frame; attach the connection to the referee. False: closed."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), svc.settings.limits.auth_timeout)
+    except TimeoutError:
+        refuse(svc, conn, Refusal("not-authenticated", "send hello first (within seconds)"))
+        conn.close(PROTOCOL, "no hello")
+        return False
+    if message["type"] == "websocket.disconnect":
+        return False
+    conn.last_seen = time.monotonic()
+    try:
+        data = decode(svc, message)
+        parse_hello(data)
+    except (Refusal, RaceError) as exc:
+        refuse(svc, conn, exc)
+        conn.close(TOO_BIG if exc.code == "too-large" else PROTOCOL, exc.message)
+        return False
+    assert isinstance(data, dict)
+    player = await svc.player_for(str(data["token"]))
+    if player is None:
+        refuse(svc, conn, Refusal("bad-token", "unknown token: create a player first"))
+        conn.close(BAD_TOKEN, "bad token")
+        return False
+    conn.player = player.id
+    svc.hub.attach(conn.id, conn)
+    await svc.bridge.run(svc.referee.hello(conn.id, svc.race_player(player), data, time.time()))
+    return True
+
+
+async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
+    svc.metrics.commands.inc()
+    try:
+        data = decode(svc, message)
+    except Refusal as exc:
+        refuse(svc, conn, exc)
+        return
+    if not conn.bucket.take():
+        conn.refusals += 1
+        seq = seq_of(data) if isinstance(data, dict) else None
+        refuse(svc, conn, Refusal("rate-limited", "too many commands: slow down", seq))
+        if conn.refusals >= svc.settings.limits.flood_refusals:
+            conn.close(FLOOD, "flood: too many commands")
+        return
+    conn.refusals = 0
+    try:
+        outputs = svc.referee.receive(conn.id, data, time.time())
+    except Exception:  # a bug in the referee must not take the connection (or others) down
+        log.exception("referee.receive failed on %r", data)
+        seq = seq_of(data) if isinstance(data, dict) else None
+        refuse(svc, conn, Refusal("server-error", "the server could not handle this", seq))
+        return
+    await svc.bridge.run(outputs)

@@ -1,0 +1,119 @@
+"""The HTTP API against a real server process."""
+
+from __future__ import annotations
+
+import httpx
+
+from scorpion.web.testing import Api, ServerProcess
+
+
+async def test_health_ready_and_metrics(server: ServerProcess, api: Api) -> None:
+    assert (await api.call("GET", "/healthz")).json() == {"ok": True}
+    assert (await api.call("GET", "/readyz")).json() == {"ready": True}
+    text = (await api.call("GET", "/metrics")).text
+    for name in (
+        "scorpion_connections",
+        "scorpion_rooms",
+        "scorpion_moves_total",
+        "scorpion_refused_commands_total",
+        "scorpion_send_queue_drops_total",
+    ):
+        assert name in text
+
+
+async def test_player_lifecycle(api: Api) -> None:
+    r = await api.call("POST", "/api/players", body={"name": "  Ada  "})
+    assert r.status_code == 201
+    data = r.json()
+    token, pid = data["token"], data["player"]["id"]
+    assert data["player"]["name"] == "Ada" and len(token) >= 40
+    me = (await api.call("GET", "/api/me", token)).json()["player"]
+    assert me["id"] == pid
+    r = await api.call("PATCH", "/api/me", token, {"name": "<img src=x onerror=f()>"})
+    assert r.status_code == 200
+    # Markup is kept as text (the client renders names with textContent) and sent as JSON.
+    assert r.json()["player"]["name"] == "<img src=x onerror=f()>"
+    assert r.headers["content-type"].startswith("application/json")
+    assert (await api.call("GET", "/api/me", token)).json()["player"]["name"].startswith("<img")
+    r = await api.call("DELETE", "/api/me", token)
+    assert r.json()["deleted"] is True
+    r = await api.call("GET", "/api/me", token)
+    assert r.status_code == 401 and r.json()["error"]["code"] == "bad-token"
+
+
+async def test_default_name_and_bad_names(api: Api) -> None:
+    r = await api.call("POST", "/api/players")
+    assert r.status_code == 201 and r.json()["player"]["name"].startswith("Player ")
+    for bad in ["", "   ", "x" * 25, "a\x00b", "bell\x07", "rtl\u202eevil", 42, None]:
+        r = await api.call("POST", "/api/players", body={"name": bad})
+        assert r.status_code == 400, bad
+        assert r.json()["error"]["code"] == "bad-name"
+
+
+async def test_auth_errors(api: Api) -> None:
+    r = await api.call("GET", "/api/me")
+    assert r.status_code == 401 and r.json()["error"]["code"] == "not-authenticated"
+    r = await api.call("GET", "/api/me", "not-a-real-token")
+    assert r.status_code == 401 and r.json()["error"]["code"] == "bad-token"
+    r = await api.http.get("/api/me", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401
+
+
+async def test_bad_bodies(api: Api) -> None:
+    _, token = await api.new_player("Bo")
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    r = await api.http.patch("/api/me", content=b"{not json", headers=headers)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad-json"
+    r = await api.http.patch("/api/me", content=b"[1, 2]", headers=headers)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad-json"
+    r = await api.http.patch("/api/me", content=b"{}", headers=headers)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "missing-field"
+    big = b'{"name": "' + b"x" * 20_000 + b'"}'
+    r = await api.http.patch("/api/me", content=big, headers=headers)
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too-large"
+    r = await api.call("GET", "/api/nothing-here")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not-found"
+
+
+async def test_rooms(api: Api) -> None:
+    _, token = await api.new_player("Cy")
+    r = await api.call("POST", "/api/rooms", token, {"preset": "classic", "deal": 12345,
+                                                       "max_players": 3, "time_limit": 300,
+                                                       "undo": False, "hints": True})  # fmt: skip
+    assert r.status_code == 201, r.text
+    room = r.json()["room"]
+    summary = (await api.call("GET", f"/api/rooms/{room}")).json()
+    assert summary["room"] == room
+    assert summary["settings"]["max_players"] == 3
+    assert summary["settings"]["deal"] == "number"  # the number itself stays secret
+    assert "12345" not in (await api.call("GET", f"/api/rooms/{room}")).text
+    r = await api.call("GET", "/api/rooms/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown-room"
+    for bad in [{"preset": "nope"}, {"max_players": 0}, {"deal": "x"}, {"colour": "red"},
+                {"time_limit": -1}, {"undo": "yes"}]:  # fmt: skip
+        r = await api.call("POST", "/api/rooms", token, bad)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad-settings", bad
+    r = await api.call("POST", "/api/rooms", None, {})
+    assert r.status_code == 401
+
+
+async def test_stats_games_and_daily_of_a_new_player(api: Api) -> None:
+    pid, token = await api.new_player("Di")
+    r = await api.call("GET", f"/api/players/{pid}/stats")
+    assert r.json() == {"player": {"id": pid, "name": "Di"}, "stats": []}
+    assert (await api.call("GET", "/api/players/nobody/stats")).status_code == 404
+    r = await api.call("GET", "/api/me/games", token)
+    assert r.json() == {"games": [], "next": None}
+    daily = (await api.call("GET", "/api/daily")).json()
+    assert daily["today"] is True and daily["leaderboard"] == []
+    assert "deal" not in daily  # today's deal is a secret
+    for bad in ["2999-01-01", "yesterday", "2026-1-1"]:
+        r = await api.call("GET", f"/api/daily/{bad}")
+        assert r.status_code == 404, bad
+
+
+async def test_static_client_and_security_headers(server: ServerProcess) -> None:
+    r = httpx.get(server.url + "/")
+    assert r.status_code in (200, 404)  # 404 until client/index.html exists
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert "default-src 'self'" in r.headers["content-security-policy"]
