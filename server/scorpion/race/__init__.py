@@ -10,7 +10,7 @@ from .errors import RaceError, SettingsError
 from .events import EventLog
 from .outputs import Close, ConnId, Message, Output, Persist, Send, refused
 from .players import Player
-from .ranking import Stats, rank_entries, statistics
+from .ranking import Stats, daily_streak, rank_entries, statistics
 from .records import (
     ActionRecord,
     DailyStarted,
@@ -49,6 +49,7 @@ __all__ = [
     "Send",
     "SettingsError",
     "Stats",
+    "daily_streak",
     "parse_command",
     "parse_hello",
     "rank_entries",

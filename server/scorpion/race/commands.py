@@ -91,7 +91,7 @@ def parse_command(message: object) -> Command:
             )
         return Command(kind, seq, move=_text(message, "move", seq, "move command"))
     if kind == "deal":
-        return Command("move", seq, move="deal")
+        return Command("deal", seq, move="deal")
     if kind == "join":
         role = _text(message, "as", seq, "join command")
         if role not in ("player", "spectator"):

@@ -33,7 +33,7 @@ from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
 
 DAILY_PRESET: Final = "classic"
-GAME_ACTIONS: Final = {"move": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
+GAME_ACTIONS: Final = {"move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
 
 
 def daily_seed(secret: bytes, date: str) -> int:

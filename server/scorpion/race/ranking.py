@@ -14,6 +14,7 @@ Order: winners first, by time (earliest first); then everyone else by runs remov
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -102,3 +103,25 @@ def statistics(games: Sequence[tuple[str, str]]) -> dict[str, Stats]:
             c[2] += 1
             c[3] = 0
     return {p: Stats(p, c[0], c[1], c[2], c[3], c[4]) for p, c in counts.items()}
+
+
+def daily_streak(dates_won: Iterable[str], today: str) -> tuple[int, int]:
+    """(current, best) runs of consecutive UTC days with a won daily.
+
+    The current streak still counts when today is not played yet (it ends yesterday).
+
+    >>> daily_streak(["2026-11-25", "2026-11-27", "2026-11-28"], "2026-11-29")
+    (2, 2)
+    >>> daily_streak(["2026-11-20", "2026-11-21", "2026-11-22"], "2026-11-29")
+    (0, 3)
+    """
+    days = sorted({dt.date.fromisoformat(d) for d in dates_won})
+    best = run = 0
+    previous: dt.date | None = None
+    for day in days:
+        run = run + 1 if previous is not None and (day - previous).days == 1 else 1
+        best = max(best, run)
+        previous = day
+    last = dt.date.fromisoformat(today)
+    current = run if previous is not None and (last - previous).days <= 1 else 0
+    return current, best

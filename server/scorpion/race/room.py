@@ -25,7 +25,7 @@ from .settings import RoomSettings
 from .solver_bridge import winnable_deal
 
 COUNTDOWN: Final = 3.0
-GAME_ACTIONS: Final = {"move": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
+GAME_ACTIONS: Final = {"move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
 RACING: Final = ("countdown", "racing")
 
 

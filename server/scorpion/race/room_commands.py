@@ -157,6 +157,7 @@ HANDLERS: dict[str, Handler] = {
     "follow": follow,
     "rematch": rematch,
     "move": game,
+    "deal": game,
     "undo": game,
     "hint": game,
     "give-up": game,
