@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from scorpion.web.config import DEFAULT_DATA, Settings, env, load_secret
+from scorpion.web.config import DEFAULT_DATA, Settings, env, limits_from_json, load_secret
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,6 +29,8 @@ def add_parser(subparsers: Any) -> None:
                         help="the browser client (default: client/ of the repo)")  # fmt: skip
     parser.add_argument("--grace", type=float, default=60.0,
                         help="seconds a disconnected player keeps their seat")  # fmt: skip
+    parser.add_argument("--limits", default=env("LIMITS"),
+                        help='[SCORPION_LIMITS] JSON, e.g. {"rate": 50}')  # fmt: skip
     parser.add_argument("--log-level", default=env("LOG_LEVEL", "info"),
                         choices=["critical", "error", "warning", "info", "debug"])  # fmt: skip
     parser.set_defaults(func=run)
@@ -39,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise SystemExit(f"scorpion serve: --port must be 1-65535, not {args.port}")
+    try:
+        limits = limits_from_json(args.limits)
+    except ValueError as exc:
+        raise SystemExit(f"scorpion serve: {exc}") from None
     secret = load_secret(args.secret, args.db.parent)
     settings = dataclasses.replace(
         Settings(),
@@ -48,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         secret=secret,
         client_dir=args.client,
         grace=args.grace,
+        limits=limits,
     )
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     run_server(settings, args.log_level)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 DEFAULT_DATA = Path("data")
@@ -45,6 +46,24 @@ class Settings:
 
 def env(name: str, default: str | None = None) -> str | None:
     return os.environ.get(f"SCORPION_{name}", default)
+
+
+def limits_from_json(text: str | None) -> Limits:
+    """Limits with overrides from JSON such as ``{"send_queue": 64, "rate": 50}``.
+
+    >>> limits_from_json('{"rate": 5}').rate, limits_from_json(None).send_queue
+    (5, 256)
+    """
+    if not text:
+        return Limits()
+    data = json.loads(text)
+    known = {f.name for f in fields(Limits)}
+    if not isinstance(data, dict) or not set(data) <= known:
+        raise ValueError(f"limits must be a JSON object with keys among {sorted(known)}")
+    for key, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ValueError(f"limit {key} must be a positive number, not {value!r}")
+    return replace(Limits(), **data)
 
 
 def load_secret(given: str | None, data_dir: Path) -> str:

@@ -29,6 +29,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from scorpion.engine import Game, card_text
+
 Frame = dict[str, Any]
 
 
@@ -228,3 +230,55 @@ class Api:
         assert r.status_code == 201, r.text
         room: str = r.json()["room"]
         return room
+
+
+def face_up(game: Game) -> set[str]:
+    """The texts of the cards face up in a game (tableau and reserve)."""
+    up = {card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[d:]}
+    return up | {card_text(c) for c in game.reserve}
+
+
+class Racer:
+    """A racing player's client with a replica of its game, built from the server's answers.
+
+    The replica picks legal moves and checks every view the server sends against the
+    engine's own view of the same position.
+    """
+
+    def __init__(self, client: Client, player_id: str, deal: int, preset: str = "classic") -> None:
+        self.client = client
+        self.id = player_id
+        self.game = Game.new(deal, preset)
+        self.seen = face_up(self.game)  # every card this player has seen face up
+        self.views: list[dict[str, Any]] = [self.game.view()]
+
+    def pick(self) -> str:
+        """A legal move, preferring one that turns a face-down card."""
+        moves = self.game.legal_moves()
+        assert moves, "no legal move"
+        for move in moves:
+            if move.card is not None:
+                for j, col in enumerate(self.game.columns):
+                    d = self.game.down[j]
+                    if d and d < len(col) and col[d] == move.card:
+                        return str(move)
+        plain = [m for m in moves if m.card is not None]
+        return str(plain[0] if plain else moves[0])
+
+    def apply(self, action: str) -> None:
+        if action == "undo":
+            self.game.undo()
+        elif action == "give-up":
+            self.game.give_up()
+        else:
+            self.game.play(action)
+        self.seen |= face_up(self.game)
+        self.views.append(self.game.view())
+
+    async def act(self, kind: str, **fields: Any) -> Frame:
+        """Send move/undo/give-up; on ``applied`` update the replica and check the view."""
+        answer = await self.client.call(kind, **fields)
+        if answer["type"] == "applied":
+            self.apply(answer["move"] if kind == "move" else kind)
+            assert answer["view"] == self.views[-1], (answer["view"], self.views[-1])
+        return answer

@@ -122,19 +122,23 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
 
 async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
     svc.metrics.commands.inc()
-    try:
-        data = decode(svc, message)
-    except Refusal as exc:
-        refuse(svc, conn, exc)
-        return
-    if not conn.bucket.take():
+    if not conn.bucket.take():  # before decoding: junk frames count against the limit too
         conn.refusals += 1
-        seq = seq_of(data) if isinstance(data, dict) else None
+        try:
+            data = decode(svc, message)
+            seq = seq_of(data) if isinstance(data, dict) else None
+        except Refusal:
+            seq = None
         refuse(svc, conn, Refusal("rate-limited", "too many commands: slow down", seq))
         if conn.refusals >= svc.settings.limits.flood_refusals:
             conn.close(FLOOD, "flood: too many commands")
         return
     conn.refusals = 0
+    try:
+        data = decode(svc, message)
+    except Refusal as exc:
+        refuse(svc, conn, exc)
+        return
     try:
         outputs = svc.referee.receive(conn.id, data, time.time())
     except Exception:  # a bug in the referee must not take the connection (or others) down
