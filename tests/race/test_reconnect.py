@@ -91,7 +91,7 @@ def test_lobby_seat_lost_after_grace() -> None:
 
 
 def test_old_version_gets_a_snapshot() -> None:
-    h, a, b, c = racing()
+    h, _a, b, c = racing()
     version = c.events()[-1]["v"]
     c.disconnect()
     for _ in range(30):  # 60 progress events: more than the 50 kept

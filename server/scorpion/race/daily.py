@@ -28,12 +28,11 @@ from .events import EventLog
 from .members import Members
 from .outputs import ConnId, Message, Output, Persist, Send, refused
 from .players import Player
-from .racer import Racer
+from .racer import GAME_ACTIONS, Racer
 from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
 
 DAILY_PRESET: Final = "classic"
-GAME_ACTIONS: Final = {"move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
 
 
 def daily_seed(secret: bytes, date: str) -> int:

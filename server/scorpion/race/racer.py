@@ -11,12 +11,19 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from scorpion.engine import Game
 
 from .errors import RaceError
 from .players import Player
 from .records import GameResult
 from .solver_bridge import suggest
+
+# Command type -> racer action.
+GAME_ACTIONS: Final = {
+    "move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up",
+}  # fmt: skip
 
 
 class Racer:

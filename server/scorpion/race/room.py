@@ -18,14 +18,13 @@ from .events import EventLog
 from .members import Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send, refused
 from .players import Player
-from .racer import Racer
+from .racer import GAME_ACTIONS, Racer
 from .ranking import rank_entries
 from .records import ActionRecord, RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .settings import RoomSettings
 from .solver_bridge import winnable_deal
 
 COUNTDOWN: Final = 3.0
-GAME_ACTIONS: Final = {"move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up"}
 RACING: Final = ("countdown", "racing")
 
 
