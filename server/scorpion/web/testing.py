@@ -282,3 +282,37 @@ class Racer:
             self.apply(answer["move"] if kind == "move" else kind)
             assert answer["view"] == self.views[-1], (answer["view"], self.views[-1])
         return answer
+
+
+async def start_race(
+    server: ServerProcess, api: Api, names: list[str], deal: int, **settings: Any
+) -> tuple[str, dict[str, Racer], dict[str, str]]:
+    """A room created by the first name, everyone seated and ready, past the countdown.
+
+    Returns (room id, racers by name, tokens by name).
+    """
+    tokens: dict[str, str] = {}
+    racers: dict[str, Racer] = {}
+    ids: dict[str, str] = {}
+    for name in names:
+        ids[name], tokens[name] = await api.new_player(name)
+    room = await api.new_room(tokens[names[0]], deal=deal, **settings)
+    for name in names:
+        client = await Client.connect(server.ws_url, name)
+        welcome = await client.hello(tokens[name], room=room)
+        assert welcome["type"] == "welcome", welcome
+        assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
+        racers[name] = Racer(client, ids[name], deal)
+    for racer in racers.values():
+        assert (await racer.client.call("ready"))["type"] == "applied"
+    assert (await racers[names[0]].client.call("start"))["type"] == "applied"
+    for racer in racers.values():
+        await racer.client.expect(lambda f: f.get("event") == "start", timeout=10)
+    return room, racers, tokens
+
+
+def last_version(client: Client) -> int:
+    """The highest room version the client has received."""
+    versions = [f["v"] for f in client.frames if isinstance(f.get("v"), int)]
+    versions += [f["version"] for f in client.frames if f.get("type") == "welcome"]
+    return max(versions, default=0)
