@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from scorpion.engine import Game
+from scorpion.engine import Game, MoveError
 
 from .errors import RaceError
 from .players import Player
@@ -77,7 +77,14 @@ class Racer:
         extra: dict[str, object] = {}
         if action == "move":
             assert move is not None
-            outcome = game.play(move, elapsed)
+            try:
+                outcome = game.play(move, elapsed)
+            except MoveError as exc:
+                if exc.code == "face-down":
+                    # The engine says where (a column or the stock): probing every unseen card
+                    # would tell a player which three are in the stock. Say only "face down".
+                    raise MoveError("face-down", "That card is face down") from None
+                raise
             extra["move"] = str(outcome.move)
         elif action == "undo":
             if not self.undo_allowed:
