@@ -49,13 +49,15 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
 
   function layout(v) {
     const n = v.columns.length;
-    const width = el.clientWidth || el.parentElement?.clientWidth || 700;
+    const width = el.parentElement?.clientWidth || el.clientWidth || 700;
     let cw = Math.floor(width / (n + (n - 1) * GAP_RATIO));
     cw = Math.max(MIN_CW, Math.min(MAX_CW, cw));
     const ch = Math.round(cw * 1.4);
     const gap = Math.max(4, Math.floor(cw * GAP_RATIO));
+    const width2 = n * cw + (n - 1) * gap;
     // Fit the longest column in what is left of the window, but keep every rank readable.
-    const avail = Math.max(ch * 4, window.innerHeight - el.getBoundingClientRect().top - ch * 1.3 - 24);
+    const tableauTop = el.getBoundingClientRect().top + ch + gap * 1.6;
+    const avail = Math.max(ch * 4, window.innerHeight - tableauTop - 12);
     const downStep = Math.round(ch * 0.1);
     const steps = v.columns.map((c) => {
       const up = c.up.length;
@@ -63,7 +65,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
       const fit = (avail - ch - c.down * downStep) / (up - 1);
       return Math.round(Math.max(ch * 0.2, Math.min(ch * 0.27, fit)));
     });
-    return { cw, ch, gap, downStep, steps };
+    return { cw, ch, gap, downStep, steps, width: width2 };
   }
 
   /** Draw a view. opts.animate: animate from the previous view (moves, turns, runs). */
@@ -80,6 +82,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     el.style.setProperty("--cw", `${L.cw}px`);
     el.style.setProperty("--ch", `${L.ch}px`);
     el.style.setProperty("--gap", `${L.gap}px`);
+    el.style.setProperty("--board-w", `${L.width}px`);
     ensureColumns(next.columns.length);
     const seen = new Set();
     let tallest = L.ch;
@@ -133,7 +136,8 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         else card.remove();
       }
     }
-    explainCoveredRuns(next, opts.rules);
+    lastRules = opts.rules || lastRules;
+    explainCoveredRuns(next, lastRules);
     highlighted = [];
     if (focusedKey && cards.get(focusedKey) && document.activeElement !== cards.get(focusedKey)) {
       cards.get(focusedKey).focus({ preventScroll: true });
@@ -352,6 +356,16 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     });
     return bestDist < 40 ? best : null;
   }
+
+  // Re-fit the cards when the window changes size (phone rotation, split screen).
+  let lastRules = null;
+  let resizeTimer = null;
+  const onResize = () => {
+    if (!el.isConnected) { window.removeEventListener("resize", onResize); return; }
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (view) update(view, { rules: lastRules }); }, 80);
+  };
+  window.addEventListener("resize", onResize);
 
   Object.assign(board, { update, highlight, clearHighlight, group, refuse, select, columnAt,
     stockSlot, cardEl: (text) => cards.get(`c:${text}`) });

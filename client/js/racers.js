@@ -17,7 +17,7 @@ export function racersList(players, { me = null, followed = null, onPick = null 
       h("span.rank", { text: String(i + 1) }),
       h("span.name", { text: p.id === me ? `${p.name} (you)` : p.name }),
       h("span.score", { text: String(p.score || 0) }),
-      h("span.detail", {}, pips, h("span", { text: `${p.runs || 0}/4 runs` }), h("span", { text: `${p.moves || 0} moves` }), status),
+      h("span.detail", {}, pips, h("span", { text: `${p.runs || 0}/4 runs` }), h("span", { text: `${p.moves || 0} ${p.moves === 1 ? "move" : "moves"}` }), status),
       h("span.mini-progress", { "aria-hidden": "true" }, progressBar(p)),
     ];
     const cls = `${p.id === me ? ".me" : ""}${p.id === followed ? ".followed" : ""}`;

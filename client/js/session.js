@@ -128,6 +128,24 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     const patch = { hints: [] };
     if (answer.view) patch.board = answer.view;
     if (answer.status) patch.myStatus = answer.status;
+    if (daily && get().daily && answer.view) {
+      // The daily's answers carry the attempt: keep the page's copy of it current.
+      const v = answer.view;
+      const before = get().daily.attempt || {};
+      patch.daily = {
+        ...get().daily,
+        attempt: {
+          ...before,
+          status: answer.status ?? before.status,
+          elapsed: answer.elapsed ?? before.elapsed,
+          started_at: answer.started_at ?? before.started_at,
+          ranked: answer.ranked ?? before.ranked,
+          runs: v.runs.length,
+          score: v.score,
+          moves: v.moves,
+        },
+      };
+    }
     set(patch);
     return answer;
   }

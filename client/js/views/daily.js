@@ -38,7 +38,7 @@ export function mountDaily(ctx, date) {
   function attempt(s) {
     const a = s.daily?.attempt || null;
     if (!a) return null;
-    return { ...a, status: s.myStatus || a.status };
+    return a;
   }
 
   function render(s) {

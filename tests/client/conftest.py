@@ -1,0 +1,87 @@
+"""Fixtures for the browser tests: a real ``scorpion serve`` and a real Chromium.
+
+Chromium is Debian's (/usr/bin/chromium, installed with apt where missing); Playwright only
+drives it, it never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from scorpion.web.testing import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def ensure_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    if shutil.which("apt-get"):
+        subprocess.run(["apt-get", "install", "-y", "chromium"], check=False, timeout=900)
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError("Chromium is missing: apt-get install -y chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    ensure_chromium()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path / "data" / "scorpion.db", args=("--grace", "60"))
+    proc.start()
+    try:
+        yield proc
+    finally:
+        if proc.running:
+            proc.stop()
+
+
+PageFactory = Callable[..., Page]
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[PageFactory]:
+    """Pages in separate browser contexts (separate players); page errors fail the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def make(width: int = 1280, height: int = 900, mobile: bool = False) -> Page:
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=mobile,
+            is_mobile=mobile,
+            device_scale_factor=2 if mobile else 1,
+        )
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"

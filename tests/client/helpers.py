@@ -1,0 +1,60 @@
+"""Steps the browser tests share: naming a player, opening a room, reading the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+
+def name_player(page: Page, name: str) -> None:
+    """Answer the name prompt that a room or daily link shows to a new browser."""
+    page.locator(".overlay input").fill(name)
+    page.get_by_role("button", name="Let's play").click()
+
+
+def create_room(page: Page, base: str, name: str, deal: int | None = None, **fields: Any) -> str:
+    """Create a room from the home page; return its share link."""
+    page.goto(base + "/")
+    page.locator("input[name=name]").fill(name)
+    if deal is not None:
+        page.locator("select[name=deal]").select_option("number")
+        page.locator("input[name=deal_number]").fill(str(deal))
+    if fields.get("hints"):
+        page.locator("input[name=hints]").check()
+    page.get_by_role("button", name="Create the room").click()
+    expect(page.locator("#share-link")).to_be_visible()
+    return page.locator("#share-link").input_value()
+
+
+def column_cards(page: Page, column: int) -> list[str]:
+    """Face-up cards of a column (1-based) on the page's own board, bottom to top."""
+    cards = page.locator(f".race-main .column[data-col='{column - 1}'] .card.up")
+    return [c.get_attribute("data-card") or "" for c in cards.all()]
+
+
+def card(page: Page, text: str, scope: str = ".race-main") -> Any:
+    return page.locator(f"{scope} .card.up[data-card='{text}']")
+
+
+def drag(page: Page, text: str, column: int) -> None:
+    """Drag a card with the mouse onto a column (1-based)."""
+    src = card(page, text).bounding_box()
+    dst = page.locator(f".race-main .column[data-col='{column - 1}']").bounding_box()
+    assert src and dst
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + 12)
+    page.mouse.down()
+    for step in range(1, 9):
+        x = (
+            src["x"]
+            + src["width"] / 2
+            + (dst["x"] + dst["width"] / 2 - src["x"] - src["width"] / 2) * step / 8
+        )
+        y = src["y"] + 12 + (dst["y"] + dst["height"] - 20 - src["y"] - 12) * step / 8
+        page.mouse.move(x, y)
+    page.mouse.up()
+
+
+def tap(page: Page, text: str, scope: str = ".race-main") -> None:
+    """Click a card on its visible top strip (cards overlap in a column)."""
+    card(page, text, scope).click(position={"x": 12, "y": 8})
