@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from scorpion.race import Close, Output, Persist, Player, Record, Referee, RoomSettings, Send
 
-T0 = 1_796_000_000.0  # a fixed server time (2026-11-29 09:33:20 UTC)
+T0 = 1_796_000_000.0  # a fixed server time (2026-11-30 UTC)
 
 
 @dataclass

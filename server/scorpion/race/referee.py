@@ -226,7 +226,12 @@ class Referee:
             self.daily(result.room.removeprefix("daily:"), now).restore_result(result)
         for attempt in attempts:
             daily = self.daily(attempt.date, now)
-            daily.restore_attempt(attempt, actions.get((daily.key, attempt.attempt), []))
+            mine = [
+                a
+                for a in actions.get((daily.key, attempt.attempt), [])
+                if a.player == attempt.player
+            ]
+            daily.restore_attempt(attempt, mine)
         return out
 
 

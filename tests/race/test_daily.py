@@ -1,0 +1,128 @@
+"""The daily challenge: deal from date and secret, one ranked attempt, leaderboard, resume."""
+
+from __future__ import annotations
+
+import json
+
+from scorpion.engine import Game
+from scorpion.race import Player, Referee, record_from_dict
+from scorpion.race.daily import daily_seed, utc_date
+
+from .harness import T0, Harness
+
+ADA, BO = Player("a", "Ada"), Player("b", "Bo")
+TODAY = utc_date(T0)
+YESTERDAY = utc_date(T0 - 86_400)
+TOMORROW = utc_date(T0 + 86_400)
+
+
+def test_the_deal_comes_from_the_date_and_the_secret() -> None:
+    seeds = {daily_seed(b"s1", TODAY), daily_seed(b"s2", TODAY), daily_seed(b"s1", YESTERDAY)}
+    assert len(seeds) == 3 and all(0 <= s < 2**64 for s in seeds)
+    h = Harness()
+    assert h.referee.daily(TODAY, h.now).deal == daily_seed(b"test-secret", TODAY)
+    summary = h.referee.daily_summary(TODAY, h.now)
+    assert summary is not None and summary["verified"] is False and summary["today"] is True
+    assert "deal" not in summary
+    assert h.referee.daily_summary(TOMORROW, h.now) is None  # tomorrow: not yet
+    # With the default, the solver decides when it can; otherwise the deal is the seed.
+    default = Referee(secret=b"test-secret").daily(TODAY, T0)
+    if not default.verified:
+        assert default.deal == daily_seed(b"test-secret", TODAY)
+
+
+def test_one_ranked_attempt_then_practice() -> None:
+    h = Harness()
+    a = h.connect(ADA, daily=TODAY)
+    welcome = a.inbox[0]
+    assert welcome["type"] == "welcome" and welcome["state"]["ranked"] is True
+    assert welcome["view"] is None and welcome["state"]["attempt"] is None
+    assert a.command("move", move="deal")["code"] == "not-started"
+    assert a.command("hint")["code"] == "not-started"
+    start = a.command("start")
+    assert (start["ranked"], start["attempt"], start["resumed"]) == (True, 1, False)
+    deal = h.referee.daily(TODAY, h.now).deal
+    assert start["view"] == Game.new(deal, "classic").view()
+    assert a.command("hint")["code"] == "hints-not-allowed"  # ranked results are unassisted
+    h.advance(42)
+    answer = a.command("deal")
+    assert answer["elapsed"] == 42.0 and answer["view"]["stock"] == 0
+    h.advance(8)
+    assert a.command("give-up")["status"] == "gave-up"
+    finished = a.events("finished")[-1]
+    assert finished["player"] == "a" and finished["entry"]["elapsed"] == 50.0
+    board = h.referee.daily_summary(TODAY, h.now)["leaderboard"]  # type: ignore[index]
+    assert [(e["rank"], e["player"], e["status"]) for e in board] == [(1, "a", "gave-up")]
+    # A second attempt today is practice: unranked, hints allowed, leaderboard unchanged.
+    again = a.command("start")
+    assert (again["ranked"], again["attempt"]) == (False, 2)
+    assert a.command("hint")["type"] == "applied"
+    a.command("give-up")
+    assert len(h.referee.daily_summary(TODAY, h.now)["leaderboard"]) == 1  # type: ignore[arg-type]
+    kinds = [r.kind for r in h.records]
+    assert kinds.count("daily-started") == 2 and kinds.count("game-result") == 2
+    ranked = [r.ranked for r in h.records if r.kind == "game-result"]  # type: ignore[union-attr]
+    assert ranked == [True, False]
+
+
+def test_resume_after_disconnect_and_live_progress_of_others() -> None:
+    h = Harness()
+    a, b = h.connect(ADA, daily=TODAY), h.connect(BO, daily=TODAY)
+    a.command("start")
+    h.advance(5)
+    b.command("start")  # Bo's own clock starts now
+    h.advance(5)
+    answer = a.command("deal")
+    assert answer["elapsed"] == 10.0
+    progress = b.events("progress")[-1]
+    assert (progress["player"], progress["moves"], progress["name"]) == ("a", 1, "Ada")
+    assert b.command("deal")["elapsed"] == 5.0
+    a.disconnect()
+    h.advance(100)
+    a2 = h.connect(ADA, daily=TODAY)
+    welcome = a2.inbox[0]
+    assert welcome["view"] == answer["view"] and welcome["you"]["status"] == "playing"
+    assert welcome["last_seq"] == a.seq
+    assert [p["player"] for p in welcome["state"]["playing"]] == ["a", "b"]
+    a2.seq = a.seq
+    resumed = a2.command("start")
+    assert resumed["resumed"] is True and resumed["attempt"] == 1 and resumed["ranked"] is True
+    assert resumed["view"] == answer["view"]
+
+
+def test_past_days_are_unranked_and_other_commands_not_allowed() -> None:
+    h = Harness()
+    a = h.connect(ADA, daily=YESTERDAY)
+    assert a.inbox[0]["state"]["ranked"] is False
+    start = a.command("start")
+    assert start["ranked"] is False
+    assert start["view"] == Game.new(daily_seed(b"test-secret", YESTERDAY), "classic").view()
+    for kind, fields in [("join", {"as": "player"}), ("ready", {}), ("follow", {"player": "b"}),
+                         ("rematch", {}), ("leave", {})]:  # fmt: skip
+        assert a.command(kind, **fields)["code"] == "not-allowed"
+
+
+def test_daily_restore_keeps_attempts_and_the_leaderboard() -> None:
+    h = Harness()
+    a, b = h.connect(ADA, daily=TODAY), h.connect(BO, daily=TODAY)
+    a.command("start")
+    b.command("start")
+    h.advance(3)
+    a.command("deal")
+    b.command("deal")
+    b.command("give-up")
+    records = [record_from_dict(json.loads(json.dumps(r.to_dict()))) for r in h.records]
+    restarted = Referee(secret=b"test-secret", daily_deal=lambda date, seed: (seed, False))
+    restarted.restore(records, h.now + 10)
+    live, back = h.referee.daily(TODAY, h.now), restarted.daily(TODAY, h.now)
+    assert back.leaderboard() == live.leaderboard()
+    assert back.current("a").game.text() == live.current("a").game.text()  # type: ignore[union-attr]
+    h.referee = restarted
+    h.advance(10)
+    b2 = h.connect(BO, daily=TODAY)
+    b2.seq = 10
+    assert b2.command("start")["ranked"] is False  # the ranked attempt was used
+    a2 = h.connect(ADA, daily=TODAY)
+    a2.seq = 10
+    resumed = a2.command("start")
+    assert resumed["resumed"] is True and resumed["elapsed"] == 3.0
