@@ -1,0 +1,186 @@
+"""Player aids on top of :func:`solve`: Auto, marked hints, winnable deals, game analysis.
+
+>>> from scorpion.engine import Game
+>>> game = Game.from_text('''
+... stock: -
+... 1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AS
+... 2: | 2S
+... runs: H D C
+... ''')
+>>> auto_move(game)
+'AS>2'
+>>> hints(game)
+[Hint(move='AS>2', winnable=True)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple, Protocol
+
+from scorpion.engine import Game, Rules, get_rules
+
+from .solve import Solution, solve
+
+AUTO_NODES: Final = 2_000_000
+HINT_NODES: Final = 20_000
+DEAL_NODES: Final = 2_000_000
+ANALYSE_NODES: Final = 2_000_000
+NO_MOVE: Final = ("undo", "give-up")  # log entries that are not moves
+
+
+class Hint(NamedTuple):
+    """A legal move, and whether the game can still be won after it (None: not found out)."""
+
+    move: str
+    winnable: bool | None
+
+
+def auto_move(
+    game: Game, *, max_nodes: int | None = AUTO_NODES, max_seconds: float | None = None
+) -> str | None:
+    """The next move of a winning line, or None when there is none (or none found in budget).
+
+    The seed's Auto concedes the game on None.
+    """
+    solution = solve(game, max_nodes=max_nodes, max_seconds=max_seconds)
+    return solution.line[0] if solution.verdict == "won" and solution.line else None
+
+
+def _verdict(solution: Solution) -> bool | None:
+    return {"won": True, "lost": False}.get(solution.verdict)
+
+
+def hints(
+    game: Game, *, max_nodes: int | None = HINT_NODES, max_seconds: float | None = None
+) -> list[Hint]:
+    """Every legal move (in the engine's order), marked winnable or not within the budget."""
+    out = []
+    for move in game.legal_moves():
+        trial = game.copy()
+        trial.play(move)
+        solution = solve(trial, max_nodes=max_nodes, max_seconds=max_seconds)
+        out.append(Hint(str(move), _verdict(solution)))
+    return out
+
+
+# (rules, deal) -> (verdict, node budget it was found with): what the process has learnt.
+_deal_verdicts: dict[tuple[Rules, int], tuple[bool | None, int | None]] = {}
+
+
+def deal_winnable(
+    preset: str | Rules, deal: int, *, max_nodes: int | None = DEAL_NODES
+) -> bool | None:
+    """Whether deal number ``deal`` can be won (None: not found out in budget). Cached."""
+    rules = get_rules(preset)
+    known = _deal_verdicts.get((rules, deal))
+    if known is not None:
+        verdict, budget = known
+        if verdict is not None or (
+            budget is None or (max_nodes is not None and max_nodes <= budget)
+        ):
+            return verdict
+    verdict = _verdict(solve(Game.new(deal, rules), max_nodes=max_nodes))
+    _deal_verdicts[(rules, deal)] = (verdict, max_nodes)
+    return verdict
+
+
+def next_winnable_deal(
+    preset: str | Rules, start: int, *, max_nodes: int | None = DEAL_NODES, limit: int = 100_000
+) -> int:
+    """The first deal number from ``start`` on that the solver proves winnable.
+
+    Deals the budget cannot decide are passed over. Raises ValueError when none of
+    ``limit`` deals in a row is proved winnable (no preset comes near that).
+    """
+    for deal in range(start, start + limit):
+        if deal_winnable(preset, deal, max_nodes=max_nodes):
+            return deal
+    raise ValueError(f"no deal from {start} to {start + limit - 1} was proved winnable")
+
+
+class RecordLike(Protocol):
+    """What :func:`analyse` needs of a game record (``scorpion.engine.record.GameRecord``)."""
+
+    @property
+    def deal(self) -> int | None: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def actions(self) -> Sequence[tuple[str, float | None]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the solver says about a finished game.
+
+    ``verdicts[i]`` is whether the game could still be won after ``actions[i]``
+    (None: undecided in budget; undo and give-up entries copy the position after them).
+    ``lost_after`` is the index of the action after which the game could never be won
+    again, for a deal that was winnable and a game that was not won; ``mistakes`` are
+    the moves that turned a winnable position into a lost one (undo can take one back).
+    """
+
+    winnable: bool | None
+    lost_after: int | None
+    mistakes: list[int] = field(default_factory=list)
+    verdicts: list[bool | None] = field(default_factory=list)
+
+
+def analyse(
+    record_or_game: RecordLike | Game,
+    actions: Iterable[str] | None = None,
+    *,
+    max_nodes: int | None = ANALYSE_NODES,
+) -> Analysis:
+    """Replay a game and judge the position after every action.
+
+    Pass a game record (with ``deal``, ``rules`` and ``actions`` as (text, elapsed)
+    pairs), or the game as it stood at the start and its action texts.
+    """
+    if isinstance(record_or_game, Game):
+        if actions is None:
+            raise ValueError("analyse(game, actions): the action texts are missing")
+        game = record_or_game.copy()
+        texts = list(actions)
+    else:
+        if record_or_game.deal is None:
+            raise ValueError("the record names no deal number")
+        game = Game.new(record_or_game.deal, record_or_game.rules)
+        texts = [text for text, _ in record_or_game.actions]
+    cache: dict[str, bool | None] = {}
+
+    def judge(position: Game) -> bool | None:
+        key = position.text()
+        if key not in cache:
+            cache[key] = _verdict(solve(position, max_nodes=max_nodes))
+        return cache[key]
+
+    winnable = judge(game)
+    verdicts: list[bool | None] = []
+    mistakes: list[int] = []
+    before = winnable
+    for i, text in enumerate(texts):
+        if text == "undo":
+            game.undo()
+        elif text == "give-up":
+            game.give_up()
+        else:
+            game.play(text)
+        now = False if game.gave_up else judge(game)
+        if before and now is False and text not in NO_MOVE:
+            mistakes.append(i)
+        verdicts.append(now)
+        before = now
+    lost_after = None
+    if winnable and not game.won:
+        lost_after = len(verdicts) - 1
+        while lost_after >= 0 and verdicts[lost_after] is False:
+            lost_after -= 1
+        lost_after += 1
+        if lost_after >= len(verdicts):
+            lost_after = None
+    return Analysis(winnable, lost_after, mistakes, verdicts)

@@ -1,0 +1,224 @@
+"""Depth-first search over :class:`State` with a transposition table and dominance pruning.
+
+Winnability is reachability of a won position, so one global table of every
+position seen (by canonical key: interchangeable columns sorted) is exact, with
+or without cycles (Wasp, any-suit building have them): a position seen before
+is never expanded twice, and a search that runs out of positions has proved
+the deal lost.
+
+Dominance (docs/solver.md has the argument). With same-suit building and the
+stock dealt (or no stock), moving a card ``c`` onto its successor ``c+1``
+(same suit, a column's top card) never spoils a win: nothing else can ever go
+on ``c+1``, and any line that wins from before the move can play it later,
+so the solver plays such a move at once, as the position's only child. The
+one exception is the ``placed`` rule for runs: a run completed while covered
+would stay on the tableau, which can only happen when the Ace of that suit is
+face up with cards on it (nothing can ever be put on an Ace, and after the
+deal nothing lands on one), so the move is only forced when that Ace is not
+covered. For the same reason a card that lies on its own successor is never
+moved into an empty column (Wasp): that only undoes a placement.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Final, Literal
+
+from scorpion.engine import Rules
+
+from .prune import applies, doomed
+from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, State, Step, is_won, moves, play
+
+Node = tuple[Step | None, State, bytes]  # the move to it (None: a deferral), position, deferred
+
+Verdict = Literal["won", "lost", "unknown"]
+CHECK_EVERY: Final = 64  # nodes between clock readings
+MAX_CHAIN: Final = 100  # forced moves followed in one go
+
+
+class Budget(Exception):
+    """The node or time budget ran out."""
+
+
+def _ace_covered(state: State, suit: int) -> bool:
+    """Whether the Ace of ``suit`` is face up with cards on it."""
+    ace = suit * 13
+    for col, d in zip(state.cols, state.down, strict=True):
+        i = col.find(ace)
+        if i >= 0:
+            return d <= i < len(col) - 1
+    return False
+
+
+def _linked(state: State, card: int) -> bool:
+    """Whether ``card`` lies face up, directly on its face-up successor."""
+    for col, d in zip(state.cols, state.down, strict=True):
+        i = col.find(card)
+        if i >= 0:
+            return i > d and col[i - 1] == card + 1
+    return False
+
+
+def _others_linked(state: State, card: int) -> bool:
+    """Whether every card of ``card``'s suit but ``card`` (and the King) lies on its successor."""
+    base = card - card % 13
+    return all(_linked(state, x) for x in range(base, base + 12) if x != card)
+
+
+def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> list[Node] | None:
+    """The forced move, or the two-way split on a risky one, after the deal (same-suit only).
+
+    A move onto a successor is forced unless the ``placed`` rule and a covered Ace
+    make it risky; a risky move ``m`` splits the search: either some win does not
+    place ``m`` last among its suit (then playing ``m`` now is safe) or every win
+    does (then ``m`` is deferred, and the suit's other placements are safe).
+    """
+    if state.stock or rules.build != "same-suit":
+        return None
+    risky: Step | None = None
+    for step in steps:
+        if step.src == DEAL_SOURCE or not state.cols[step.dest]:
+            continue
+        suit = step.card // 13
+        if rules.runs == "placed" and _ace_covered(state, suit):
+            held = [d for d in deferred if d // 13 == suit]
+            if not held:
+                risky = risky or step
+                continue
+            if held[0] == step.card:
+                continue
+        return [(step, play(state, step, rules), deferred)]
+    if risky is None:
+        return None
+    return [
+        (risky, play(state, risky, rules), deferred),
+        (None, state, bytes(sorted(deferred + bytes((risky.card,))))),
+    ]
+
+
+def _pointless(state: State, rules: Rules, step: Step) -> bool:
+    """A card that lies on its own successor moving into an empty column (see module doc)."""
+    if step.src < 0 or step.at == 0 or state.stock or rules.build != "same-suit":
+        return False
+    col = state.cols[step.src]
+    if col[step.at - 1] != step.card + 1 or step.at - 1 < state.down[step.src]:
+        return False
+    return rules.runs != "placed" or not _ace_covered(state, step.card // 13)
+
+
+def _order(state: State, step: Step) -> int:
+    """A move's priority (higher first): turn cards over, empty columns, build on cards."""
+    if step.src == DEAL_SOURCE:
+        return 1
+    score = 0
+    if step.src != RESERVE_SOURCE:
+        d = state.down[step.src]
+        if step.at == d and d:
+            score += 8
+        elif step.at == 0:
+            score += 4
+    if state.cols[step.dest]:
+        score += 2
+    elif step.card % 13 == KING0 and step.src >= 0 and state.down[step.src] == step.at:
+        score += 1
+    return score
+
+
+def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
+    """The moves worth trying from a node, best first, with the nodes they lead to.
+
+    A node is a position and the cards whose placement is deferred (see :func:`_split`);
+    a child with no move is the same position with one more deferred card.
+    """
+    steps = moves(state, rules)
+    split = _split(state, rules, steps, deferred)
+    if split is not None:
+        return split
+    kept = []
+    for s in steps:
+        if not state.cols[s.dest]:
+            if s.src != DEAL_SOURCE and _pointless(state, rules, s):
+                continue
+        elif deferred and s.card in deferred and not _others_linked(state, s.card):
+            continue
+        kept.append(s)
+    kept.sort(key=lambda s: _order(state, s), reverse=True)
+    return [(s, play(state, s, rules), deferred) for s in kept]
+
+
+class Search:
+    """One search from one position; ``nodes`` counts distinct positions generated."""
+
+    def __init__(
+        self, rules: Rules, max_nodes: int | None = None, max_seconds: float | None = None
+    ) -> None:
+        self.rules = rules
+        self.max_nodes = max_nodes
+        self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        self.nodes = 0
+        self.seen: set[bytes] = set()
+        self.prune = applies(rules)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise Budget
+        if (
+            self.deadline is not None
+            and self.nodes % CHECK_EVERY == 0
+            and time.monotonic() > self.deadline
+        ):
+            raise Budget
+
+    def _settle(self, node: Node) -> tuple[list[Step | None], Node, list[Node]] | None:
+        """Follow a node's only child while there is just one (a forced move) or a win.
+
+        Returns the moves followed (from ``node``'s own move on), the node reached and
+        its children (none when it is won or dead), or None when the chain reaches a
+        position seen before. Every position on the way is marked seen. Chains are
+        capped: Wasp can cycle.
+        """
+        rules, seen = self.rules, self.seen
+        steps: list[Step | None] = [node[0]]
+        for _ in range(MAX_CHAIN):
+            key = node[1].key() + b"\xfd" + node[2]
+            if key in seen:
+                return None
+            seen.add(key)
+            self._tick()
+            if is_won(node[1], rules):
+                return steps, node, []
+            kids = children(node[1], rules, node[2])
+            if len(kids) != 1:
+                break
+            node = kids[0]
+            steps.append(node[0])
+        if kids and self.prune and doomed(node[1], rules):
+            kids = []
+        return steps, node, kids
+
+    def run(self, root: State) -> tuple[Verdict, list[Step]]:
+        """``('won', line)``, ``('lost', [])`` or ``('unknown', [])`` when the budget ran out."""
+        rules = self.rules
+        path: list[list[Step | None]] = []
+        stack: list[Iterator[Node]] = [iter([(None, root, b"")])]
+        try:
+            while stack:
+                for node in stack[-1]:
+                    settled = self._settle(node)
+                    if settled is None:
+                        continue
+                    steps, (_, state, _), kids = settled
+                    path.append(steps)
+                    if not kids and is_won(state, rules):
+                        return "won", [s for p in path for s in p if s is not None]
+                    stack.append(iter(kids))
+                    break
+                else:
+                    stack.pop()
+                    if path:
+                        path.pop()
+        except Budget:
+            return "unknown", []
+        return "lost", []
