@@ -83,6 +83,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     el.style.setProperty("--ch", `${L.ch}px`);
     el.style.setProperty("--gap", `${L.gap}px`);
     el.style.setProperty("--board-w", `${L.width}px`);
+    el.closest(".game")?.style.setProperty("--board-w", `${L.width}px`);
     ensureColumns(next.columns.length);
     const seen = new Set();
     let tallest = L.ch;
