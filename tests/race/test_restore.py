@@ -6,7 +6,7 @@ import json
 import random
 
 from scorpion.engine import Game
-from scorpion.race import Player, Record, Referee, record_from_dict
+from scorpion.race import ActionRecord, Player, Record, Referee, record_from_dict
 
 from .harness import Client, Harness
 
@@ -126,4 +126,28 @@ def test_restore_finished_room_and_closed_room() -> None:
     restarted.restore(through_json(open_records), h.now)
     assert restarted.rooms["room1"].phase == "results"
     assert restarted.rooms["room1"].results == ranking
+    assert "room2" in restarted.rooms
+
+
+def test_a_seat_lost_stays_lost_after_restore() -> None:
+    h, clients = mid_race()
+    clients[1].disconnect()
+    h.advance(61)
+    assert clients[0].events("left")[-1]["player"] == "b"
+    restarted = Referee(secret=b"test-secret")
+    restarted.restore(through_json(h.records), h.now)
+    assert racer_state(restarted) == racer_state(h.referee)
+    room = restarted.rooms["room1"]
+    assert room.racers["b"].status == "left" and room.members.get("b") is None
+
+
+def test_a_damaged_log_skips_that_room_only() -> None:
+    h, _clients = mid_race()
+    h.room(BO, room_id="room2")
+    # Two more deals for Ada: the second can never be played, so room1 cannot be rebuilt.
+    bad = [ActionRecord("room1", 1, "a", 1000 + i, "deal", 500.0) for i in range(2)]
+    restarted = Referee(secret=b"test-secret")
+    restarted.restore(through_json(h.records) + bad, h.now)
+    assert "room1" not in restarted.rooms
+    assert len(restarted.restore_errors) == 1 and "room1" in restarted.restore_errors[0]
     assert "room2" in restarted.rooms

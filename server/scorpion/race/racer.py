@@ -117,7 +117,9 @@ class Racer:
     def stop(self, status: str, elapsed: float) -> None:
         """End a game still playing from outside: ``timed-out`` or ``left``."""
         if self.playing:
+            elapsed = max(elapsed, self.last_elapsed)
             self.game.tick(elapsed)  # timed scoring: the clock's deductions up to the end
+            self.last_elapsed = elapsed
             self._finish(status, elapsed)
             self.timeline.append((elapsed, len(self.game.runs), self.game.score))
 

@@ -15,7 +15,7 @@ from typing import Final
 from .commands import parse_command, parse_hello
 from .daily import Daily, check_date, daily_seed
 from .errors import RaceError
-from .outputs import Close, ConnId, Message, Output, Persist, Send, refused
+from .outputs import Close, ConnId, Message, Output, Send, refused
 from .players import Player
 from .records import (
     ActionRecord,
@@ -64,6 +64,7 @@ class Referee:
         self.rooms: dict[str, Room] = {}
         self.dailies: dict[str, Daily] = {}
         self.places: dict[ConnId, Room | Daily] = {}  # where each connection is
+        self.restore_errors: list[str] = []  # rooms restore could not rebuild (logged by web)
 
     # ------------------------------------------------------------------ metrics
     @property
@@ -209,17 +210,21 @@ class Referee:
                 continue
             started = latest.get(room_id)
             key = (room_id, started.round) if started else (room_id, 0)
-            room, due = Room.restore(
-                record,
-                now,
-                started=started,
-                finished=finished.get(key),
-                actions=actions.get(key, ()),
-                deal_source=self.deal_source,
-                grace=self.grace,
-                keep_events=self.keep_events,
-                idle_close=self.idle_close,
-            )
+            try:
+                room, due = Room.restore(
+                    record,
+                    now,
+                    started=started,
+                    finished=finished.get(key),
+                    actions=actions.get(key, ()),
+                    deal_source=self.deal_source,
+                    grace=self.grace,
+                    keep_events=self.keep_events,
+                    idle_close=self.idle_close,
+                )
+            except (ValueError, KeyError) as exc:  # a damaged log must not stop the others
+                self.restore_errors.append(f"room {room_id}: {exc!r}")
+                continue
             self.rooms[room_id] = room
             out.extend(due)
         for result in results:
@@ -231,8 +236,8 @@ class Referee:
                 for a in actions.get((daily.key, attempt.attempt), [])
                 if a.player == attempt.player
             ]
-            daily.restore_attempt(attempt, mine)
+            try:
+                daily.restore_attempt(attempt, mine)
+            except (ValueError, KeyError) as exc:
+                self.restore_errors.append(f"daily {attempt.date} {attempt.player}: {exc!r}")
         return out
-
-
-__all__ = ["Persist", "Referee"]

@@ -139,6 +139,10 @@ class Room:
             if action.round != started.round or action.player not in room.racers:
                 continue
             racer = room.racers[action.player]
+            if action.action == "left":  # the seat was lost after the grace period
+                racer.stop("left", action.elapsed)
+                room.members.remove(room.members.by_id[action.player])
+                continue
             kind = action.action if action.action in ("undo", "hint", "give-up") else "move"
             racer.replay(kind, action.action, action.elapsed)
             answer: Message = {"type": "applied", "seq": action.seq, "command": kind}
@@ -374,6 +378,9 @@ class Room:
         racer = self.racers.get(member.id)
         if racer is not None and racer.playing and self.phase in RACING:
             racer.stop("left", racer.elapsed(now))
+            # Seq 0: no command asked for it; replayed by restore like any action.
+            record = ActionRecord(self.id, self.round, member.id, 0, "left", racer.last_elapsed)
+            out.append(Persist(record))
             self._progress(out, racer)
         seated = member.role == "player"
         self.members.remove(member)
