@@ -1,0 +1,137 @@
+"""Settings, records, ranking, statistics, event log and seq window on their own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorpion.race import (
+    ActionRecord,
+    DailyStarted,
+    GameResult,
+    RoomClosed,
+    RoomOpened,
+    RoomSettings,
+    RoundFinished,
+    RoundStarted,
+    SettingsError,
+    daily_streak,
+    rank_entries,
+    record_from_dict,
+    statistics,
+)
+from scorpion.race.commands import parse_command
+from scorpion.race.events import EventLog
+
+RECORDS = [
+    RoomOpened("r", "a", "Ada", RoomSettings(deal=5).to_dict(), 1.5),
+    RoundStarted("r", 1, 2**64 - 1, 10.0, 600.0, (("a", "Ada"), ("b", "Bo"))),
+    ActionRecord("r", 1, "a", 3, "4H>7", 12.25),
+    GameResult("r", 1, "a", "Ada", "classic", 7, "won", 4, 500, 120, 12, 300.5, 0, False,
+               (("deal", 1.0), ("undo", 2.0)), 400.0),
+    RoundFinished("r", 1, 7, ({"rank": 1, "player": "a"},), 401.0),
+    RoomClosed("r", 5000.0),
+    DailyStarted("2026-11-29", "a", "Ada", 1, 99, "classic", True, 77.0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.kind)
+def test_records_survive_json(record: object) -> None:
+    data = record.to_dict()  # type: ignore[attr-defined]
+    assert data["kind"] == record.kind  # type: ignore[attr-defined]
+    assert record_from_dict(json.loads(json.dumps(data))) == record
+
+
+def test_unknown_record_kind() -> None:
+    with pytest.raises(ValueError, match="unknown record kind"):
+        record_from_dict({"kind": "nope"})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"preset": "chess"}, "unknown preset"),
+        ({"deal": -1}, "deal must be"),
+        ({"deal": "lucky"}, "deal must be"),
+        ({"deal": 2**64}, "deal must be"),
+        ({"deal": True}, "deal must be"),
+        ({"max_players": 0}, "max_players"),
+        ({"max_players": 11}, "max_players"),
+        ({"time_limit": -5}, "time_limit"),
+        ({"time_limit": 1.5}, "time_limit"),
+        ({"undo": "yes"}, "undo must be"),
+        ({"hints": 1}, "hints must be"),
+        ({"colour": "red"}, "unknown room settings"),
+    ],
+)
+def test_bad_settings(data: dict[str, object], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        RoomSettings.from_dict(data)
+
+
+def test_settings_rules_and_public_view() -> None:
+    s = RoomSettings.from_dict({"preset": "hard", "deal": "123", "undo": False, "hints": True})
+    assert s.deal == 123 and s.rules().undo == 0 and s.rules().runs == "any"
+    assert s.public()["deal"] == "number" and s.to_dict()["deal"] == 123
+    assert RoomSettings.from_dict({}).rules() == RoomSettings().rules()
+    assert RoomSettings.from_dict(s.to_dict()) == s
+
+
+def test_ranking_rules() -> None:
+    entries = [
+        {"player": "slow-win", "status": "won", "elapsed": 500.0, "runs": 4, "score": 900},
+        {"player": "fast-win", "status": "won", "elapsed": 200.0, "runs": 4, "score": 400},
+        {"player": "two-runs", "status": "timed-out", "elapsed": 600.0, "runs": 2, "score": 10},
+        {"player": "rich", "status": "gave-up", "elapsed": 100.0, "runs": 1, "score": 700},
+        {"player": "tie-1", "status": "left", "elapsed": 50.0, "runs": 0, "score": 5, "moves": 3},
+        {"player": "tie-2", "status": "lost", "elapsed": 70.0, "runs": 0, "score": 5, "moves": 3},
+    ]
+    ranked = rank_entries(entries)
+    assert [(e["rank"], e["player"]) for e in ranked] == [
+        (1, "fast-win"), (2, "slow-win"), (3, "two-runs"), (4, "rich"), (5, "tie-1"), (5, "tie-2"),
+    ]  # fmt: skip
+
+
+def test_statistics_per_preset() -> None:
+    games = [("classic", "won"), ("classic", "lost"), ("classic", "won"), ("classic", "won"),
+             ("classic", "won"), ("classic", "timed-out"), ("classic", "won"),
+             ("wasp", "won"), ("wasp", "playing")]  # fmt: skip
+    stats = statistics(games)
+    classic = stats["classic"].to_dict()
+    assert classic == {
+        "preset": "classic",
+        "started": 7,
+        "won": 5,
+        "lost": 2,
+        "win_rate": round(5 / 7, 4),
+        "current_streak": 1,
+        "best_streak": 3,
+    }
+    assert stats["wasp"].started == 2 and stats["wasp"].win_rate == 1.0
+    assert statistics([]) == {}
+
+
+def test_daily_streak() -> None:
+    assert daily_streak([], "2026-11-29") == (0, 0)
+    assert daily_streak(["2026-11-29"], "2026-11-29") == (1, 1)
+    assert daily_streak(["2026-12-31", "2027-01-01"], "2027-01-02") == (2, 2)
+    assert daily_streak(["2026-11-26", "2026-11-28", "2026-11-29"], "2026-11-29") == (2, 2)
+
+
+def test_event_log_versions_only_grow() -> None:
+    log = EventLog(keep=3, base=100)
+    assert log.since(100) == []
+    for i in range(5):
+        assert log.append({"event": "x", "i": i})["v"] == 101 + i
+    assert log.since(105) == [] and log.since(104) == [log.since(104)[0]]
+    assert [e["v"] for e in log.since(102) or []] == [103, 104, 105]
+    assert log.since(101) is None and log.since(99) is None and log.since(106) is None
+
+
+def test_commands_keep_only_their_fields() -> None:
+    assert parse_command({"type": "deal", "seq": 2, "move": "ignored"}).move == "deal"
+    assert parse_command({"type": "follow", "seq": 2, "player": None}).player is None
+    assert parse_command({"type": "ready", "seq": 2, "ready": False}).ready is False
+    assert parse_command({"type": "rematch", "seq": 2}).round is None
+    assert parse_command({"type": "join", "seq": 3, "as": "spectator"}).role == "spectator"
