@@ -49,7 +49,9 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
 
   function layout(v) {
     const n = v.columns.length;
-    const width = el.parentElement?.clientWidth || el.clientWidth || 700;
+    // Measure the space outside the .game wrapper: the wrapper itself is sized to the board.
+    const host = el.closest(".game")?.parentElement || el.parentElement;
+    const width = host?.clientWidth || el.clientWidth || 700;
     let cw = Math.floor(width / (n + (n - 1) * GAP_RATIO));
     cw = Math.max(MIN_CW, Math.min(MAX_CW, cw));
     const ch = Math.round(cw * 1.4);
