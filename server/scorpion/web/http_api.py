@@ -246,11 +246,20 @@ def check_day(text: str) -> str:
 
 
 async def daily_json(svc: Services, day: str) -> dict[str, Any]:
-    summary = svc.referee.daily_summary(day, time.time())
-    data: dict[str, Any] = dict(summary) if summary else {"date": day}
-    entries = await svc.store.daily_entries(day)
-    data["leaderboard"] = rank_entries(entries)
+    """The referee's summary (preset, verified, who is playing now) when that daily is in
+    memory or is today's; the leaderboard always from the store (it outlives the logs).
+    Past days are not loaded just to be shown: a request must not make the server derive
+    (and search for a winnable) deal for any date it is asked about."""
+    loaded = day == today() or day in getattr(svc.referee, "dailies", {})
+    summary = svc.referee.daily_summary(day, time.time()) if loaded else None
+    data: dict[str, Any] = (
+        dict(summary)
+        if summary
+        else {"date": day, "preset": "classic", "verified": None, "playing": []}
+    )
+    data["leaderboard"] = rank_entries(await svc.store.daily_entries(day))
     data["today"] = day == today()
+    data.pop("deal", None)  # never, whatever the summary holds
     return data
 
 

@@ -13,7 +13,6 @@ class Metrics:
         self.registry = r = CollectorRegistry(auto_describe=True)
         self.connections = Gauge("scorpion_connections", "Open websocket connections", registry=r)
         self.rooms = Gauge("scorpion_rooms", "Rooms held in memory", registry=r)
-        self.players = Gauge("scorpion_players_seated", "Players seated in open rooms", registry=r)
         # A counter: moves per second is rate(scorpion_moves_total[1m]).
         self.moves = Counter(
             "scorpion_moves", "Moves applied (persisted and acknowledged)", registry=r

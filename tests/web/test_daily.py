@@ -1,0 +1,98 @@
+"""The daily challenge over real sockets, with its leaderboard, records and a restart."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+from scorpion.race import Referee
+from scorpion.web.testing import Api, Client, Racer, ServerProcess
+
+
+def today() -> str:
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def daily_deal(day: str) -> int:
+    """The server's deal for a day (same secret as the test server): for the replica only."""
+    deal: int = Referee(secret=b"test-secret").daily(day, time.time()).deal
+    return deal
+
+
+async def test_daily_attempt_leaderboard_records_and_restart(
+    server: ServerProcess, api: Api
+) -> None:
+    day = today()
+    deal = daily_deal(day)
+    ann_id, ann_token = await api.new_player("Ann")
+    bob_id, bob_token = await api.new_player("Bob")
+    ann_client = await Client.connect(server.ws_url, "ann")
+    welcome = await ann_client.hello(ann_token, daily=day)
+    assert welcome["type"] == "welcome" and welcome["you"]["role"] == "player"
+    assert welcome["state"]["ranked"] is True and welcome["state"]["attempt"] is None
+    assert str(deal) not in str(welcome)
+    ann = Racer(ann_client, ann_id, deal)
+    started = await ann_client.call("start")
+    assert started["type"] == "applied" and started["ranked"] is True
+    assert started["view"] == ann.views[-1]
+    bob_client = await Client.connect(server.ws_url, "bob")
+    await bob_client.hello(bob_token, daily=day)
+    bob = Racer(bob_client, bob_id, deal)
+    assert (await bob_client.call("start"))["ranked"] is True
+    for _ in range(3):
+        assert (await ann.act("move", move=ann.pick()))["type"] == "applied"
+    await bob.act("move", move=bob.pick())
+    progress = await ann_client.expect(
+        lambda f: f.get("event") == "progress" and f.get("player") == bob_id
+    )
+    assert progress["moves"] == 1 and "view" not in progress
+    live = (await api.call("GET", "/api/daily")).json()
+    assert {p["player"] for p in live["playing"]} == {ann_id, bob_id}
+    assert "deal" not in live and str(deal) not in str(live)
+
+    # Disconnect and resume where she was; a crash and restart keeps it too.
+    await ann_client.close()
+    server.kill()
+    server.start()
+    ann.client = await Client.connect(server.ws_url, "ann")
+    welcome = await ann.client.hello(ann_token, daily=day)
+    assert welcome["view"] == ann.views[-1] and welcome["state"]["attempt"]["ranked"] is True
+    ann.client.seq = welcome["last_seq"]
+    resumed = await ann.client.call("start")
+    assert resumed["resumed"] is True and resumed["view"] == ann.views[-1]
+    assert (await ann.act("hint"))["code"] == "hints-not-allowed"  # ranked: unassisted
+    assert (await ann.act("give-up"))["type"] == "applied"
+
+    board = (await api.call("GET", f"/api/daily/{day}")).json()["leaderboard"]
+    assert [(e["rank"], e["player"], e["status"]) for e in board] == [(1, ann_id, "gave-up")]
+    assert board[0]["moves"] == 3 and board[0]["name"] == "Ann"
+    practice = await ann.client.call("start")
+    assert practice["type"] == "applied" and practice["ranked"] is False
+    stats = (await api.call("GET", f"/api/players/{ann_id}/stats")).json()["stats"]
+    assert [(s["preset"], s["started"], s["lost"]) for s in stats] == [("classic", 2, 1)]
+    games = (await api.call("GET", "/api/me/games", ann_token)).json()["games"]
+    assert [(g["daily"], g["ranked"], g["status"]) for g in games] == [
+        (day, False, "playing"),
+        (day, True, "gave-up"),
+    ]
+    assert all(g["deal"] is None for g in games)  # today's deal stays secret
+    game_id = games[1]["id"]
+    one = (await api.call("GET", f"/api/me/games/{game_id}", ann_token)).json()["game"]
+    assert [a for a, _ in one["actions"]] == [a for a, _ in ann.game.log]
+    assert (await api.call("GET", f"/api/me/games/{game_id}", bob_token)).status_code == 404
+
+    # Yesterday is playable, unranked; its page exists (without loading a deal for it).
+    yesterday = (dt.date.fromisoformat(day) - dt.timedelta(days=1)).isoformat()
+    past = (await api.call("GET", f"/api/daily/{yesterday}")).json()
+    assert past["today"] is False and past["leaderboard"] == []
+    old = await Client.connect(server.ws_url, "old")
+    await old.hello(bob_token, daily=yesterday)
+    assert (await old.call("start"))["ranked"] is False
+
+    # Delete my data: gone from the leaderboard, the token no longer works.
+    assert (await api.call("DELETE", "/api/me", ann_token)).status_code == 200
+    assert (await ann.client.closed(timeout=10))[0] == 4001
+    board = (await api.call("GET", f"/api/daily/{day}")).json()["leaderboard"]
+    assert board == []
+    again = await Client.connect(server.ws_url)
+    assert (await again.hello(ann_token, daily=day))["code"] == "bad-token"
