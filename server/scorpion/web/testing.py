@@ -301,7 +301,8 @@ async def start_race(
         client = await Client.connect(server.ws_url, name)
         welcome = await client.hello(tokens[name], room=room)
         assert welcome["type"] == "welcome", welcome
-        assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
+        joined = await client.answer(await client.command("join", **{"as": "player"}))
+        assert joined["type"] == "applied", joined
         racers[name] = Racer(client, ids[name], deal)
     for racer in racers.values():
         assert (await racer.client.call("ready"))["type"] == "applied"
