@@ -25,6 +25,12 @@ def test_the_deal_comes_from_the_date_and_the_secret() -> None:
     assert summary is not None and summary["verified"] is False and summary["today"] is True
     assert "deal" not in summary
     assert h.referee.daily_summary(TOMORROW, h.now) is None  # tomorrow: not yet
+    assert h.referee.daily_summary(utc_date(T0 - 400 * 86_400), h.now) is None  # too old
+    assert h.referee.daily_summary(utc_date(T0 - 300 * 86_400), h.now) is not None
+    # A deal found elsewhere (in a thread) can be installed before anyone asks.
+    prepared = h.referee.prepare_daily(utc_date(T0 - 3 * 86_400), 12345, True)
+    assert h.referee.daily(utc_date(T0 - 3 * 86_400), h.now) is prepared
+    assert (prepared.deal, prepared.verified) == (12345, True)
     # With the default, the solver decides when it can; otherwise the deal is the seed.
     default = Referee(secret=b"test-secret").daily(TODAY, T0)
     if not default.verified:

@@ -33,6 +33,7 @@ from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
 
 DAILY_PRESET: Final = "classic"
+DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a deal search)
 
 
 def daily_seed(secret: bytes, date: str) -> int:
@@ -46,15 +47,30 @@ def utc_date(now: float) -> str:
     return dt.datetime.fromtimestamp(now, dt.UTC).date().isoformat()
 
 
-def check_date(date: str, now: float) -> str:
-    """``date`` when it is a real YYYY-MM-DD day not after today; RaceError otherwise."""
+def check_date(date: str, now: float, days_back: int = DAYS_BACK) -> str:
+    """``date`` when it is a real YYYY-MM-DD day, not after today and not older than
+    ``days_back`` days; RaceError ``unknown-room`` otherwise."""
     try:
         day = dt.date.fromisoformat(date)
     except ValueError:
         raise RaceError("unknown-room", f"No daily challenge {date!r}: use YYYY-MM-DD") from None
-    if len(date) != 10 or day.isoformat() > utc_date(now):
+    today = dt.date.fromisoformat(utc_date(now))
+    if len(date) != 10 or day > today:
         raise RaceError("unknown-room", f"No daily challenge for {date!r} yet")
+    if (today - day).days > days_back:
+        raise RaceError("unknown-room", f"Dailies go back {days_back} days, not to {date}")
     return day.isoformat()
+
+
+def daily_deal(secret: bytes, date: str) -> tuple[int, bool]:
+    """The daily deal of ``date`` and whether the solver verified it winnable.
+
+    May take a while when the solver searches: the web layer can call this in a
+    thread and hand the answer to ``Referee.prepare_daily``.
+    """
+    from .solver_bridge import winnable_deal
+
+    return winnable_deal(DAILY_PRESET, daily_seed(secret, date))
 
 
 class Attempt(Racer):

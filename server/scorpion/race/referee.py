@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from .commands import parse_command, parse_hello
-from .daily import Daily, check_date, daily_seed
+from .daily import DAILY_PRESET, Daily, check_date, daily_seed
 from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
 from .players import Player
@@ -60,7 +60,7 @@ class Referee:
         self.keep_events = keep_events
         self.idle_close = idle_close
         self.deal_source: Callable[[], int] = deal_source or (lambda: secrets.randbits(64))
-        self.daily_deal = daily_deal or (lambda date, seed: winnable_deal("classic", seed))
+        self.daily_deal = daily_deal or (lambda date, seed: winnable_deal(DAILY_PRESET, seed))
         self.rooms: dict[str, Room] = {}
         self.dailies: dict[str, Daily] = {}
         self.places: dict[ConnId, Room | Daily] = {}  # where each connection is
@@ -107,8 +107,17 @@ class Referee:
         daily = self.dailies.get(date)
         if daily is None:
             deal, verified = self.daily_deal(date, daily_seed(self.secret, date))
-            daily = self.dailies[date] = Daily(date, deal, verified, keep_events=self.keep_events)
+            daily = self.prepare_daily(date, deal, verified)
         return daily
+
+    def prepare_daily(self, date: str, deal: int, verified: bool) -> Daily:
+        """Install a daily whose deal was found elsewhere (``daily.daily_deal`` in a thread).
+
+        A daily already in memory is kept as it is.
+        """
+        if date not in self.dailies:
+            self.dailies[date] = Daily(date, deal, verified, keep_events=self.keep_events)
+        return self.dailies[date]
 
     def daily_summary(self, date: str, now: float) -> Message | None:
         """For ``GET /api/daily/<date>``: leaderboard, live players, verified; never the deal."""
