@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from scorpion.engine import Game, MoveError
+from scorpion.engine import Game
 
 from .commands import Command
-from .errors import RaceError
 from .events import EventLog
 from .members import Member, Members
-from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
-from .racer import GAME_ACTIONS, Racer
+from .racer import Racer
 from .ranking import rank_entries
 from .records import ActionRecord, RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .settings import RoomSettings
@@ -107,59 +106,22 @@ class Room:
         keep_events: int = 50,
         idle_close: float = 3600.0,
     ) -> tuple[Room, list[Output]]:
-        """Rebuild a room from its records by replaying every racer's actions.
+        """Rebuild a room from its records by replay: see :func:`.recovery.restore_room`."""
+        from .recovery import restore_room
 
-        ``started`` is the room's latest round (``finished`` its results, if any) and
-        ``actions`` that round's actions in the order written. Racers get a fresh
-        grace period to reconnect. Event versions restart past any earlier version
-        (clients get ``recovered: false`` and a snapshot). Returns the room and the
-        outputs of timers already due (a time limit passed while the server was down).
-        """
-        room = cls(
-            opened.room,
-            Player(opened.creator, opened.creator_name),
-            RoomSettings.from_dict(opened.settings),
-            created_at=opened.at,
+        return restore_room(
+            opened,
+            now,
+            started=started,
+            finished=finished,
+            actions=actions,
             deal_source=deal_source,
             grace=grace,
             keep_events=keep_events,
             idle_close=idle_close,
-            version_base=int(now * 1000),
         )
-        room.idle_since = now
-        if started is None:
-            return room, []
-        room._begin_round(started)
-        for player_id, _ in started.players:
-            member, _new = room.members.ensure(room.racers[player_id].player)
-            member.role = "player"
-            member.ready = True
-            member.away_since = now
-        for action in actions:
-            if action.round != started.round or action.player not in room.racers:
-                continue
-            racer = room.racers[action.player]
-            if action.action == "left":  # the seat was lost after the grace period
-                racer.stop("left", action.elapsed)
-                room.members.remove(room.members.by_id[action.player])
-                continue
-            kind = action.action if action.action in ("undo", "hint", "give-up") else "move"
-            racer.replay(kind, action.action, action.elapsed)
-            answer: Message = {"type": "applied", "seq": action.seq, "command": kind}
-            if kind == "move":
-                answer["move"] = action.action
-            answer["restored"] = True
-            room.members.by_id[action.player].seqs.remember(action.seq, answer)
-        out: list[Output] = []
-        if finished is not None and finished.round == started.round:
-            room.phase = "results"
-            room.results = [dict(entry) for entry in finished.ranking]
-            return room, out
-        room.phase = "countdown"
-        room._advance(now, out)
-        return room, out
 
-    def _begin_round(self, started: RoundStarted) -> None:
+    def begin_round(self, started: RoundStarted) -> None:
         rules = self.settings.rules()
         self.round = started.round
         self.deal = started.deal
@@ -180,7 +142,7 @@ class Room:
         }
 
     # ------------------------------------------------------------------ helpers
-    def _emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
         message = self.log.append(event)
         conns = tuple(c for c in self.members.all_conns() if c != exclude)
         if conns:
@@ -195,13 +157,13 @@ class Room:
             "elapsed": racer.last_elapsed,
         }
 
-    def _send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
+    def send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
         conns = tuple(c for c in self.members.watchers_of(racer.player.id) if c != exclude)
         if conns:
             out.append(Send(conns, self._view_message(racer)))
 
-    def _progress(self, out: list[Output], racer: Racer) -> None:
-        self._emit(out, {"event": "progress", **racer.progress()})
+    def progress(self, out: list[Output], racer: Racer) -> None:
+        self.emit(out, {"event": "progress", **racer.progress()})
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
@@ -267,19 +229,19 @@ class Room:
     ) -> list[Output]:
         """Attach a connection of ``player``; answer it with a ``welcome``."""
         out: list[Output] = []
-        self._advance(now, out)
+        self.advance(now, out)
         member, new = self.members.ensure(player)
         was_away = member.away_since is not None
         self.members.attach(conn, member)
         self.idle_since = None
         if new:
-            self._emit(
+            self.emit(
                 out,
                 {"event": "joined", "player": player.to_dict(), "role": "spectator"},
                 exclude=conn,
             )
         elif was_away and member.conns == {conn}:
-            self._emit(
+            self.emit(
                 out, {"event": "presence", "player": player.id, "connected": True}, exclude=conn
             )
         events = self.log.since(last_version) if last_version is not None else None
@@ -313,7 +275,7 @@ class Room:
         member.away_since = now
         racer = self.racers.get(member.id)
         if member.role == "player" or (racer and racer.playing):
-            self._emit(
+            self.emit(
                 out,
                 {
                     "event": "presence",
@@ -345,10 +307,10 @@ class Room:
 
     def tick(self, now: float) -> list[Output]:
         out: list[Output] = []
-        self._advance(now, out)
+        self.advance(now, out)
         return out
 
-    def _advance(self, now: float, out: list[Output]) -> None:
+    def advance(self, now: float, out: list[Output]) -> None:
         if self.closed:
             return
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
@@ -358,8 +320,8 @@ class Room:
             for racer in self.racers.values():
                 if racer.playing:
                     racer.stop("timed-out", round(self.ends_at - racer.started_at, 3) or limit)
-                    self._progress(out, racer)
-            self._finish_round(now, out)
+                    self.progress(out, racer)
+            self.finish_round(now, out)
         for member in list(self.members.by_id.values()):
             if member.away_since is not None and now >= member.away_since + self.grace:
                 self._lose_seat(member, now, out)
@@ -368,7 +330,7 @@ class Room:
             and self.racers
             and not any(r.playing for r in self.racers.values())
         ):
-            self._finish_round(now, out)
+            self.finish_round(now, out)
         idle = self.idle_since is not None and now >= self.idle_since + self.idle_close
         if idle and not self.members.by_conn and self.phase in ("lobby", "results"):
             self.closed = True
@@ -381,19 +343,19 @@ class Room:
             # Seq 0: no command asked for it; replayed by restore like any action.
             record = ActionRecord(self.id, self.round, member.id, 0, "left", racer.last_elapsed)
             out.append(Persist(record))
-            self._progress(out, racer)
+            self.progress(out, racer)
         seated = member.role == "player"
         self.members.remove(member)
         for other in self.members.by_id.values():
             if other.following == member.id and member.id not in self.racers:
                 other.following = None
         reason = "seat-lost" if seated else "left"
-        self._emit(out, {"event": "left", "player": member.id, "reason": reason, "watching": False})
+        self.emit(out, {"event": "left", "player": member.id, "reason": reason, "watching": False})
 
     def _start_race(self, out: list[Output]) -> None:
         self.phase = "racing"
         assert self.started_at is not None
-        self._emit(
+        self.emit(
             out,
             {
                 "event": "start",
@@ -406,15 +368,15 @@ class Room:
             },
         )
         for racer in self.racers.values():
-            self._send_view(out, racer, None)
+            self.send_view(out, racer, None)
 
-    def _finish_round(self, now: float, out: list[Output]) -> None:
+    def finish_round(self, now: float, out: list[Output]) -> None:
         if self.phase != "racing":
             return
         assert self.deal is not None
         self.phase = "results"
         self.results = rank_entries(r.entry() for r in self.racers.values())
-        self._emit(
+        self.emit(
             out,
             {
                 "event": "results",
@@ -434,41 +396,9 @@ class Room:
     # ------------------------------------------------------------------ commands
     def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
         """One checked command from ``conn``: exactly one answer, plus its effects."""
-        from .room_commands import HANDLERS
+        from .room_commands import handle
 
-        out: list[Output] = []
-        self._advance(now, out)
-        member = self.members.by_conn.get(conn)
-        seq = command.seq
-        if member is None:
-            out.append(Send((conn,), refused(seq, "not-authenticated", "Say hello first")))
-            return out
-        if command.type == "ping":
-            answer: Message = {"type": "applied", "seq": seq, "command": "ping", "now": now}
-            out.append(Send((conn,), answer))
-            return out
-        try:
-            cached = member.seqs.check(seq)
-        except RaceError as exc:
-            out.append(Send((conn,), refused(seq, exc.code, exc.message)))
-            return out
-        if cached is not None:
-            out.append(Send((conn,), cached))
-            return out
-        effects: list[Output] = []
-        try:
-            extra = HANDLERS[command.type](self, member, conn, command, now, effects)
-        except (RaceError, MoveError) as exc:
-            # Handlers check everything before changing anything: a refusal changes nothing.
-            answer = refused(seq, exc.code, exc.message)
-            effects = []
-        else:
-            answer = {"type": "applied", "seq": seq, "command": command.type, **extra}
-        member.seqs.remember(seq, answer)
-        out.extend(p for p in effects if isinstance(p, Persist))
-        out.append(Send((conn,), answer))
-        out.extend(p for p in effects if not isinstance(p, Persist))
-        return out
+        return handle(self, conn, command, now)
 
     def choose_deal(self) -> int:
         """The next round's deal: the chosen number (first round only), random or winnable."""
@@ -493,10 +423,10 @@ class Room:
             time_limit=float(self.settings.time_limit),
             players=tuple((p.id, p.name) for p in racers),
         )
-        self._begin_round(started)
+        self.begin_round(started)
         self.phase = "countdown"
         out.append(Persist(started))
-        self._emit(
+        self.emit(
             out,
             {
                 "event": "countdown",
@@ -506,33 +436,3 @@ class Room:
                 "players": list(self.racers),
             },
         )
-
-    def game_command(
-        self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
-    ) -> Message:
-        """move, deal, undo, hint, give-up on the sender's own game."""
-        racer = self.racers.get(member.id)
-        if racer is None:
-            if self.phase in RACING or member.role == "spectator":
-                raise RaceError("spectator", "Spectators cannot play: join before the start")
-            raise RaceError("not-started", "The race has not started")
-        if self.phase == "countdown":
-            raise RaceError("not-started", "The race has not started yet")
-        if self.phase != "racing" or not racer.playing:
-            raise RaceError("finished", "Your game is over")
-        action = GAME_ACTIONS[command.type]
-        extra = racer.apply(action, command.move, now)
-        text = extra.get("move", action)
-        assert isinstance(text, str)
-        out.append(
-            Persist(
-                ActionRecord(self.id, self.round, member.id, command.seq, text, racer.last_elapsed)
-            )
-        )
-        if action != "hint":
-            self._progress(out, racer)
-            self._send_view(out, racer, exclude=conn)
-        if not any(r.playing for r in self.racers.values()):
-            self._finish_round(now, out)
-        extra.update(view=racer.game.view(), status=racer.status, elapsed=racer.last_elapsed)
-        return extra

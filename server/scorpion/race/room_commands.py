@@ -1,4 +1,5 @@
-"""The lobby and seat commands of a room: join, leave, ready, start, follow, rematch.
+"""A room's commands: the lobby and seats (join, leave, ready, start, follow, rematch),
+the racers' game commands, and :func:`handle`, which answers each command once.
 
 Each handler checks everything first and raises :class:`RaceError` before it
 changes anything; then it changes the room, appends its effects (events, records)
@@ -8,17 +9,19 @@ to ``out`` and returns the ``applied`` answer's extra fields.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
+
+from scorpion.engine import MoveError
 
 from .commands import Command
 from .errors import RaceError
 from .members import Member
-from .outputs import ConnId, Message, Output
+from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .racer import GAME_ACTIONS
+from .records import ActionRecord
+from .room import RACING, Room
 
-if TYPE_CHECKING:
-    from .room import Room
-
-Handler: TypeAlias = Callable[["Room", Member, ConnId, Command, float, list[Output]], Message]
+Handler: TypeAlias = Callable[[Room, Member, ConnId, Command, float, list[Output]], Message]
 
 
 def join(
@@ -33,13 +36,13 @@ def join(
         if len(room.members.players()) >= room.settings.max_players:
             raise RaceError("room-full", f"Every seat is taken ({room.settings.max_players})")
         member.role, member.ready, member.following = "player", False, None
-        room._emit(out, {"event": "joined", "player": member.player.to_dict(), "role": "player"})
+        room.emit(out, {"event": "joined", "player": member.player.to_dict(), "role": "player"})
         return {"role": "player"}
-    if racer is not None and racer.playing and room.phase in ("countdown", "racing"):
+    if racer is not None and racer.playing and room.phase in RACING:
         raise RaceError("not-allowed", "You are racing: give up first")
     if member.role == "player":
         member.role, member.ready = "spectator", False
-        room._emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
+        room.emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
     return {"role": "spectator"}
 
 
@@ -47,25 +50,19 @@ def leave(
     room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
 ) -> Message:
     racer = room.racers.get(member.id)
-    if racer is not None and racer.playing and room.phase in ("countdown", "racing"):
+    if racer is not None and racer.playing and room.phase in RACING:
         racer.replay("give-up", None, racer.elapsed(now) if room.phase == "racing" else 0.0)
-        from .outputs import Persist
-        from .records import ActionRecord
-
-        out.append(
-            Persist(
-                ActionRecord(
-                    room.id, room.round, member.id, command.seq, "give-up", racer.last_elapsed
-                )
-            )
+        record = ActionRecord(
+            room.id, room.round, member.id, command.seq, "give-up", racer.last_elapsed
         )
-        room._progress(out, racer)
-        room._send_view(out, racer, exclude=None)
+        out.append(Persist(record))
+        room.progress(out, racer)
+        room.send_view(out, racer, exclude=None)
     if member.role == "player":
         member.role, member.ready = "spectator", False
-        room._emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
+        room.emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
     if room.phase == "racing" and not any(r.playing for r in room.racers.values()):
-        room._finish_round(now, out)
+        room.finish_round(now, out)
     return {"role": "spectator"}
 
 
@@ -77,7 +74,7 @@ def ready(
     if room.phase != "lobby":
         raise RaceError("already-started", "The race has already started")
     member.ready = command.ready
-    room._emit(out, {"event": "ready", "player": member.id, "ready": command.ready})
+    room.emit(out, {"event": "ready", "player": member.id, "ready": command.ready})
     return {"ready": command.ready}
 
 
@@ -95,7 +92,7 @@ def start(
     for other in seated:
         if not other.ready:
             other.role = "spectator"
-            room._emit(
+            room.emit(
                 out, {"event": "left", "player": other.id, "reason": "not-ready", "watching": True}
             )
     room.start_round([m.player for m in racers], now, out)
@@ -106,7 +103,7 @@ def follow(
     room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
 ) -> Message:
     own = room.racers.get(member.id)
-    if own is not None and own.playing and room.phase in ("countdown", "racing"):
+    if own is not None and own.playing and room.phase in RACING:
         raise RaceError("not-allowed", "You cannot watch another board while you race")
     if command.player is None:
         member.following = None
@@ -139,14 +136,37 @@ def rematch(
         other.following = None
     if member.role != "player" and len(room.members.players()) < room.settings.max_players:
         member.role = "player"
-    room._emit(out, {"event": "rematch", "round": room.round + 1, "by": member.id})
+    room.emit(out, {"event": "rematch", "round": room.round + 1, "by": member.id})
     return {"round": room.round + 1}
 
 
 def game(
     room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
 ) -> Message:
-    return room.game_command(member, conn, command, now, out)
+    """move, deal, undo, hint, give-up on the sender's own game."""
+    racer = room.racers.get(member.id)
+    if racer is None:
+        if room.phase in RACING or member.role == "spectator":
+            raise RaceError("spectator", "Spectators cannot play: join before the start")
+        raise RaceError("not-started", "The race has not started")
+    if room.phase == "countdown":
+        raise RaceError("not-started", "The race has not started yet")
+    if room.phase != "racing" or not racer.playing:
+        raise RaceError("finished", "Your game is over")
+    action = GAME_ACTIONS[command.type]
+    extra = racer.apply(action, command.move, now)
+    text = extra.get("move", action)
+    assert isinstance(text, str)
+    out.append(
+        Persist(ActionRecord(room.id, room.round, member.id, command.seq, text, racer.last_elapsed))
+    )
+    if action != "hint":
+        room.progress(out, racer)
+        room.send_view(out, racer, exclude=conn)
+    if not any(r.playing for r in room.racers.values()):
+        room.finish_round(now, out)
+    extra.update(view=racer.game.view(), status=racer.status, elapsed=racer.last_elapsed)
+    return extra
 
 
 HANDLERS: dict[str, Handler] = {
@@ -162,3 +182,40 @@ HANDLERS: dict[str, Handler] = {
     "hint": game,
     "give-up": game,
 }
+
+
+def handle(room: Room, conn: ConnId, command: Command, now: float) -> list[Output]:
+    """One checked command from ``conn``: exactly one answer, plus its effects."""
+    out: list[Output] = []
+    room.advance(now, out)
+    member = room.members.by_conn.get(conn)
+    seq = command.seq
+    if member is None:
+        out.append(Send((conn,), refused(seq, "not-authenticated", "Say hello first")))
+        return out
+    if command.type == "ping":
+        answer: Message = {"type": "applied", "seq": seq, "command": "ping", "now": now}
+        out.append(Send((conn,), answer))
+        return out
+    try:
+        cached = member.seqs.check(seq)
+    except RaceError as exc:
+        out.append(Send((conn,), refused(seq, exc.code, exc.message)))
+        return out
+    if cached is not None:
+        out.append(Send((conn,), cached))
+        return out
+    effects: list[Output] = []
+    try:
+        extra = HANDLERS[command.type](room, member, conn, command, now, effects)
+    except (RaceError, MoveError) as exc:
+        # Handlers check everything before changing anything: a refusal changes nothing.
+        answer = refused(seq, exc.code, exc.message)
+        effects = []
+    else:
+        answer = {"type": "applied", "seq": seq, "command": command.type, **extra}
+    member.seqs.remember(seq, answer)
+    out.extend(p for p in effects if isinstance(p, Persist))
+    out.append(Send((conn,), answer))
+    out.extend(p for p in effects if not isinstance(p, Persist))
+    return out
