@@ -329,14 +329,18 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   function refuse(text) {
     const els = text ? group(text) : [];
     for (const c of els) {
+      const from = c.style.transform; // where a drag left it
       c.style.transform = "";
       c.classList.remove("dragging", "selected");
-      if (!reducedMotion()) {
-        c.animate(
-          [{ transform: "translateX(0)" }, { transform: "translateX(-7px)" }, { transform: "translateX(6px)" },
-            { transform: "translateX(-4px)" }, { transform: "translateX(2px)" }, { transform: "translateX(0)" }],
-          { duration: 360, easing: "ease-in-out" },
-        );
+      if (reducedMotion()) continue;
+      const shake = [{ transform: "translateX(0)" }, { transform: "translateX(-7px)" }, { transform: "translateX(6px)" },
+        { transform: "translateX(-4px)" }, { transform: "translateX(2px)" }, { transform: "translateX(0)" }];
+      if (from && from !== "none") {
+        // Slide back from the drop, then shake: the move was refused.
+        c.animate([{ transform: from, zIndex: 900 }, { transform: "none", zIndex: 900 }], { duration: 200, easing: "ease-out" })
+          .onfinish = () => c.animate(shake, { duration: 340, easing: "ease-in-out" });
+      } else {
+        c.animate(shake, { duration: 360, easing: "ease-in-out" });
       }
     }
   }

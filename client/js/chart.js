@@ -14,8 +14,12 @@ function svg(tag, attrs = {}, text) {
 }
 
 export function raceChart(timeline, players, { width = 640, end = null } = {}) {
-  const series = players.map((p, i) => ({ ...p, color: COLORS[i % COLORS.length], points: timeline?.[p.id] || [[0, 0, 0]] }));
-  const tMax = Math.max(10, end || 0, ...series.flatMap((s) => s.points.map((pt) => pt[0])));
+  const series = players.map((p, i) => {
+    const points = [...(timeline?.[p.id] || [])].sort((a, b) => a[0] - b[0]);
+    if (!points.length || points[0][0] > 0) points.unshift([0, 0, 0]); // everyone starts at zero
+    return { ...p, color: COLORS[i % COLORS.length], points };
+  });
+  const tMax = Math.max(5, end || 0, ...series.flatMap((s) => s.points.map((pt) => pt[0])));
   const sMax = Math.max(10, ...series.flatMap((s) => s.points.map((pt) => pt[2])));
   const left = 44;
   const right = 12;
@@ -43,13 +47,13 @@ export function raceChart(timeline, players, { width = 640, end = null } = {}) {
   }
   root.append(svg("text", { x: left, y: scoreTop - 6 }, "Score"));
   root.append(svg("line", { x1: left, x2: width - right, y1: scoreTop + scoreH, y2: scoreTop + scoreH, class: "axis" }));
-  const tStep = niceStep(tMax / 6, [15, 30, 60, 120, 300, 600, 900, 1800]);
+  const tStep = niceStep(tMax / 6, [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]);
   for (let t = 0; t <= tMax; t += tStep) {
     root.append(svg("text", { x: x(t), y: height - 10, "text-anchor": "middle" }, clock(t)));
   }
   // One step line for runs and one line for score per racer.
   series.forEach((s, i) => {
-    const pts = [...s.points].sort((a, b) => a[0] - b[0]);
+    const pts = s.points;
     const nudge = (i - (series.length - 1) / 2) * 1.6; // keep equal lines apart
     let runsPath = "";
     let scorePath = "";

@@ -72,19 +72,22 @@ export function attachInput(board, actions, options = {}) {
     if (!press || e.pointerId !== press.id) return;
     const p = press;
     press = null;
-    board.columnEls().forEach((c) => c.classList.remove("drop-ok", "lifted"));
-    for (const c of p.els) c.parentElement?.classList.remove("lifted");
+    board.columnEls().forEach((c) => c.classList.remove("drop-ok"));
+    // The lifted column stays above the others until the dropped cards have landed.
+    const unlift = () => board.columnEls().forEach((c) => c.classList.remove("lifted"));
     if (!p.dragging) {
+      unlift();
       if (!cancelled) tapCard(p.text);
       return;
     }
     const col = cancelled ? null : board.columnAt(e.clientX, e.clientY);
     if (col === null || String(col) === columnOf(p.text)) {
       slideBack(p.els);
+      setTimeout(unlift, 220);
       return;
     }
     for (const c of p.els) c.classList.remove("dragging");
-    send(`${p.text}>${col + 1}`, p.text);
+    send(`${p.text}>${col + 1}`, p.text).finally(() => setTimeout(unlift, 240));
   }
   el.addEventListener("pointerup", (e) => endPress(e, false));
   el.addEventListener("pointercancel", (e) => endPress(e, true));
