@@ -376,6 +376,9 @@ class Room:
         assert self.deal is not None
         self.phase = "results"
         self.results = rank_entries(r.entry() for r in self.racers.values())
+        out.append(Persist(RoundFinished(self.id, self.round, self.deal, tuple(self.results), now)))
+        for racer in self.racers.values():
+            out.append(Persist(racer.result(self.id, self.round, False, now)))
         self.emit(
             out,
             {
@@ -387,9 +390,6 @@ class Room:
                 "timeline": self._timeline(),
             },
         )
-        out.append(Persist(RoundFinished(self.id, self.round, self.deal, tuple(self.results), now)))
-        for racer in self.racers.values():
-            out.append(Persist(racer.result(self.id, self.round, False, now)))
         if not self.members.by_conn:
             self.idle_since = now
 
