@@ -15,6 +15,7 @@ from scorpion.store import (
     GameRecord,
     OpenRoom,
     Reveal,
+    SaveDaily,
     SaveGame,
     SQLiteStore,
     StoreError,
@@ -220,3 +221,33 @@ async def test_daily_rooms_reopen_and_claims_are_idempotent(store: SQLiteStore) 
     claim = ClaimDaily("2026-11-29", "p", "g1")
     await store.write([claim, ClaimDaily("2026-11-29", "p", "g2"), claim])
     assert await store.daily_attempt("2026-11-29", "p") == "g1"
+
+
+async def test_daily_deals_are_kept_first_one_wins(store: SQLiteStore) -> None:
+    assert await store.daily_deal("2026-11-29") is None
+    await store.write([SaveDaily("2026-11-29", 2**64 - 2, True)])
+    await store.write([SaveDaily("2026-11-29", 5, False)])
+    assert await store.daily_deal("2026-11-29") == (2**64 - 2, True)
+
+
+async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+    import sqlite3
+
+    from scorpion.store.schema import SCHEMA_V1
+
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(SCHEMA_V1)
+    conn.execute(
+        "INSERT INTO players (id, token_hash, name, created) VALUES ('p', x'00', 'Old', 1)"
+    )
+    conn.execute("PRAGMA user_version=1")
+    conn.commit()
+    conn.close()
+    store = SQLiteStore(path)
+    await store.open()
+    old = await store.player("p")
+    assert old is not None and old.name == "Old"
+    await store.write([SaveDaily("2026-11-29", 7, False)])
+    assert await store.daily_deal("2026-11-29") == (7, False)
+    await store.close()

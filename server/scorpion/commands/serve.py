@@ -31,6 +31,9 @@ def add_parser(subparsers: Any) -> None:
                         help="seconds a disconnected player keeps their seat")  # fmt: skip
     parser.add_argument("--limits", default=env("LIMITS"),
                         help='[SCORPION_LIMITS] JSON, e.g. {"rate": 50}')  # fmt: skip
+    parser.add_argument("--daily-search", default=env("DAILY_SEARCH", "solver"),
+                        choices=["solver", "none"],
+                        help="[SCORPION_DAILY_SEARCH] winnable deals or none")  # fmt: skip
     parser.add_argument("--log-level", default=env("LOG_LEVEL", "info"),
                         choices=["critical", "error", "warning", "info", "debug"])  # fmt: skip
     parser.set_defaults(func=run)
@@ -55,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         client_dir=args.client,
         grace=args.grace,
         limits=limits,
+        daily_search=args.daily_search,
     )
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     run_server(settings, args.log_level)

@@ -120,7 +120,16 @@ class Reveal:
     game_ids: tuple[str, ...]
 
 
-Write = Reveal | OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily
+@dataclass(frozen=True, slots=True)
+class SaveDaily:
+    """Keep a day's daily deal (the first one saved for a day stays)."""
+
+    day: str
+    deal: int
+    verified: bool
+
+
+Write = SaveDaily | Reveal | OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily
 
 
 class Store(Protocol):
@@ -163,3 +172,4 @@ class Store(Protocol):
     async def claim_daily(self, day: str, player_id: str, game_id: str) -> None: ...
     async def daily_attempt(self, day: str, player_id: str) -> str | None: ...
     async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]: ...
+    async def daily_deal(self, day: str) -> tuple[int, bool] | None: ...

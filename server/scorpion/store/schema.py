@@ -59,8 +59,19 @@ CREATE TABLE IF NOT EXISTS daily_attempts (
 ) WITHOUT ROWID;
 """
 
-VERSION: Final = 1
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1}
+# Each day's daily deal, once found: a restart must not search again (it takes a while)
+# nor find another deal (if the solver changed). Secret: it gives every hidden card.
+SCHEMA_V2: Final = """
+CREATE TABLE IF NOT EXISTS dailies (
+    day TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,
+    verified INTEGER NOT NULL,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+VERSION: Final = 2
+MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2}
 
 PRAGMAS: Final = (
     # WAL with synchronous=NORMAL: a committed transaction survives the process being

@@ -31,6 +31,7 @@ from .base import (
     Player,
     Reveal,
     Room,
+    SaveDaily,
     SaveGame,
     StoreError,
     Write,
@@ -224,6 +225,12 @@ class SQLiteStore:
                 "INSERT OR IGNORE INTO daily_attempts (day, player_id, game_id) "
                 "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
                 (day, player, game, player),
+            )
+        if isinstance(w, SaveDaily):
+            values = (w.day, str(w.deal), int(w.verified), time.time())
+            return lambda c: c.execute(
+                "INSERT OR IGNORE INTO dailies (day, deal, verified, created) VALUES (?, ?, ?, ?)",
+                values,
             )
         if isinstance(w, Reveal):
             ids = [(i,) for i in w.game_ids]
@@ -519,5 +526,14 @@ class SQLiteStore:
             ).fetchall()
             keys = ("player", "name", "status", "elapsed", "runs", "score", "moves")
             return [dict(zip(keys, tuple(r), strict=True)) for r in rows]
+
+        return await self._read(op)
+
+    async def daily_deal(self, day: str) -> tuple[int, bool] | None:
+        """The day's saved daily deal and whether it was verified winnable, or None."""
+
+        def op(c: sqlite3.Connection) -> tuple[int, bool] | None:
+            row = c.execute("SELECT deal, verified FROM dailies WHERE day = ?", (day,)).fetchone()
+            return None if row is None else (int(row[0]), bool(row[1]))
 
         return await self._read(op)

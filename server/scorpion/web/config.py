@@ -41,6 +41,7 @@ class Settings:
     client_dir: Path | None = None
     limits: Limits = Limits()
     grace: float = 60.0  # seconds a disconnected player keeps their seat
+    daily_search: str = "solver"  # "solver": winnable daily deals; "none": unverified (tests)
     shutdown_timeout: float = 5.0
 
 

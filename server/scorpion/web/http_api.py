@@ -246,12 +246,14 @@ def check_day(text: str) -> str:
 
 
 async def daily_json(svc: Services, day: str) -> dict[str, Any]:
-    """The referee's summary (preset, verified, who is playing now) when that daily is in
-    memory or is today's; the leaderboard always from the store (it outlives the logs).
-    Past days are not loaded just to be shown: a request must not make the server derive
-    (and search for a winnable) deal for any date it is asked about."""
-    loaded = day == today() or day in getattr(svc.referee, "dailies", {})
-    summary = svc.referee.daily_summary(day, time.time()) if loaded else None
+    """The referee's summary (preset, verified, who is playing now) once the day's deal is
+    known; the leaderboard always from the store (it outlives the logs). A request never
+    waits for, nor starts, a deal search: until the deal is ready ``preparing`` is true."""
+    ready = day in svc.referee.dailies or await svc.store.daily_deal(day) is not None
+    summary = None
+    if ready:
+        await svc.dailies.ensure(day)
+        summary = svc.referee.daily_summary(day, time.time())
     data: dict[str, Any] = (
         dict(summary)
         if summary
@@ -259,6 +261,7 @@ async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     )
     data["leaderboard"] = rank_entries(await svc.store.daily_entries(day))
     data["today"] = day == today()
+    data["preparing"] = not ready and day == today()
     data.pop("deal", None)  # never, whatever the summary holds
     return data
 

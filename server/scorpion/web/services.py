@@ -13,14 +13,15 @@ import time
 from collections import OrderedDict
 
 from scorpion.hub import LocalHub
+from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
 from scorpion.race import Player as RacePlayer
-from scorpion.race import Referee, record_from_dict
 from scorpion.store import Player, Store
 
 from .auth import token_hash
 from .bridge import Bridge
 from .config import Settings
 from .connection import GOING_AWAY, IDLE, Connection
+from .dailies import DailyDeals
 from .limits import KeyedBuckets
 from .metrics import Metrics
 from .records import DAILY_PREFIX
@@ -39,6 +40,9 @@ class Services:
         self.hub = LocalHub()
         self.referee = referee or Referee(secret=settings.secret.encode(), grace=settings.grace)
         self.bridge = Bridge(self.referee, store, self.hub, self.metrics, self.close_conn)
+        self.dailies = DailyDeals(
+            self.referee, store, settings.secret.encode(), settings.daily_search
+        )
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
         self._tokens: OrderedDict[bytes, Player] = OrderedDict()
@@ -59,22 +63,36 @@ class Services:
         await self.restore()
         self._tasks.append(asyncio.create_task(self.bridge.timers(), name="scorpion-timers"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="scorpion-sweep"))
+        self._tasks.append(
+            asyncio.create_task(self.dailies.prepare_ahead(), name="scorpion-dailies")
+        )
         self.ready = True
 
     async def restore(self) -> None:
         """Rebuild rooms and dailies from the store's logs (after a restart or a crash)."""
         now = time.time()
         await self.store.close_rooms_before(DAILY_PREFIX, now - DAILY_LOG_DAYS * 86400)
-        records = []
+        records: list[Record] = []
         for room, entry in await self.store.open_room_logs():
             try:
                 records.append(record_from_dict(entry))
             except (ValueError, KeyError, TypeError, AssertionError):
                 log.error("skipping a bad log entry of room %s: %r", room, entry)
         self.bridge.writer.learn(records)
+        # The dailies being played must be installed first (their deals come from the store).
+        recorded: dict[str, int | None] = {}
+        for record in records:
+            if isinstance(record, DailyStarted):
+                recorded[record.date] = record.deal
+            elif isinstance(record, GameResult) and record.room.startswith(DAILY_PREFIX):
+                recorded.setdefault(record.room.removeprefix(DAILY_PREFIX), record.deal)
+        for date, deal in recorded.items():
+            await self.dailies.ensure(date, deal)
         if records:
             log.info("restoring %d records", len(records))
             await self.bridge.run(self.referee.restore(records, now))
+            for error in getattr(self.referee, "restore_errors", []):
+                log.error("restore: %s", error)
 
     async def stop(self) -> None:
         """Graceful shutdown: close every socket with 1001, write what is pending, close."""
@@ -88,6 +106,7 @@ class Services:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+        self.dailies.close()
         await self.store.close()
 
     async def close_all(self, code: int, reason: str) -> None:

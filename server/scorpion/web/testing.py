@@ -42,7 +42,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``scorpion serve`` in a subprocess (127.0.0.1 only); its log goes to ``<db>.log``."""
+    """``scorpion serve`` in a subprocess (127.0.0.1 only); its log goes to ``<db>.log``.
+
+    Daily deals are not searched for winnability by default (``daily_search="none"``):
+    the deal of a day is then ``scorpion.race.daily.daily_seed(b"test-secret", day)``.
+    """
 
     def __init__(
         self,
@@ -51,11 +55,12 @@ class ServerProcess:
         secret: str = "test-secret",
         args: tuple[str, ...] = (),
         env: dict[str, str] | None = None,
+        daily_search: str = "none",
     ) -> None:
         self.db = Path(db)
         self.port = port or free_port()
         self.secret = secret
-        self.args = args
+        self.args = ("--daily-search", daily_search, *args)
         self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.db.with_suffix(".log")

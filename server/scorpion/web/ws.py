@@ -116,6 +116,8 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
         return False
     conn.player = player.id
     svc.hub.attach(conn.id, conn)
+    if data.get("daily") is not None:
+        await svc.dailies.ensure(data["daily"])  # may wait for the day's deal search
     await svc.bridge.run(svc.referee.hello(conn.id, svc.race_player(player), data, time.time()))
     return True
 
