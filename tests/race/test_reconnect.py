@@ -143,3 +143,18 @@ def test_ping_and_follow() -> None:
     c.command("follow", player=None)
     a.command("move", move="deal")
     assert c.last("view")["view"] == Game.new(7, "classic").view()
+
+
+def test_when_the_creator_is_gone_a_seated_player_may_start() -> None:
+    h = Harness(grace=10)
+    h.room(ADA)
+    a, b, c = (h.connect(p, room="room1") for p in (ADA, BO, CY))
+    b.command("join", **{"as": "player"})
+    b.command("ready")
+    assert b.command("start")["code"] == "not-creator"
+    a.disconnect()
+    h.advance(5)
+    assert b.command("start")["code"] == "not-creator"  # Ada's grace is not over
+    h.advance(5)
+    assert c.command("start")["code"] == "not-creator"  # a spectator still may not
+    assert b.command("start")["type"] == "applied"

@@ -81,7 +81,10 @@ def ready(
 def start(
     room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
 ) -> Message:
-    if member.id != room.creator.id:
+    # The creator starts; if the creator has left the room, any seated player may.
+    if member.id != room.creator.id and (
+        room.members.get(room.creator.id) is not None or member.role != "player"
+    ):
         raise RaceError("not-creator", "Only the room's creator can start the race")
     if room.phase != "lobby":
         raise RaceError("already-started", "The race has already started")
