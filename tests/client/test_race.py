@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from scorpion.engine import Game
 from scorpion.web.testing import ServerProcess
 
-from .conftest import SCREENSHOTS, PageFactory
+from .conftest import PageFactory
 from .helpers import card, column_cards, create_room, drag, name_player, tap
 
 pytestmark = pytest.mark.browser
@@ -93,11 +93,6 @@ def test_two_players_race_and_a_spectator_follows(
     drag(ada, "AH", 6)  # onto the 2H, carrying the 6C 5C JH
     expect(cy.locator(".race-main .column[data-col='5'] .card[data-card='AH']")).to_be_visible()
 
-    ada.wait_for_timeout(400)  # let the move's animation settle before the picture
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    ada.screenshot(path=str(SCREENSHOTS / "race.png"))
-    cy.screenshot(path=str(SCREENSHOTS / "spectator.png"))
-
     # Reloading mid-race resumes the same game.
     ada.reload()
     expect(card(ada, "AH")).to_be_visible(timeout=15_000)
@@ -114,3 +109,14 @@ def test_two_players_race_and_a_spectator_follows(
         expect(page.locator(".results-table")).to_contain_text("Ada")
         assert page.locator("svg.chart path").count() >= 4
     expect(ada.get_by_role("button", name="Rematch on a new deal")).to_be_visible()
+
+    # A rematch: back in the lobby, same room, everyone seated and not ready.
+    ada.get_by_role("button", name="Rematch on a new deal").click()
+    for page in (ada, bo):
+        expect(page.locator("[data-action=ready]")).to_have_text("I'm ready")
+
+    # Statistics count the race.
+    ada.goto(server.url + "/#/stats")
+    classic = ada.locator("[data-preset=classic]")
+    expect(classic).to_contain_text("Played")
+    expect(classic.locator(".stat-card").nth(2)).to_contain_text("1")  # lost: gave up
