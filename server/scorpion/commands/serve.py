@@ -8,6 +8,7 @@ in data/secret on first run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import logging
 from pathlib import Path
@@ -61,5 +62,6 @@ def run(args: argparse.Namespace) -> int:
         daily_search=args.daily_search,
     )
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    run_server(settings, args.log_level)
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl+C after a clean stop
+        run_server(settings, args.log_level)
     return 0

@@ -13,9 +13,11 @@ import asyncio
 import datetime as dt
 import logging
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from scorpion.race import RaceError, Referee
 from scorpion.race.daily import check_date, daily_deal, daily_seed, utc_date
@@ -24,6 +26,11 @@ from scorpion.store import SaveDaily, Store
 log = logging.getLogger("scorpion.web")
 
 Search = Callable[[bytes, str], tuple[int, bool]]
+
+
+def _worker_init() -> None:
+    # Ctrl+C reaches the whole process group: the server shuts the worker down itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def unverified_deal(secret: bytes, date: str) -> tuple[int, bool]:
@@ -53,7 +60,9 @@ class DailyDeals:
         if self._executor is None:
             # spawn: forking a process that runs threads (the store's) is unsafe.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=_worker_init
+            )
         return self._executor
 
     async def deal(self, date: str) -> tuple[int, bool]:
@@ -75,9 +84,15 @@ class DailyDeals:
             deal, verified = self.search(self.secret, date)
         else:
             loop = asyncio.get_running_loop()
-            deal, verified = await loop.run_in_executor(
-                self._pool(), self.search, self.secret, date
-            )
+            try:
+                deal, verified = await loop.run_in_executor(
+                    self._pool(), self.search, self.secret, date
+                )
+            except BrokenProcessPool:
+                self._executor = None  # the worker died: the next search starts another
+                raise RuntimeError(f"the daily deal search for {date} was interrupted") from None
+            except (KeyboardInterrupt, SystemExit) as exc:  # raised in the worker, not here
+                raise RuntimeError(f"the daily deal search for {date} stopped: {exc!r}") from None
         await self.store.write([SaveDaily(date, deal, verified)])
         log.info(
             "daily %s ready in %.1f s (verified: %s)", date, time.monotonic() - started, verified
