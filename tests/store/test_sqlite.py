@@ -153,6 +153,8 @@ async def test_daily_one_ranked_attempt_and_entries(store: SQLiteStore) -> None:
          "score": 0, "moves": 0},
     ]  # fmt: skip
     assert await store.daily_entries("2026-11-28") == []
+    assert await store.daily_wins("a") == [day]
+    assert await store.daily_wins("b") == []  # an unranked win does not count
 
 
 async def test_open_room_logs_in_the_order_written(store: SQLiteStore) -> None:

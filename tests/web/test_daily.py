@@ -64,6 +64,9 @@ async def test_daily_attempt_leaderboard_records_and_restart(
     board = (await api.call("GET", f"/api/daily/{day}")).json()["leaderboard"]
     assert [(e["rank"], e["player"], e["status"]) for e in board] == [(1, ann_id, "gave-up")]
     assert board[0]["moves"] == 3 and board[0]["name"] == "Ann"
+    mine = (await api.call("GET", "/api/daily", ann_token)).json()["you"]
+    assert mine["streak"] == {"current": 0, "best": 0}
+    assert mine["ranked"]["status"] == "gave-up" and mine["ranked"]["moves"] == 3
     practice = await ann.client.call("start")
     assert practice["type"] == "applied" and practice["ranked"] is False
     stats = (await api.call("GET", f"/api/players/{ann_id}/stats")).json()["stats"]

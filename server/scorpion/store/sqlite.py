@@ -537,3 +537,16 @@ class SQLiteStore:
             return None if row is None else (int(row[0]), bool(row[1]))
 
         return await self._read(op)
+
+    async def daily_wins(self, player_id: str) -> list[str]:
+        """The days whose ranked daily the player won (for the daily streak)."""
+        return await self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT DISTINCT daily FROM games WHERE player_id = ? AND ranked = 1 "
+                    "AND result = 'won' AND daily IS NOT NULL ORDER BY daily",
+                    (player_id,),
+                )
+            ]
+        )

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from scorpion.race import RoomSettings, SettingsError, rank_entries, statistics
+from scorpion.race import RoomSettings, SettingsError, daily_streak, rank_entries, statistics
 from scorpion.store import GameRecord, Player
 
 from .auth import BadName, bearer, clean_name, new_id, new_token, token_hash
@@ -266,17 +266,41 @@ async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     return data
 
 
+async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    """With a bearer token: the player's daily streak and their ranked attempt of the day."""
+    if bearer(request.headers) is None:
+        return data
+    player, _ = await me(request)
+    svc = services(request)
+    current, best = daily_streak(await svc.store.daily_wins(player.id), today())
+    game_id = await svc.store.daily_attempt(data["date"], player.id)
+    game = await svc.store.game(game_id) if game_id else None
+    data["you"] = {
+        "streak": {"current": current, "best": best},
+        "ranked": None
+        if game is None
+        else {
+            "status": game.result or "playing",
+            "elapsed": game.elapsed,
+            "runs": game.runs,
+            "score": game.score,
+            "moves": game.moves,
+        },
+    }
+    return data
+
+
 @api
 async def daily_today(request: Request) -> Response:
-    """GET /api/daily -> today's daily: info and leaderboard"""
-    return ok(await daily_json(services(request), today()))
+    """GET /api/daily -> today's daily: info and leaderboard (and "you" with a token)"""
+    return ok(await with_you(request, await daily_json(services(request), today())))
 
 
 @api
 async def daily_day(request: Request) -> Response:
     """GET /api/daily/{day} -> that day's daily (today or earlier)"""
     day = check_day(request.path_params["day"])
-    return ok(await daily_json(services(request), day))
+    return ok(await with_you(request, await daily_json(services(request), day)))
 
 
 # ------------------------------------------------------------------- health
