@@ -116,4 +116,8 @@ async def test_static_client_and_security_headers(server: ServerProcess) -> None
     r = httpx.get(server.url + "/")
     assert r.status_code in (200, 404)  # 404 until client/index.html exists
     assert r.headers["x-content-type-options"] == "nosniff"
-    assert "default-src 'self'" in r.headers["content-security-policy"]
+    policy = r.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "script-src 'self';" in policy
+    assert f"connect-src 'self' ws://127.0.0.1:{server.port}" in policy
+    r = httpx.get(server.url + "/r/someroom")
+    assert r.status_code in (200, 404)

@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -15,8 +17,9 @@ from scorpion.store import SQLiteStore, Store
 
 from .config import Settings, find_client_dir
 from .http_api import routes
+from .responses import error
 from .services import Services
-from .static import SECURITY_HEADERS, static_routes
+from .static import CSP, SECURITY_HEADERS, static_routes
 from .ws import ws_endpoint
 
 
@@ -31,13 +34,28 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        headers = [*self.headers, csp(scope)]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *self.headers]
+                message["headers"] = [*message.get("headers", []), *headers]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def csp(scope: Scope) -> tuple[bytes, bytes]:
+    """The Content-Security-Policy, naming this host's websocket URL explicitly (older
+    browsers do not count ws: as 'self')."""
+    host = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+    safe = host if host and all(c.isalnum() or c in ".-:[]" for c in host) else ""
+    sockets = f" ws://{safe} wss://{safe}" if safe else ""
+    return b"content-security-policy", (CSP + sockets + ";").encode()
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """Unexpected errors answer JSON like the rest of the API (details go to the log)."""
+    return error(500, "server-error", "the server could not handle this request")
 
 
 def create_app(
@@ -62,6 +80,7 @@ def create_app(
             *static_routes(find_client_dir(settings.client_dir)),
         ],
         middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={Exception: server_error},
         lifespan=lifespan,
     )
     app.state.services = services

@@ -23,6 +23,7 @@ from .connection import (
     BAD_TOKEN,
     FLOOD,
     PROTOCOL,
+    SERVER_ERROR,
     TOO_BIG,
     TRY_AGAIN,
     Connection,
@@ -117,7 +118,13 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
     conn.player = player.id
     svc.hub.attach(conn.id, conn)
     if data.get("daily") is not None:
-        await svc.dailies.ensure(data["daily"])  # may wait for the day's deal search
+        try:
+            await svc.dailies.ensure(data["daily"])  # may wait for the day's deal search
+        except Exception:
+            log.exception("the daily %r could not be prepared", data["daily"])
+            refuse(svc, conn, Refusal("server-error", "the daily is not ready: retry shortly"))
+            conn.close(SERVER_ERROR, "daily not ready")
+            return True  # attached: the reader waits for the close
     await svc.bridge.run(svc.referee.hello(conn.id, svc.race_player(player), data, time.time()))
     return True
 
