@@ -86,3 +86,22 @@ export const createRoom = (settings) => request("POST", "/api/rooms", settings);
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
+export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
+
+/** Daily streak from your ranked daily games: days in a row, ending today or yesterday. */
+export function dailyStreak(games, today) {
+  const days = [...new Set(games.filter((g) => g.daily && g.ranked !== false).map((g) => g.daily))].sort();
+  const dayNumber = (d) => Math.round(Date.parse(`${d}T00:00:00Z`) / 86400000);
+  let best = 0;
+  let run = 0;
+  let prev = null;
+  for (const d of days) {
+    const n = dayNumber(d);
+    run = prev !== null && n === prev + 1 ? run + 1 : 1;
+    best = Math.max(best, run);
+    prev = n;
+  }
+  const last = prev;
+  const current = last !== null && dayNumber(today) - last <= 1 ? run : 0;
+  return { current, best };
+}

@@ -45,3 +45,11 @@ def test_practice_survives_a_server_restart(server: ServerProcess, new_page: Pag
         "cards => cards.map(c => c.dataset.card)"
     )
     assert after == before
+
+    # Practice goes on: give up, then a new deal starts at once.
+    page.get_by_role("button", name="Give up").click()
+    page.locator(".overlay").get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="New deal").click()
+    expect(stock).to_have_count(3, timeout=15_000)
+    expect(page.locator(".race-main [data-stat='moves'] b")).to_have_text("0")
+    expect(page.get_by_role("button", name="Give up")).to_be_enabled()

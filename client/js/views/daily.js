@@ -29,9 +29,22 @@ export function mountDaily(ctx, date) {
   const playing = h("section.panel.stack");
   const streak = h("section.panel");
   const side = h("aside.side", {}, h("div.panel.row", {}, h("span.muted", { text: "Your time" }), clockEl), result, streak, board, playing);
-  root.append(h("div.stack", {}, title, sub, h("div.race-layout", {}, main, side)));
+  const past = h("nav.row", { "aria-label": "Other days" }, h("span.muted", { text: "Other days:" }),
+    [1, 2, 3, 4, 5, 6, 7].map((k) => {
+      const d = new Date(Date.parse(`${todayUTC()}T12:00:00Z`) - k * 86400000).toISOString().slice(0, 10);
+      return h("a", { href: `#/daily/${d}`, text: shortDate(d), "aria-current": d === day ? "page" : null });
+    }),
+    day !== todayUTC() ? h("a", { href: "#/daily", text: "Today" }) : null);
+  root.append(h("div.stack", {}, title, sub, h("div.race-layout", {}, main, h("div.stack", {}, side, past))));
 
+  let streakInfo = null;
+  const loadStreak = () => api.myGames().then((data) => {
+    streakInfo = api.dailyStreak(data.games || [], todayUTC());
+    render(store.get());
+  }).catch(() => {});
   api.daily(day).then((d) => { summary = d; render(store.get()); }).catch(() => {});
+  loadStreak();
+  let lastStatus = null;
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
 
@@ -80,9 +93,12 @@ export function mountDaily(ctx, date) {
       result.append(h("div.panel.stack", {},
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
-        h("p.muted", { text: `Score ${a.score} · ${a.moves} moves${mineRow ? ` · rank ${mineRow.rank} of ${(d.leaderboard || []).length}` : ""}` })));
+        h("p.muted", { text: `Score ${a.score} · ${a.moves} moves${mineRow ? ` · rank ${mineRow.rank} of ${(d.leaderboard || []).length}` : ""}` }),
+        h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
     }
-    const st = d.streak || summary?.streak;
+    if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
+    lastStatus = a?.status ?? lastStatus;
+    const st = d.streak || summary?.streak || streakInfo;
     clear(streak);
     streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
       h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
@@ -130,6 +146,10 @@ export function mountDaily(ctx, date) {
     game?.destroy();
     session.close();
   };
+}
+
+function shortDate(day) {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
 }
 
 function longDate(day) {

@@ -23,6 +23,7 @@ export function mountRoom(ctx, roomId) {
   let parts = {};
   let joining = false;
   let resultsDismissed = null;
+  let soloStarted = null;
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
 
@@ -66,8 +67,21 @@ export function mountRoom(ctx, roomId) {
           sessionStorage.removeItem(`scorpion.autostart.${roomId}`);
         }
       } catch (err) {
-        if (err.code === "room-full") await session.join("spectator").catch(() => {});
+        if (err.code === "room-full" || err.code === "already-started") await session.join("spectator").catch(() => {});
         else if (err.code !== "closed") toast(err.message);
+      } finally {
+        joining = false;
+      }
+    } else if (s.room.phase === "lobby" && seated && s.room.settings?.max_players === 1
+      && s.room.creator === me() && soloStarted !== s.room.round) {
+      // Practice: a one-player room starts at once, and again after each "new deal".
+      soloStarted = s.room.round;
+      joining = true;
+      try {
+        if (!mine(s).ready) await session.ready(true);
+        await session.start();
+      } catch (err) {
+        if (err.code !== "closed") toast(err.message);
       } finally {
         joining = false;
       }
@@ -236,7 +250,11 @@ export function mountRoom(ctx, roomId) {
     watchPlayer = playerId;
     const p = s.room.players.find((x) => x.id === playerId);
     watch = createGame({ commands: {}, readonly: true, label: `${p?.name || "Racer"}'s board`, rules: () => presetRules(store.get().room?.settings?.preset) });
-    parts.watchHost = h("div.stack", {}, h("h2", { text: `Following ${p?.name || "a racer"}` }), watch.el);
+    parts.followTitle = h("h2", { text: `Following ${p?.name || "a racer"}`, style: "margin:0;flex:1" });
+    parts.watchHost = h("div.stack", {},
+      h("div.row", {}, parts.followTitle,
+        h("button.btn.small", { type: "button", onclick: () => session.follow(null).catch((e) => toast(e.message)) }, "Stop following")),
+      watch.el);
     if (mode === "watch") {
       clear(parts.main);
       parts.main.append(parts.watchHost);
@@ -253,7 +271,8 @@ export function mountRoom(ctx, roomId) {
     const mySeat = mine(s);
     const canFollow = mode === "watch" || (mySeat && mySeat.status && mySeat.status !== "playing");
     clear(parts.racers);
-    parts.racers.append(h("h2", { text: `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
+    const solo = r.settings?.max_players === 1;
+    parts.racers.append(h("h2", { text: solo ? `Practice · ${presetLabel(r.settings?.preset)}` : `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
       racersList(r.players, { me: me(), followed, onPick: canFollow ? pick : null }));
     if (mode === "race") {
       ensureGame(s);
@@ -284,7 +303,12 @@ export function mountRoom(ctx, roomId) {
           h("p.muted", { text: r.players.length ? "Click a racer to follow their board live. You see exactly what they see." : "Nobody is racing." })));
       } else {
         ensureWatch(s, followed);
-        if (s.follow.view) watch.update(s.follow.view);
+        if (s.follow.view) watch.update(s.follow.view, { finished: true });
+      }
+      const fp = r.players.find((x) => x.id === followed);
+      if (fp && parts.followTitle) {
+        const state = fp.status && fp.status !== "playing" ? ` · ${fp.status === "won" ? `finished in ${clock(fp.elapsed)}` : STATUS_WORDS[fp.status]}` : "";
+        parts.followTitle.textContent = `Following ${fp.name}${state}`;
       }
     }
     updateResults(s);
@@ -312,7 +336,7 @@ export function mountRoom(ctx, roomId) {
       raceChart(s.timeline, players, { end }),
       r.deal != null ? h("p.muted", { text: `Deal number ${r.deal} (${presetLabel(r.settings?.preset)}).` }) : null,
       h("div.row", {},
-        seated || r.creator === me() ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, "Rematch on a new deal") : null,
+        seated || r.creator === me() ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
         h("button.btn", { type: "button", onclick: () => { resultsDismissed = r.round; clear(parts.overlay); } }, "Look at the board"),
         h("a.btn", { href: "#/" }, "Home")));
     parts.overlay.append(h("div.overlay", {}, panel));
