@@ -23,6 +23,24 @@ SOLO_ROOM = """async () => {
 }"""
 
 
+def touch_drag(page: Page, text: str, column: int) -> None:
+    """Drag with a finger (Chrome DevTools touch events): pointer events of type touch."""
+    src = card(page, text).bounding_box()
+    dst = page.locator(f".race-main .column[data-col='{column - 1}']").bounding_box()
+    assert src and dst
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = src["x"] + src["width"] / 2, src["y"] + 6
+    x1, y1 = dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] - 10
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
+    for step in range(1, 11):
+        point = {"x": x0 + (x1 - x0) * step / 10, "y": y0 + (y1 - y0) * step / 10}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def solo_deal_one(page: Page, base: str) -> None:
     page.goto(base + "/")
     page.evaluate(SOLO_ROOM)
@@ -63,6 +81,18 @@ def test_keyboard_play_and_labels(server: ServerProcess, new_page: PageFactory) 
     # U undoes.
     page.keyboard.press("u")
     expect(page.locator(".race-main .column[data-col='1'] .card[data-card='2H']")).to_be_visible()
+
+
+def test_touch_drag_and_tap_on_a_phone(server: ServerProcess, new_page: PageFactory) -> None:
+    page = new_page(390, 844, mobile=True)
+    solo_deal_one(page, server.url)
+    touch_drag(page, "5C", 3)
+    expect(page.locator(".race-main .column[data-col='2'] .card[data-card='JH']")).to_be_visible()
+    assert column_cards(page, 1) == ["8D", "8H"]
+    card(page, "2H").tap(position={"x": 8, "y": 6})
+    expect(page.locator(".race-main .column[data-col='5'] .card[data-card='2H']")).to_be_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing sticks out sideways in portrait
 
 
 SPADES = [f"{rank}S" for rank in "KQJT98765432A"]
