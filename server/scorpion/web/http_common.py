@@ -1,0 +1,51 @@
+"""What every HTTP handler shares: the services, the error wrapper, the bearer player."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from scorpion.store import Player
+
+from .auth import bearer
+from .responses import ApiError, error
+from .services import Services
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+def today() -> str:
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def api(handler: Handler) -> Handler:
+    """Turn ApiError (and stray ValueErrors of bad input) into JSON errors."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ApiError as exc:
+            services(request).metrics.http_errors.labels(str(exc.status)).inc()
+            return error(exc.status, exc.code, exc.message)
+
+    wrapped.__name__ = handler.__name__
+    wrapped.__doc__ = handler.__doc__
+    return wrapped
+
+
+async def me(request: Request) -> tuple[Player, str]:
+    token = bearer(request.headers)
+    if token is None:
+        raise ApiError(401, "not-authenticated", "send 'Authorization: Bearer <token>'")
+    player = await services(request).player_for(token)
+    if player is None:
+        raise ApiError(401, "bad-token", "unknown token: create a player with POST /api/players")
+    return player, token

@@ -1,0 +1,157 @@
+"""HTTP: players, their names, statistics and game records (docs/http-api.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from scorpion.race import statistics
+from scorpion.store import GameRecord, Player
+
+from .auth import BadName, clean_name, new_id, new_token, token_hash
+from .http_common import api, me, services, today
+from .responses import ApiError, json_body, ok
+
+MAX_GAMES_PAGE = 100
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "created": player.created}
+
+
+def name_from(body: dict[str, Any], default: str | None = None) -> str:
+    if "name" not in body and default is not None:
+        return default
+    try:
+        return clean_name(body.get("name"))
+    except BadName as exc:
+        raise ApiError(400, "bad-name", str(exc)) from None
+
+
+def client_key(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+@api
+async def create_player(request: Request) -> Response:
+    """POST /api/players {name?} -> 201 {player, token}"""
+    svc = services(request)
+    if not svc.new_players.take(client_key(request)):
+        raise ApiError(429, "rate-limited", "too many new players from this address: wait")
+    body = await json_body(request, svc.settings.limits, required=False)
+    player_id = new_id("p_")
+    name = name_from(body, default=f"Player {player_id[2:6]}")
+    token = new_token()
+    player = await svc.store.create_player(player_id, token_hash(token), name)
+    svc.remember(token, player)
+    return ok({"player": player_json(player), "token": token}, status=201)
+
+
+@api
+async def get_me(request: Request) -> Response:
+    """GET /api/me -> {player}"""
+    player, _ = await me(request)
+    return ok({"player": player_json(player)})
+
+
+@api
+async def patch_me(request: Request) -> Response:
+    """PATCH /api/me {name} -> {player}"""
+    svc = services(request)
+    player, token = await me(request)
+    body = await json_body(request, svc.settings.limits)
+    if "name" not in body:
+        raise ApiError(400, "missing-field", 'send {"name": ...}')
+    updated = await svc.store.rename_player(player.id, name_from(body))
+    svc.remember(token, updated)
+    return ok({"player": player_json(updated)})
+
+
+@api
+async def delete_me(request: Request) -> Response:
+    """DELETE /api/me -> {deleted: true}: the player, their games and daily attempts."""
+    svc = services(request)
+    player, _ = await me(request)
+    await svc.store.delete_player(player.id)
+    svc.forget_player(player.id)
+    for conn in list(svc.connections.values()):
+        if conn.player == player.id:
+            conn.close(4001, "player deleted")
+    return ok({"deleted": True, "player": player.id})
+
+
+@api
+async def player_stats(request: Request) -> Response:
+    """GET /api/players/{id}/stats -> {player, stats: [per preset]}"""
+    svc = services(request)
+    player = await svc.store.player(request.path_params["player_id"])
+    if player is None:
+        raise ApiError(404, "unknown-player", "no such player")
+    results = await svc.store.results(player.id)
+    stats = statistics(results)
+    return ok(
+        {
+            "player": {"id": player.id, "name": player.name},
+            "stats": [stats[p].to_dict() for p in sorted(stats)],
+        }
+    )
+
+
+def game_json(game: GameRecord, day: str) -> dict[str, Any]:
+    """A game record for its owner. The deal number stays hidden while it could help
+    someone still playing: a race before its results, today's daily."""
+    shown = game.revealed if game.daily is None else game.daily < day
+    return {
+        "id": game.id,
+        "room": game.room_id,
+        "daily": game.daily,
+        "ranked": game.ranked,
+        "preset": game.preset,
+        "rules": game.rules,
+        "deal": str(game.deal) if shown else None,
+        "started": game.started,
+        "finished": game.finished,
+        "status": game.result or "playing",
+        "elapsed": game.elapsed,
+        "score": game.score,
+        "runs": game.runs,
+        "moves": game.moves,
+        "turned": game.turned,
+        "actions": [[a, e] for a, e in game.actions],
+    }
+
+
+@api
+async def my_games(request: Request) -> Response:
+    """GET /api/me/games?limit=&before= -> {games: [...], next: before-value or null}"""
+    svc = services(request)
+    player, _ = await me(request)
+    try:
+        limit = int(request.query_params.get("limit", "50"))
+        before_text = request.query_params.get("before")
+        before = float(before_text) if before_text is not None else None
+    except ValueError:
+        raise ApiError(400, "bad-field", "limit is an integer, before a time") from None
+    limit = max(1, min(limit, MAX_GAMES_PAGE))
+    games = await svc.store.player_games(player.id, limit=limit, before=before)
+    day = today()
+    more = len(games) == limit
+    return ok(
+        {
+            "games": [game_json(g, day) for g in games],
+            "next": games[-1].started if more and games else None,
+        }
+    )
+
+
+@api
+async def my_game(request: Request) -> Response:
+    """GET /api/me/games/{game_id} -> {game}"""
+    svc = services(request)
+    player, _ = await me(request)
+    game = await svc.store.game(request.path_params["game_id"])
+    if game is None or game.player_id != player.id:
+        raise ApiError(404, "unknown-game", "no such game of yours")
+    return ok({"game": game_json(game, today())})

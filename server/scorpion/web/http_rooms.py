@@ -1,0 +1,119 @@
+"""HTTP: rooms and the daily challenge (docs/http-api.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from scorpion.race import RoomSettings, SettingsError, daily_streak, rank_entries
+
+from .auth import bearer, new_id
+from .http_common import api, me, services, today
+from .responses import ApiError, json_body, ok
+from .services import Services
+
+
+@api
+async def create_room(request: Request) -> Response:
+    """POST /api/rooms {preset, deal, max_players, time_limit, undo, hints} -> 201 {room, state}"""
+    svc = services(request)
+    player, _ = await me(request)
+    body = await json_body(request, svc.settings.limits, required=False)
+    try:
+        settings = RoomSettings.from_dict(body)
+    except SettingsError as exc:
+        raise ApiError(400, "bad-settings", str(exc)) from None
+    if not svc.new_rooms.take(player.id):
+        raise ApiError(429, "rate-limited", "too many rooms created: wait a little")
+    if svc.closing:
+        raise ApiError(503, "shutting-down", "the server is restarting: try again shortly")
+    room_id = new_id("", 6)
+    now = time.time()
+    await svc.bridge.run(svc.referee.create_room(room_id, svc.race_player(player), settings, now))
+    state = svc.referee.room_summary(room_id, time.time())
+    return ok({"room": room_id, "link": f"/r/{room_id}", "state": state}, status=201)
+
+
+@api
+async def room_summary(request: Request) -> Response:
+    """GET /api/rooms/{room_id} -> the room's public snapshot (docs/protocol.md section 5)"""
+    svc = services(request)
+    state = svc.referee.room_summary(request.path_params["room_id"], time.time())
+    if state is None:
+        raise ApiError(404, "unknown-room", "no such room (or it was closed)")
+    return ok(state)
+
+
+# -------------------------------------------------------------------- daily
+def check_day(text: str) -> str:
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        raise ApiError(404, "unknown-day", "a day is a date like 2026-11-29") from None
+    if day.isoformat() != text:
+        raise ApiError(404, "unknown-day", "a day is a date like 2026-11-29")
+    if text > today():
+        raise ApiError(404, "unknown-day", "future dailies are secret")
+    return text
+
+
+async def daily_json(svc: Services, day: str) -> dict[str, Any]:
+    """The referee's summary (preset, verified, who is playing now) once the day's deal is
+    known; the leaderboard always from the store (it outlives the logs). A request never
+    waits for, nor starts, a deal search: until the deal is ready ``preparing`` is true."""
+    ready = day in svc.referee.dailies or await svc.store.daily_deal(day) is not None
+    summary = None
+    if ready:
+        await svc.dailies.ensure(day)
+        summary = svc.referee.daily_summary(day, time.time())
+    data: dict[str, Any] = (
+        dict(summary)
+        if summary
+        else {"date": day, "preset": "classic", "verified": None, "playing": []}
+    )
+    data["leaderboard"] = rank_entries(await svc.store.daily_entries(day))
+    data["today"] = day == today()
+    data["preparing"] = not ready and day == today()
+    data.pop("deal", None)  # never, whatever the summary holds
+    return data
+
+
+async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    """With a bearer token: the player's daily streak and their ranked attempt of the day."""
+    if bearer(request.headers) is None:
+        return data
+    player, _ = await me(request)
+    svc = services(request)
+    current, best = daily_streak(await svc.store.daily_wins(player.id), today())
+    game_id = await svc.store.daily_attempt(data["date"], player.id)
+    game = await svc.store.game(game_id) if game_id else None
+    data["you"] = {
+        "streak": {"current": current, "best": best},
+        "ranked": None
+        if game is None
+        else {
+            "status": game.result or "playing",
+            "elapsed": game.elapsed,
+            "runs": game.runs,
+            "score": game.score,
+            "moves": game.moves,
+        },
+    }
+    return data
+
+
+@api
+async def daily_today(request: Request) -> Response:
+    """GET /api/daily -> today's daily: info and leaderboard (and "you" with a token)"""
+    return ok(await with_you(request, await daily_json(services(request), today())))
+
+
+@api
+async def daily_day(request: Request) -> Response:
+    """GET /api/daily/{day} -> that day's daily (today or earlier)"""
+    day = check_day(request.path_params["day"])
+    return ok(await with_you(request, await daily_json(services(request), day)))
