@@ -1,0 +1,53 @@
+"""The server's clock drives races: time limits, the reconnect grace period, and a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorpion.web.testing import Api, Client, ServerProcess, start_race
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp_path / "quick.db", args=("--grace", "1"))
+    server.start()
+    yield server
+    server.stop()
+
+
+async def test_time_limit_ends_the_race_with_results(quick: ServerProcess) -> None:
+    async with Api(quick.url) as api:
+        _, racers, tokens = await start_race(quick, api, ["Ann", "Bob"], 31, time_limit=2)
+        ann = racers["Ann"]
+        assert (await ann.act("move", move=ann.pick()))["type"] == "applied"
+        results = await ann.client.expect(lambda f: f.get("event") == "results", timeout=15)
+        assert {e["status"] for e in results["ranking"]} == {"timed-out"}
+        first, second = results["ranking"]
+        assert (first["runs"], first["score"]) >= (second["runs"], second["score"])
+        late = await ann.client.call("move", move="deal")
+        assert late["type"] == "refused" and late["code"] == "finished"
+        games = (await api.call("GET", "/api/me/games", tokens["Bob"])).json()["games"]
+        assert games[0]["status"] == "timed-out" and games[0]["deal"] == "31"
+
+
+async def test_a_seat_is_lost_after_the_grace_period(quick: ServerProcess) -> None:
+    async with Api(quick.url) as api:
+        room, racers, tokens = await start_race(quick, api, ["Ann", "Bob"], 32)
+        ann, bob = racers["Ann"], racers["Bob"]
+        await ann.act("move", move=ann.pick())
+        await ann.client.close()
+        left = await bob.client.expect(lambda f: f.get("event") == "left", timeout=15)
+        assert left["player"] == ann.id and left["reason"] == "seat-lost"
+        back = await Client.connect(quick.ws_url, "ann")
+        welcome = await back.hello(tokens["Ann"], room=room)
+        assert welcome["you"]["role"] == "spectator"  # too late: she watches now
+        assert (await back.call("move", move="deal"))["type"] == "refused"
+        # Bob races on, alone; a restart keeps the lost seat lost.
+        assert (await bob.act("move", move=bob.pick()))["type"] == "applied"
+        quick.kill()
+        quick.start()
+        again = await Client.connect(quick.ws_url, "ann")
+        assert (await again.hello(tokens["Ann"], room=room))["you"]["role"] == "spectator"
