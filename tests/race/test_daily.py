@@ -82,7 +82,14 @@ def test_resume_after_disconnect_and_live_progress_of_others() -> None:
     assert answer["elapsed"] == 10.0
     progress = b.events("progress")[-1]
     assert (progress["player"], progress["moves"], progress["name"]) == ("a", 1, "Ada")
-    assert b.command("deal")["elapsed"] == 5.0
+    # Progress is throttled (one daily for everyone): an undo right away is not announced,
+    # the next move 5 s later is.
+    a.command("undo")
+    assert b.events("progress")[-1]["moves"] == 1
+    h.advance(5)
+    answer = a.command("deal")
+    assert b.events("progress")[-1]["moves"] == 1 and b.events("progress")[-1]["elapsed"] == 15.0
+    assert b.command("deal")["elapsed"] == 10.0
     a.disconnect()
     h.advance(100)
     a2 = h.connect(ADA, daily=TODAY)

@@ -33,6 +33,7 @@ from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
 
 DAILY_PRESET: Final = "classic"
+PROGRESS_EVERY: Final = 5.0  # seconds between a daily player's progress events (at most)
 DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a deal search)
 
 
@@ -78,6 +79,8 @@ class Attempt(Racer):
 
     number: int = 1
     ranked: bool = False
+    shown: tuple[int, str] = (0, "playing")  # runs and status in the last progress event
+    shown_at: float = float("-inf")
 
 
 class Daily:
@@ -282,12 +285,24 @@ class Daily:
                 )
             )
         )
-        if action != "hint":
+        if action != "hint" and self._progress_due(attempt, now):
             self._emit(out, {"event": "progress", **attempt.progress(), "name": player.name})
         if not attempt.playing:
             self._finish(attempt, now, out)
         extra.update(self._answer(attempt))
         return extra
+
+    def _progress_due(self, attempt: Attempt, now: float) -> bool:
+        """Whether to tell everyone: a run or the status changed, or PROGRESS_EVERY passed.
+
+        Everyone playing today shares one daily: a progress event per move to every one
+        of them would grow with the square of the players.
+        """
+        key = (len(attempt.game.runs), attempt.status)
+        if key != attempt.shown or now - attempt.shown_at >= PROGRESS_EVERY:
+            attempt.shown, attempt.shown_at = key, now
+            return True
+        return False
 
     def _finish(self, attempt: Attempt, now: float, out: list[Output]) -> None:
         out.append(Persist(attempt.result(self.key, attempt.number, attempt.ranked, now)))
