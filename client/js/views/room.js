@@ -333,8 +333,8 @@ export function mountRoom(ctx, roomId) {
     const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-labelledby": "results-h" },
       h("h2", { id: "results-h", text: "Results" }),
       h("table.results-table", {}, h("thead", {}, h("tr", {}, ["#", "Racer", "", "Runs", "Score", "Moves"].map((t, i) => h(i > 2 ? "th.num" : "th", { text: t })))), h("tbody", {}, rows)),
-      raceChart(s.timeline, players, { end }),
-      r.deal != null ? h("p.muted", { text: `Deal number ${r.deal} (${presetLabel(r.settings?.preset)}).` }) : null,
+      raceChart(s.timeline, players, { end, width: Math.round(Math.min(640, Math.max(300, window.innerWidth - 70))) }),
+      dealText(r.deal) ? h("p.muted", { text: `Deal number ${dealText(r.deal)} (${presetLabel(r.settings?.preset)}).` }) : null,
       h("div.row", {},
         seated || r.creator === me() ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
         h("button.btn", { type: "button", onclick: () => { resultsDismissed = r.round; clear(parts.overlay); } }, "Look at the board"),
@@ -398,6 +398,12 @@ export function mountRoom(ctx, roomId) {
     game?.destroy();
     session.close();
   };
+}
+
+/** The deal number as text, only when it is exact (JSON numbers past 2**53 are not). */
+function dealText(deal) {
+  if (typeof deal === "string") return deal;
+  return Number.isSafeInteger(deal) ? String(deal) : null;
 }
 
 function ordinal(n) {
