@@ -20,7 +20,7 @@ from scorpion.web.config import DEFAULT_DATA, Settings, env, limits_from_json, l
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the race server")
     parser.add_argument("--host", default=env("HOST", "127.0.0.1"), help="[SCORPION_HOST]")
-    parser.add_argument("--port", type=int, default=int(env("PORT", "8000") or 8000),
+    parser.add_argument("--port", type=int, default=env("PORT", "8000"),
                         help="[SCORPION_PORT] 8000")  # fmt: skip
     parser.add_argument("--db", type=Path, default=Path(env("DB") or DEFAULT_DATA / "scorpion.db"),
                         help="[SCORPION_DB] SQLite file, created on first run")  # fmt: skip
@@ -49,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
         limits = limits_from_json(args.limits)
     except ValueError as exc:
         raise SystemExit(f"scorpion serve: {exc}") from None
-    secret = load_secret(args.secret, args.db.parent)
+    try:
+        secret = load_secret(args.secret, args.db.parent)
+        args.db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SystemExit(f"scorpion serve: cannot use {args.db.parent}: {exc}") from None
     settings = dataclasses.replace(
         Settings(),
         host=args.host,

@@ -1,0 +1,92 @@
+"""``scorpion serve`` with no flags: SCORPION_* variables and the ./data defaults."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from scorpion.web.testing import free_port
+
+
+def serve(cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
+    log = (cwd / "serve.log").open("ab")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorpion.cli", "serve"],
+        cwd=cwd,
+        env={**clean, **env},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    log.close()
+    return proc
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the server exited"
+        try:
+            if httpx.get(url + "/readyz", timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("not ready in time")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        assert proc.wait(20) == 0  # Ctrl+C: a clean stop, exit status 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
+def test_defaults_create_data_and_keep_the_secret(tmp_path: Path) -> None:
+    port = free_port()
+    env = {"SCORPION_PORT": str(port), "SCORPION_DAILY_SEARCH": "none"}
+    url = f"http://127.0.0.1:{port}"
+    proc = serve(tmp_path, env)
+    try:
+        wait_ready(url, proc)
+        token = httpx.post(url + "/api/players", json={"name": "Ann"}).json()["token"]
+    finally:
+        stop(proc)
+    secret = tmp_path / "data" / "secret"
+    assert (tmp_path / "data" / "scorpion.db").is_file()
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+    kept = secret.read_text()
+    assert len(kept.strip()) >= 32
+    proc = serve(tmp_path, env)  # same secret, same database: the token still works
+    try:
+        wait_ready(url, proc)
+        headers = {"Authorization": f"Bearer {token}"}
+        assert httpx.get(url + "/api/me", headers=headers).json()["player"]["name"] == "Ann"
+    finally:
+        stop(proc)
+    assert secret.read_text() == kept
+
+
+def test_environment_database_and_secret(tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "elsewhere" / "race.db"
+    env = {"SCORPION_PORT": str(port), "SCORPION_DB": str(db), "SCORPION_SECRET": "s3cret",
+           "SCORPION_HOST": "127.0.0.1", "SCORPION_DAILY_SEARCH": "none"}  # fmt: skip
+    proc = serve(tmp_path, env)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}", proc)
+    finally:
+        stop(proc)
+    assert db.is_file()
+    assert not (db.parent / "secret").exists()  # a given secret is not written down
+    assert not (tmp_path / "data").exists()
