@@ -58,6 +58,8 @@ async function request(method, path, body) {
     }
   }
   if (!res.ok) {
+    // A token the server no longer knows (a fresh database): forget it, a new one is made.
+    if (res.status === 401 && t) forget();
     const err = data?.error && typeof data.error === "object" ? data.error : data || {};
     throw new ApiError(res.status, err.code || data?.code, err.message || data?.message || data?.detail);
   }

@@ -20,6 +20,12 @@ store.subscribe((s) => {
   if (s.conn !== lastConn) {
     lastConn = s.conn;
     showConnection(s.conn);
+    if (s.conn?.state === "failed" && s.conn.code === "bad-token") {
+      // The server does not know our token (its database was reset): start over with a name.
+      api.forget();
+      refreshWho();
+      route();
+    }
   }
 });
 

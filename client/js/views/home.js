@@ -54,7 +54,14 @@ export function mountHome(ctx) {
         undo: undoBox.checked,
         hints: hintsBox.checked,
       };
-      const room = await api.createRoom(settings);
+      let room;
+      try {
+        room = await api.createRoom(settings);
+      } catch (err) {
+        if (err.status !== 401) throw err;
+        await identify(); // the old token was forgotten: make a new player, then try again
+        room = await api.createRoom(settings);
+      }
       go(`#/r/${room.room ?? room.id}`);
     } catch (err) {
       error.textContent = err.message;
