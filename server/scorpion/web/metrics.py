@@ -25,6 +25,8 @@ class Metrics:
             "scorpion_send_queue_drops", "Connections dropped for a full send queue", registry=r
         )
         self.frames_sent = Counter("scorpion_frames_sent", "Websocket frames sent", registry=r)
+        # Writes are grouped: commits grow slower than moves under load.
+        self.commits = Gauge("scorpion_store_commits", "Store transactions committed", registry=r)
         self.http_errors = Counter(
             "scorpion_http_errors", "HTTP requests answered with an error", ["status"], registry=r
         )

@@ -56,6 +56,7 @@ class Services:
         self.new_rooms = KeyedBuckets(limits.rooms_per_hour / 3600, limits.rooms_burst)
         self.metrics.connections.set_function(lambda: len(self.connections))
         self.metrics.rooms.set_function(lambda: _count(self.referee, "room_count"))
+        self.metrics.commits.set_function(lambda: _count(self.store, "commits"))
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -166,8 +167,8 @@ class Services:
         return RacePlayer(player.id, player.name)
 
 
-def _count(referee: Referee, name: str) -> float:
+def _count(source: object, name: str) -> float:
     try:
-        return float(getattr(referee, name))
+        return float(getattr(source, name))
     except (AttributeError, NotImplementedError, TypeError):
         return 0.0
