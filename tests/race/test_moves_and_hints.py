@@ -1,0 +1,76 @@
+"""Tap-to-move, hints and deal choices through a room."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from scorpion.engine import Game, MoveError, card_text
+from scorpion.race import Player, Referee, RoomSettings
+
+from .harness import Client, Harness
+
+ADA = Player("a", "Ada")
+
+
+def solo(**settings: object) -> tuple[Harness, Client]:
+    h = Harness()
+    h.room(ADA, **settings)
+    a = h.connect(ADA, room="room1")
+    a.command("join", **{"as": "player"})
+    a.command("ready")
+    a.command("start")
+    h.advance(3)
+    return h, a
+
+
+def test_a_tap_is_answered_with_where_the_card_went() -> None:
+    h, a = solo(deal=7)
+    game = Game.new(7, "classic")
+    taps = []
+    for col, down in zip(game.columns, game.down, strict=True):
+        for card in col[down:]:
+            with contextlib.suppress(MoveError):
+                taps.append((card_text(card), str(game.resolve(card_text(card)))))
+    assert taps, "deal 7 has a card that a tap can move"
+    tap, full = taps[0]
+    answer = a.command("move", move=tap)
+    assert answer["type"] == "applied" and answer["move"] == full
+    game.play(full)
+    assert answer["view"] == game.view()
+    record = h.records[-1]
+    assert record.kind == "action" and record.action == full  # type: ignore[union-attr]
+
+
+def test_hints_list_moves_that_are_legal_and_count_in_progress() -> None:
+    _h, a = solo(deal=7, hints=True)
+    legal = {str(m) for m in Game.new(7, "classic").legal_moves()}
+    answer = a.command("hint")
+    hints = answer["hints"]
+    assert isinstance(hints, list) and hints
+    assert {h["move"] for h in hints} <= legal
+    assert all(h["winnable"] in (True, False, None) for h in hints)
+    assert a.events("progress") == []  # a hint changes no board: no progress event
+    a.command("deal")
+    assert a.events("progress")[-1]["hints"] == 1
+
+
+def test_deal_choices() -> None:
+    h, _a = solo(deal="random")
+    assert h.referee.rooms["room1"].deal == 101  # from the deal source
+    h, _a = solo(deal="winnable")
+    room = h.referee.rooms["room1"]
+    if not room.verified:  # no solver: an unverified random deal
+        assert room.deal == 101
+    assert room.state(h.now)["settings"]["deal"] == "winnable"  # type: ignore[index]
+    h, _a = solo(deal=2**64 - 1)
+    assert h.referee.rooms["room1"].deal == 2**64 - 1
+    assert h.referee.room_summary("room1", h.now)["deal"] is None  # type: ignore[index]
+
+
+def test_room_ids_are_unique() -> None:
+    referee = Referee(secret=b"s")
+    referee.create_room("r", ADA, RoomSettings(), 0.0)
+    with pytest.raises(ValueError, match="already exists"):
+        referee.create_room("r", ADA, RoomSettings(), 0.0)
