@@ -3,13 +3,15 @@ explanation of a complete run that stays under the `placed` rule (RULES.md rule 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.web.testing import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import card, column_cards
+from .helpers import card, column_cards, tap
 
 pytestmark = pytest.mark.browser
 
@@ -93,6 +95,30 @@ def test_touch_drag_and_tap_on_a_phone(server: ServerProcess, new_page: PageFact
     expect(page.locator(".race-main .column[data-col='5'] .card[data-card='2H']")).to_be_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing sticks out sideways in portrait
+
+
+def test_tap_card_then_column_and_reduced_motion(
+    server: ServerProcess, new_page: PageFactory
+) -> None:
+    page = new_page()
+    page.emulate_media(reduced_motion="reduce")
+    solo_deal_one(page, server.url)
+    # Taps pick cards up (the seed 004 way): the setting under "How to play and keys".
+    page.get_by_text("How to play and keys").click()
+    page.get_by_label("A tap sends the card where it fits").uncheck()
+    tap(page, "5C")
+    expect(card(page, "5C")).to_have_class(re.compile(r"\bselected\b"))
+    expect(card(page, "JH")).to_have_class(re.compile(r"\bselected\b"))  # it rides along
+    tap(page, "6C")  # a card of column 3: put the 5C (and the JH) there
+    expect(page.locator(".race-main .column[data-col='2'] .card[data-card='JH']")).to_be_visible()
+    assert column_cards(page, 3)[-3:] == ["6C", "5C", "JH"]
+    assert page.evaluate("document.getAnimations().length") == 0  # nothing moves by itself
+
+    # Tapping the picked-up card again puts it back.
+    tap(page, "2H")
+    tap(page, "2H")
+    expect(card(page, "2H")).not_to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator(".race-main [data-stat='moves'] b")).to_have_text("1")
 
 
 SPADES = [f"{rank}S" for rank in "KQJT98765432A"]
