@@ -7,7 +7,7 @@ import { createGame } from "../game.js";
 import { racersList } from "../racers.js";
 import { raceChart } from "../chart.js";
 import { presetLabel, presetRules } from "../presets.js";
-import { STATUS_WORDS } from "../roomstate.js";
+import { ranked, STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
 
 export function mountRoom(ctx, roomId) {
@@ -225,7 +225,9 @@ export function mountRoom(ctx, roomId) {
     parts.info = h("div");
     parts.main = h("div.race-main");
     parts.side.append(h("div.panel.row", {}, h("span.muted", { text: "Race clock" }), parts.clock), parts.racers, parts.info);
-    if (m === "race") root.append(h("div.race-layout", {}, parts.main, parts.side));
+    // On a phone the side panel falls below the board: a compact strip keeps the race in view.
+    parts.strip = h("div.mini-strip", { "aria-hidden": "true" });
+    if (m === "race") root.append(h("div.race-layout", {}, h("div", {}, parts.strip, parts.main), parts.side));
     else root.append(h("div.watch-grid", {}, parts.side, parts.main));
   }
 
@@ -274,6 +276,15 @@ export function mountRoom(ctx, roomId) {
     const solo = r.settings?.max_players === 1;
     parts.racers.append(h("h2", { text: solo ? `Practice · ${presetLabel(r.settings?.preset)}` : `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
       racersList(r.players, { me: me(), followed, onPick: canFollow ? pick : null }));
+    clear(parts.strip);
+    if (r.players.length > 1) {
+      ranked(r.players).forEach((p, i) => {
+        const done = p.status && p.status !== "playing";
+        parts.strip.append(h(`span.chip${p.id === me() ? ".me" : ""}${done ? ".done" : ""}`, {},
+          h("b", { text: `${i + 1}` }), h("span.chip-name", { text: p.id === me() ? "You" : p.name }),
+          h("span", { text: `${p.runs || 0}/4 · ${p.score || 0}` })));
+      });
+    }
     if (mode === "race") {
       ensureGame(s);
       if (s.board) game.update(s.board, { finished: mySeat?.status && mySeat.status !== "playing" });
