@@ -217,9 +217,16 @@ async def test_daily_rooms_reopen_and_claims_are_idempotent(store: SQLiteStore) 
     await store.create_player("p", b"h", "P")
     day = OpenRoom("daily:2026-11-29", None, {}, reopen=True)
     await store.write([day, AppendLog(day.room_id, {"n": 1})])
+    first = await store.room(day.room_id)
+    assert first is not None
     await store.close_room(day.room_id)
+    await asyncio.sleep(0.01)
     await store.write([day, AppendLog(day.room_id, {"n": 2}), day])
     assert await store.room_log(day.room_id) == [{"n": 2}]
+    reopened = await store.room(day.room_id)
+    # Reopening marks it active now: idle-log pruning counts from the last write.
+    assert reopened is not None and reopened.closed is None
+    assert reopened.created > first.created
     claim = ClaimDaily("2026-11-29", "p", "g1")
     await store.write([claim, ClaimDaily("2026-11-29", "p", "g2"), claim])
     assert await store.daily_attempt("2026-11-29", "p") == "g1"

@@ -71,7 +71,8 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class OpenRoom:
-    """Create a room's row. ``reopen``: create it if missing, reopen it if closed (dailies)."""
+    """Create a room's row. ``reopen`` (dailies): create it if missing, else reopen it if
+    closed and mark it active now (``created`` then means "last opened")."""
 
     room_id: str
     creator: str | None

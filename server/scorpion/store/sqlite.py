@@ -176,7 +176,7 @@ class SQLiteStore(SQLiteWorker):
         now = time.time()
         sql = "INSERT INTO rooms (id, creator, settings, created) VALUES (?, ?, ?, ?)"
         if reopen:
-            sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL"
+            sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL, created = excluded.created"
         return lambda c: c.execute(sql, (room_id, creator, settings, now))
 
     async def create_room(self, room_id: str, creator: str | None, settings: JSON) -> Room:

@@ -66,7 +66,9 @@ class RecordWriter:
         if isinstance(record, RoomOpened):
             self._settings[room] = dict(record.settings)
             out.append(OpenRoom(room, record.creator, dict(record.settings)))
-        elif isinstance(record, DailyStarted):
+        elif room.startswith(DAILY_PREFIX):
+            # A daily's log is closed after two idle days (Services._maintain): writing to it
+            # again reopens it, so a late practice move is never refused by the store.
             out.append(OpenRoom(room, None, {}, reopen=True))
         out.append(AppendLog(room, record.to_dict()))
         if isinstance(record, RoundStarted):

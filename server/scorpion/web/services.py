@@ -28,7 +28,7 @@ from .records import DAILY_PREFIX
 
 log = logging.getLogger("scorpion.web")
 
-DAILY_LOG_DAYS = 2  # daily logs older than this are closed at startup (their records stay)
+DAILY_LOG_DAYS = 2  # daily logs idle this long are closed (game records and results stay)
 TOKEN_CACHE = 10_000
 
 
@@ -64,6 +64,7 @@ class Services:
         await self.restore()
         self._tasks.append(asyncio.create_task(self.bridge.timers(), name="scorpion-timers"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="scorpion-sweep"))
+        self._tasks.append(asyncio.create_task(self._maintain(), name="scorpion-maintain"))
         self._tasks.append(
             asyncio.create_task(self.dailies.prepare_ahead(), name="scorpion-dailies")
         )
@@ -119,6 +120,18 @@ class Services:
                 *(c.wait_closed(self.settings.shutdown_timeout) for c in conns),
                 return_exceptions=True,
             )
+
+    async def _maintain(self) -> None:
+        """Hourly: close the logs of dailies idle for DAILY_LOG_DAYS (restarts replay less)."""
+        while True:
+            await asyncio.sleep(3600)
+            try:
+                cutoff = time.time() - DAILY_LOG_DAYS * 86400
+                closed = await self.store.close_rooms_before(DAILY_PREFIX, cutoff)
+                if closed:
+                    log.info("closed %d idle daily logs", closed)
+            except Exception:
+                log.exception("maintenance failed")
 
     async def _sweep(self) -> None:
         """Close sockets that stopped talking (browsers send no pings: clients send ``ping``)."""
