@@ -107,7 +107,10 @@ class Bridge:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
 
-    async def drain(self) -> None:
-        """Wait until every batch handed to :meth:`run` has been written and sent."""
-        while self._tail is not None:
-            await asyncio.shield(self._tail)
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait until every batch handed to :meth:`run` has been written and sent (bounded:
+        a shutdown must end even if the disk hangs)."""
+        deadline = time.monotonic() + timeout
+        while self._tail is not None and time.monotonic() < deadline:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._tail), deadline - time.monotonic())
