@@ -18,8 +18,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from .base import Subscriber
+from .base import Hub, Subscriber
 
 
 class LocalHub:
@@ -44,3 +45,7 @@ class LocalHub:
 
     def __len__(self) -> int:
         return len(self._subscribers)
+
+
+if TYPE_CHECKING:  # mypy checks that LocalHub implements the Hub interface
+    _conforms: Hub = LocalHub()

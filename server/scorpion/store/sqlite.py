@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -24,6 +24,7 @@ from .base import (
     Room,
     SaveDaily,
     SaveGame,
+    Store,
     StoreError,
     Write,
 )
@@ -411,3 +412,7 @@ class SQLiteStore(SQLiteWorker):
                 )
             ]
         )
+
+
+if TYPE_CHECKING:  # mypy checks that SQLiteStore implements the whole Store interface
+    _conforms: Store = SQLiteStore(":memory:")
