@@ -6,6 +6,7 @@ drives it, it never downloads a browser.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def ensure_chromium() -> None:
@@ -85,3 +86,17 @@ def new_page(browser: Browser) -> Iterator[PageFactory]:
     for ctx in contexts:
         ctx.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """Where the tests save their screenshots: docs/screenshots/ when SCORPION_SCREENSHOTS=1
+    (or when the docs have none yet), else the test's tmp_path, so that a test run does not
+    rewrite committed pictures."""
+    if (
+        os.environ.get("SCORPION_SCREENSHOTS") == "1"
+        or not (DOCS_SCREENSHOTS / "race.png").exists()
+    ):
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return DOCS_SCREENSHOTS
+    return tmp_path

@@ -1,5 +1,5 @@
 """Two players race in two browsers while a third watches; moves by drag and by tap, a refused
-move with its message, a reload mid-race, the results; screenshots for the docs.
+move with its message, a reload mid-race, the results, a rematch and the statistics.
 
 Deal 1 under classic rules (from the engine):
     1: 3 down | 8D 8H 5C JH        5: QS 4C 6S 7S AC 5S AD

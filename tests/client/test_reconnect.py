@@ -3,24 +3,28 @@ commands made meanwhile are kept and sent after the reconnect, and the game resu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from scorpion.web.testing import ServerProcess
 
-from .conftest import SCREENSHOTS, PageFactory
+from .conftest import PageFactory
 from .helpers import name_player
 
 pytestmark = pytest.mark.browser
 
 
-def test_practice_survives_a_server_restart(server: ServerProcess, new_page: PageFactory) -> None:
+def test_practice_survives_a_server_restart(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
     page = new_page(390, 844, mobile=True)  # a phone in portrait
     page.goto(server.url + "/#/practice/classic")
     name_player(page, "Solo")
     expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
     page.wait_for_timeout(300)
-    page.screenshot(path=str(SCREENSHOTS / "phone.png"))
+    page.screenshot(path=str(screenshots / "phone.png"))
     stock = page.locator(".race-main .stock-slot .card.down")
     expect(stock).to_have_count(3)
     before = page.locator(".race-main .column .card.up").evaluate_all(

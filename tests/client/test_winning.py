@@ -5,6 +5,7 @@ foundations, Ada wins, the results rank her first. The docs' screenshots come fr
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -13,7 +14,7 @@ from scorpion.engine import Game
 from scorpion.solver.solve import solve
 from scorpion.web.testing import ServerProcess
 
-from .conftest import SCREENSHOTS, PageFactory
+from .conftest import PageFactory
 from .helpers import card, create_room, name_player, tap
 
 pytestmark = pytest.mark.browser
@@ -37,7 +38,7 @@ def play_by_keyboard(page: Page, move: str) -> None:
     page.keyboard.press(column)
 
 
-def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory) -> None:
+def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory, screenshots: Path) -> None:
     line = winning_line()
     ada = new_page()
     bo = new_page()
@@ -73,9 +74,8 @@ def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory) -> None:
             expect(bo.locator(".racers")).to_contain_text("1/4 runs")
             expect(ada.locator("#live-polite")).not_to_be_empty()
             ada.wait_for_timeout(1200)  # let the run fly home before the picture
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            ada.screenshot(path=str(SCREENSHOTS / "race.png"))
-            cy.screenshot(path=str(SCREENSHOTS / "spectator.png"))
+            ada.screenshot(path=str(screenshots / "race.png"))
+            cy.screenshot(path=str(screenshots / "spectator.png"))
             shot_taken = True
     assert shot_taken
     expect(runs).to_have_text("4/4")
@@ -90,4 +90,6 @@ def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory) -> None:
         expect(first).to_contain_text("Ada")
         expect(first).to_contain_text("won in")
     ada.wait_for_timeout(300)
-    ada.screenshot(path=str(SCREENSHOTS / "results.png"))
+    ada.screenshot(path=str(screenshots / "results.png"))
+    for name in ("race.png", "spectator.png", "results.png"):
+        assert (screenshots / name).stat().st_size > 20_000
