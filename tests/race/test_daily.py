@@ -139,3 +139,26 @@ def test_daily_restore_keeps_attempts_and_the_leaderboard() -> None:
     a2.seq = 10
     resumed = a2.command("start")
     assert resumed["resumed"] is True and resumed["elapsed"] == 3.0
+
+
+def test_past_dailies_are_forgotten_when_nobody_is_there() -> None:
+    h = Harness()
+    days = [utc_date(T0 - n * 86_400) for n in (1, 2, 3)]
+    a = h.connect(ADA, daily=days[0])
+    a.command("start")
+    a.command("give-up")
+    a.disconnect()
+    b = h.connect(BO, daily=days[1])
+    b.command("start")  # in progress: kept even without a connection
+    b.disconnect()
+    h.connect(ADA, daily=TODAY).disconnect()
+    h.connect(ADA, daily=days[2])  # creating another daily evicts what nobody uses
+    assert set(h.referee.dailies) == {days[1], days[2], TODAY}
+    # Coming back to an evicted day: practice attempts get fresh numbers (the clock's ms).
+    h.advance(1)
+    again = h.connect(ADA, daily=days[0])
+    again.seq = 10
+    start = again.command("start")
+    assert start["ranked"] is False and start["attempt"] == int(h.now * 1000)
+    numbers = [r.attempt for r in h.records if r.kind == "daily-started" and r.date == days[0]]  # type: ignore[union-attr]
+    assert len(numbers) == len(set(numbers)) == 2

@@ -81,7 +81,7 @@ def test_full_race_three_players_two_spectators() -> None:
     assert not e.events("results")
     h.advance(300)
     results = e.events("results")[-1]
-    assert results["deal"] == DEAL
+    assert results["deal"] == str(DEAL)
     ranking = results["ranking"]
     assert [(r["rank"], r["player"], r["status"]) for r in ranking] == [
         (1, "a", "won"),

@@ -61,12 +61,30 @@ def test_deal_choices() -> None:
     assert h.referee.rooms["room1"].deal == 101  # from the deal source
     h, _a = solo(deal="winnable")
     room = h.referee.rooms["room1"]
-    if not room.verified:  # no solver: an unverified random deal
+    if not room.verified:  # no solver, or none proved in the short budget: unverified
         assert room.deal == 101
+    else:  # the solver proved a deal from the random start on winnable
+        assert room.deal is not None and room.deal >= 101
     assert room.state(h.now)["settings"]["deal"] == "winnable"  # type: ignore[index]
     h, _a = solo(deal=2**64 - 1)
     assert h.referee.rooms["room1"].deal == 2**64 - 1
     assert h.referee.room_summary("room1", h.now)["deal"] is None  # type: ignore[index]
+
+
+def test_winnable_deals_prepared_elsewhere() -> None:
+    h = Harness()
+    prepared = iter([(555, True)])
+    h.referee.winnable_source = lambda preset: next(prepared, None)
+    h.room(ADA, deal="winnable")
+    a = h.connect(ADA, room="room1")
+    a.command("join", **{"as": "player"})
+    a.command("ready")
+    a.command("start")
+    room = h.referee.rooms["room1"]
+    assert (room.deal, room.verified) == (555, True)
+    h.advance(3)
+    a.command("give-up")
+    assert a.events("results")[-1]["deal"] == "555"
 
 
 def test_room_ids_are_unique() -> None:

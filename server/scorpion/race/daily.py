@@ -241,7 +241,12 @@ class Daily:
             undo=True,
             hints=not ranked,  # a ranked result is unassisted
         )
-        attempt.number = len(self.attempts.get(player.id, ())) + 1
+        tries = self.attempts.get(player.id, [])
+        attempt.number = tries[-1].number + 1 if tries else 1
+        if not ranked and self.date != utc_date(started_at) and not tries:
+            # A past day's daily may have been evicted and rebuilt: number its practice
+            # attempts by the clock (ms) so they never reuse a stored attempt's number.
+            attempt.number = int(started_at * 1000)
         attempt.ranked = ranked
         self.attempts.setdefault(player.id, []).append(attempt)
         return attempt

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from .commands import parse_command, parse_hello
-from .daily import DAILY_PRESET, Daily, check_date, daily_seed
+from .daily import DAILY_PRESET, Daily, check_date, daily_seed, utc_date
 from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
 from .players import Player
@@ -42,7 +42,9 @@ class Referee:
     ``secret`` derives the daily deals; ``grace`` is how long a disconnected player
     keeps a seat; ``deal_source`` gives random deal numbers (tests pass their own);
     ``daily_deal`` maps (date, seed) to (deal, verified) (default: the solver's next
-    winnable deal when the solver is there).
+    winnable deal when the solver is there). ``winnable_source(preset)`` gives a room
+    with winnable-only deals a (deal, verified) found ahead of time, or None (then a
+    short search runs at the start, falling back to an unverified deal).
     """
 
     def __init__(
@@ -54,6 +56,7 @@ class Referee:
         idle_close: float = 3600.0,
         deal_source: Callable[[], int] | None = None,
         daily_deal: Callable[[str, int], tuple[int, bool]] | None = None,
+        winnable_source: Callable[[str], tuple[int, bool] | None] | None = None,
     ) -> None:
         self.secret = secret
         self.grace = grace
@@ -61,6 +64,7 @@ class Referee:
         self.idle_close = idle_close
         self.deal_source: Callable[[], int] = deal_source or (lambda: secrets.randbits(64))
         self.daily_deal = daily_deal or (lambda date, seed: winnable_deal(DAILY_PRESET, seed))
+        self.winnable_source = winnable_source
         self.rooms: dict[str, Room] = {}
         self.dailies: dict[str, Daily] = {}
         self.places: dict[ConnId, Room | Daily] = {}  # where each connection is
@@ -92,6 +96,7 @@ class Referee:
             keep_events=self.keep_events,
             idle_close=self.idle_close,
         )
+        room.winnable_source = self.winnable_source
         self.rooms[room_id] = room
         return out
 
@@ -106,9 +111,18 @@ class Referee:
         date = check_date(date, now)
         daily = self.dailies.get(date)
         if daily is None:
+            self.evict_dailies(now)
             deal, verified = self.daily_deal(date, daily_seed(self.secret, date))
             daily = self.prepare_daily(date, deal, verified)
         return daily
+
+    def evict_dailies(self, now: float) -> None:
+        """Forget past days' dailies nobody is connected to or playing (memory stays bounded
+        however many dates clients ask for). Their results are in the store."""
+        today = utc_date(now)
+        for date, daily in list(self.dailies.items()):
+            if date < today and not daily.members.by_conn and not daily.playing():
+                del self.dailies[date]
 
     def prepare_daily(self, date: str, deal: int, verified: bool) -> Daily:
         """Install a daily whose deal was found elsewhere (``daily.daily_deal`` in a thread).
@@ -234,6 +248,7 @@ class Referee:
             except (ValueError, KeyError) as exc:  # a damaged log must not stop the others
                 self.restore_errors.append(f"room {room_id}: {exc!r}")
                 continue
+            room.winnable_source = self.winnable_source
             self.rooms[room_id] = room
             out.extend(due)
         for result in results:

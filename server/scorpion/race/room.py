@@ -21,7 +21,7 @@ from .racer import Racer
 from .ranking import rank_entries
 from .records import ActionRecord, RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .settings import RoomSettings
-from .solver_bridge import winnable_deal
+from .solver_bridge import ROOM_DEAL_LIMIT, ROOM_DEAL_NODES, winnable_deal
 
 COUNTDOWN: Final = 3.0
 RACING: Final = ("countdown", "racing")
@@ -63,6 +63,8 @@ class Room:
         self.results: list[dict[str, object]] | None = None
         self.idle_since: float | None = created_at
         self.closed = False
+        # (preset) -> (deal, verified) or None: winnable deals found off the event loop.
+        self.winnable_source: Callable[[str], tuple[int, bool] | None] | None = None
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -210,7 +212,8 @@ class Room:
             ],
             "results": self.results,
             "timeline": self._timeline() if self.phase == "results" else None,
-            "deal": self.deal if self.phase == "results" else None,
+            # A string: deal numbers go up to 2**64-1, beyond JavaScript's exact integers.
+            "deal": str(self.deal) if self.phase == "results" else None,
             "now": now,
         }
 
@@ -384,7 +387,7 @@ class Room:
             {
                 "event": "results",
                 "round": self.round,
-                "deal": self.deal,
+                "deal": str(self.deal),
                 "preset": self.settings.preset,
                 "ranking": self.results,
                 "timeline": self._timeline(),
@@ -408,8 +411,11 @@ class Room:
             return deal
         start = self.deal_source()
         if deal == "winnable":
-            found, self.verified = winnable_deal(self.settings.preset, start)
-            return found
+            found = self.winnable_source(self.settings.preset) if self.winnable_source else None
+            if found is None:  # nothing prepared: a short search here, else unverified
+                found = winnable_deal(self.settings.preset, start, ROOM_DEAL_NODES, ROOM_DEAL_LIMIT)
+            deal_number, self.verified = found
+            return deal_number
         self.verified = False
         return start
 

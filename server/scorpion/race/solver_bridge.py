@@ -2,9 +2,12 @@
 
 The solver package is built alongside this one; it is imported lazily so that
 the race layer works (with plain legal moves and unverified deals) before and
-without it. Expected there: ``hints(game, max_nodes=...) -> list[Hint]`` with
-``Hint.move`` and ``Hint.winnable``, and
-``next_winnable_deal(preset, start, max_nodes=...) -> int``.
+without it. Used there: ``hints(game, max_nodes=..., max_seconds=...) -> [Hint]``
+with ``Hint.move`` and ``Hint.winnable``, and
+``next_winnable_deal(preset, start, max_nodes=..., limit=...) -> int``.
+
+Budgets are small on purpose: a hint runs on the event loop; a daily's deal is
+searched once per day (the web layer runs that search in another process).
 """
 
 from __future__ import annotations
@@ -15,8 +18,12 @@ from typing import Any, Final
 from scorpion.engine import Game
 from scorpion.engine.deals import MAX_DEAL
 
-HINT_NODES: Final = 20_000  # a hint must answer quickly: it runs on the event loop
-DEAL_NODES: Final = 200_000
+HINT_NODES: Final = 5_000  # per legal move
+HINT_SECONDS: Final = 0.05  # per legal move: a hint must answer at once
+DEAL_NODES: Final = 20_000  # per deal tried (about 0.4 s); undecided deals are passed over
+DEAL_LIMIT: Final = 100  # deals tried before settling for an unverified one
+ROOM_DEAL_NODES: Final = 5_000  # a room's winnable-only deal is searched at its start...
+ROOM_DEAL_LIMIT: Final = 10  # ...on the event loop: at most about a second
 
 
 def _solver_function(name: str) -> Any:
@@ -34,30 +41,33 @@ def _solver_function(name: str) -> Any:
     return None
 
 
-def suggest(game: Game, max_nodes: int = HINT_NODES) -> list[dict[str, object]]:
+def suggest(game: Game) -> list[dict[str, object]]:
     """Suggested moves: the solver's hints (with ``winnable``), else every legal move.
 
-    >>> suggest(Game.new(1, "classic"))[0].keys()
-    dict_keys(['move', 'winnable'])
+    >>> [sorted(h) for h in suggest(Game.new(1, "classic"))][0]
+    ['move', 'winnable']
     """
     hints = _solver_function("hints")
     if hints is not None:
         try:
-            found = hints(game.copy(), max_nodes=max_nodes)
+            found = hints(game.copy(), max_nodes=HINT_NODES, max_seconds=HINT_SECONDS)
             return [{"move": str(h.move), "winnable": h.winnable} for h in found]
         except Exception:  # the solver is optional: a failure there must not fail a hint
             pass
     return [{"move": str(move), "winnable": None} for move in game.legal_moves()]
 
 
-def winnable_deal(preset: str, start: int, max_nodes: int = DEAL_NODES) -> tuple[int, bool]:
-    """The first winnable deal from ``start`` and True, or ``(start, False)`` unverified."""
+def winnable_deal(
+    preset: str, start: int, max_nodes: int = DEAL_NODES, limit: int = DEAL_LIMIT
+) -> tuple[int, bool]:
+    """The first deal from ``start`` the solver proves winnable within ``limit`` deals and
+    True, or ``(start, False)`` (unverified) when there is no solver or none was proved."""
     find = _solver_function("next_winnable_deal")
     if find is not None:
         try:
-            deal = find(preset, start, max_nodes=max_nodes)
+            deal = find(preset, start, max_nodes=max_nodes, limit=limit)
             if isinstance(deal, int) and 0 <= deal <= MAX_DEAL:
                 return deal, True
-        except Exception:  # no solver answer: fall back to an unverified deal
+        except Exception:  # none proved in budget, or no solver answer: unverified
             pass
     return start, False
