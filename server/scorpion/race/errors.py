@@ -11,7 +11,7 @@ PROTOCOL_CODES: Final = frozenset(
         "not-authenticated", "already-authenticated", "bad-token", "unknown-room",
         "unknown-player", "rate-limited", "spectator", "not-your-seat", "not-creator",
         "room-full", "already-started", "nobody-ready", "not-started", "finished",
-        "not-finished", "undo-not-allowed", "hints-not-allowed", "not-allowed",
+        "not-finished", "undo-not-allowed", "hints-not-allowed", "not-allowed", "server-error",
     }
 )  # fmt: skip
 
