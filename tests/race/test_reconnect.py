@@ -158,3 +158,21 @@ def test_when_the_creator_is_gone_a_seated_player_may_start() -> None:
     h.advance(5)
     assert c.command("start")["code"] == "not-creator"  # a spectator still may not
     assert b.command("start")["type"] == "applied"
+
+
+def test_nobody_sees_the_deal_during_the_countdown() -> None:
+    h = Harness()
+    h.room(ADA, deal=7)
+    a, b, c = (h.connect(p, room="room1") for p in (ADA, BO, CY))
+    for cl in (a, b):
+        cl.command("join", **{"as": "player"})
+        cl.command("ready")
+    a.command("start")
+    assert c.command("follow", player="a")["view"] is None
+    tab = h.connect(ADA, room="room1")  # a reconnect during the countdown
+    assert tab.inbox[0]["view"] is None and tab.inbox[0]["you"]["status"] == "playing"
+    b.command("leave")  # gives up before the start: still no board anywhere
+    assert not [m for cl in (a, b, c, tab) for m in cl.inbox if m["type"] == "view"]
+    h.advance(3)
+    assert a.last("view")["view"] == Game.new(7, "classic").view()
+    assert c.last("view")["player"] == "a"

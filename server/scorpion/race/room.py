@@ -150,6 +150,13 @@ class Room:
         if conns:
             out.append(Send(conns, message))
 
+    def board(self, racer: Racer | None) -> dict[str, object] | None:
+        """A racer's view, or None before the start: nobody sees the deal during the
+        countdown (a reconnect or a follow then would give a head start)."""
+        if racer is None or self.phase == "countdown":
+            return None
+        return racer.game.view()
+
     def _view_message(self, racer: Racer) -> Message:
         return {
             "type": "view",
@@ -160,6 +167,8 @@ class Room:
         }
 
     def send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
+        if self.phase == "countdown":
+            return  # see board()
         conns = tuple(c for c in self.members.watchers_of(racer.player.id) if c != exclude)
         if conns:
             out.append(Send(conns, self._view_message(racer)))
@@ -243,7 +252,7 @@ class Room:
                 {"event": "joined", "player": player.to_dict(), "role": "spectator"},
                 exclude=conn,
             )
-        elif was_away and member.conns == {conn}:
+        elif was_away and member.conns == {conn} and member.role == "player":
             self.emit(
                 out, {"event": "presence", "player": player.id, "connected": True}, exclude=conn
             )
@@ -263,7 +272,7 @@ class Room:
             "last_seq": member.seqs.last,
             "events": events or [],
             "state": self.state(now),
-            "view": watched.game.view() if watched else None,
+            "view": self.board(watched),
             "now": now,
         }
         out.append(Send((conn,), welcome))

@@ -115,7 +115,7 @@ def follow(
     if target is None:
         raise RaceError("unknown-player", f"Nobody called {command.player!r} is racing here")
     member.following = command.player
-    return {"player": command.player, "view": target.game.view(), "status": target.status}
+    return {"player": command.player, "view": room.board(target), "status": target.status}
 
 
 def rematch(
