@@ -53,6 +53,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   }
 
   function refused(err, card) {
+    if (err?.code === "closed") return; // the page is going away: nothing to say
     const message = err?.message || "That move is not allowed";
     toast(message);
     announce(card ? `${cardName(card)}: ${message}` : message, true);

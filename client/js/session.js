@@ -62,12 +62,20 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
         timeline = track(patch.room, ev, timeline);
       }
       patch.timeline = patch.room.timeline || timeline;
+      if (typeof w.state?.now === "number") patch.room = { ...patch.room, offset: w.state.now - Date.now() / 1000 };
       const mine = patch.room.players.find((p) => p.id === me.id);
       if (mine && patch.room.phase !== "lobby") patch.board = w.view || get().board;
       else if (w.view && get().follow) patch.follow = { ...get().follow, view: w.view };
       else patch.board = mine ? w.view || null : null;
     }
     set(patch);
+    // A follow is per socket: after a reconnect, ask again for the board being watched.
+    const follow = get().follow;
+    if (!daily && follow?.player && conn && !w.view) {
+      conn.send("follow", { player: follow.player })
+        .then((a) => { if (get().follow?.player === follow.player) set({ follow: { ...follow, view: a.view || follow.view } }); })
+        .catch(() => {});
+    }
   }
 
   function onEventFrame(ev) {

@@ -143,7 +143,8 @@ export class Connection {
       this.onWelcome(frame);
       this._status("open", { reconnected: this.connects > 1 });
       this._startHeartbeat();
-      for (const entry of this.pending) this._transmit(entry);
+      // Resend what this socket has not carried yet (unanswered commands keep their seq).
+      for (const entry of this.pending) if (entry.socket !== this.ws) this._transmit(entry);
       return;
     }
     if (frame.type === "event") {
@@ -177,6 +178,7 @@ export class Connection {
 
   _transmit(entry) {
     if (entry.seq === null) entry.seq = this.nextSeq++;
+    entry.socket = this.ws;
     try {
       this.ws.send(JSON.stringify({ ...entry.frame, seq: entry.seq }));
     } catch {
