@@ -41,6 +41,20 @@ def unverified_deal(secret: bytes, date: str) -> tuple[int, bool]:
 SEARCHES: dict[str, Search] = {"solver": daily_deal, "none": unverified_deal}
 
 
+def on_loop_fallback(secret: bytes) -> Callable[[str, int], tuple[int, bool]]:
+    """The referee's own deal search, which would run on the event loop: never wanted.
+
+    :meth:`DailyDeals.ensure` installs every daily before the referee needs it; if some
+    path still reaches the referee's search, answer at once (unverified) and say so.
+    """
+
+    def fallback(date: str, seed: int) -> tuple[int, bool]:
+        log.error("daily %s was not prepared: using its unverified deal", date)
+        return seed, False
+
+    return fallback
+
+
 class DailyDeals:
     def __init__(
         self, referee: Referee, store: Store, secret: bytes, search: str, pool: bool | None = None

@@ -21,7 +21,7 @@ from .auth import token_hash
 from .bridge import Bridge
 from .config import Settings
 from .connection import GOING_AWAY, IDLE, Connection
-from .dailies import DailyDeals
+from .dailies import DailyDeals, on_loop_fallback
 from .limits import KeyedBuckets
 from .metrics import Metrics
 from .records import DAILY_PREFIX
@@ -38,11 +38,12 @@ class Services:
         self.store = store
         self.metrics = Metrics()
         self.hub = LocalHub()
-        self.referee = referee or Referee(secret=settings.secret.encode(), grace=settings.grace)
-        self.bridge = Bridge(self.referee, store, self.hub, self.metrics, self.close_conn)
-        self.dailies = DailyDeals(
-            self.referee, store, settings.secret.encode(), settings.daily_search
+        secret = settings.secret.encode()
+        self.referee = referee or Referee(
+            secret=secret, grace=settings.grace, daily_deal=on_loop_fallback(secret)
         )
+        self.bridge = Bridge(self.referee, store, self.hub, self.metrics, self.close_conn)
+        self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
         self._tokens: OrderedDict[bytes, Player] = OrderedDict()
