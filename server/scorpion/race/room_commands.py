@@ -139,7 +139,10 @@ def rematch(
         other.following = None
     if member.role != "player" and len(room.members.players()) < room.settings.max_players:
         member.role = "player"
-    room.emit(out, {"event": "rematch", "round": room.round + 1, "by": member.id})
+    seated = [m.id for m in room.members.players()]
+    room.emit(
+        out, {"event": "rematch", "round": room.round + 1, "by": member.id, "players": seated}
+    )
     return {"round": room.round + 1}
 
 
