@@ -45,3 +45,11 @@ def test_token_in_headers_only_and_a_stale_token_is_replaced(
     assert stale.evaluate("localStorage.getItem('scorpion.token')") != (
         "not-a-token-the-server-knows-xxxxxxxxxxxxxx"
     )
+
+
+def test_an_unknown_room_says_so(server: ServerProcess, new_page: PageFactory) -> None:
+    page = new_page()
+    page.goto(server.url + "/r/nosuchroom")
+    name_player(page, "Ed")
+    expect(page.get_by_role("heading", name="Room not found")).to_be_visible()
+    expect(page.get_by_role("link", name="Start a new race")).to_be_visible()
