@@ -8,7 +8,7 @@ import { h, reducedMotion } from "./dom.js";
 
 const GAP_RATIO = 0.12; // gap between columns, in card widths
 const MAX_CW = 104;
-const MIN_CW = 38;
+const MIN_CW = 30; // ten columns (Three Blind Mice) still fit a 360 px phone
 
 export function createBoard({ interactive = true, label = "Your board" } = {}) {
   const el = h("div.board", { role: "region", "aria-label": label });
@@ -55,7 +55,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     let cw = Math.floor(width / (n + (n - 1) * GAP_RATIO));
     cw = Math.max(MIN_CW, Math.min(MAX_CW, cw));
     const ch = Math.round(cw * 1.4);
-    const gap = Math.max(4, Math.floor(cw * GAP_RATIO));
+    const gap = Math.max(3, Math.floor(cw * GAP_RATIO));
     const width2 = n * cw + (n - 1) * gap;
     // Fit the longest column in what is left of the window, but keep every rank readable.
     const tableauTop = el.getBoundingClientRect().top + ch + gap * 1.6;
