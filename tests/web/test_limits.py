@@ -30,7 +30,14 @@ def start_server(tmp_path: Path, limits: dict[str, float]) -> ServerProcess:
 def strict(tmp_path: Path) -> Iterator[ServerProcess]:
     server = start_server(
         tmp_path,
-        {"rate": 20, "burst": 40, "flood_refusals": 100, "auth_timeout": 1, "idle_timeout": 2},
+        {
+            "rate": 20,
+            "burst": 40,
+            "flood_refusals": 100,
+            "auth_timeout": 1,
+            "idle_timeout": 2,
+            "max_connections_per_address": 4,
+        },
     )
     yield server
     server.stop()
@@ -72,6 +79,21 @@ async def test_flood_is_rate_limited_then_closed(strict: ServerProcess) -> None:
         assert code == 4029 and "flood" in reason
         assert (await calm.call("ping"))["type"] == "applied"
         assert metric(strict, 'scorpion_refused_commands_total{reason="rate-limited"}') >= 100
+
+
+async def test_connections_per_address_are_limited(strict: ServerProcess) -> None:
+    async with Api(strict.url) as api:
+        first = [await authed(strict, api, f"P{i}") for i in range(4)]
+        extra = await Client.connect(strict.ws_url)
+        code, reason = await extra.closed(timeout=5)
+        assert code == 1013 and "retry" in reason
+        await first[0].close()
+        for _ in range(50):  # its slot is freed once the server has seen it go
+            if metric(strict, "scorpion_connections") == 3:
+                break
+            await asyncio.sleep(0.1)
+        again = await authed(strict, api, "Again")
+        assert (await again.call("ping"))["type"] == "applied"
 
 
 async def test_no_hello_and_silence_are_closed(strict: ServerProcess) -> None:

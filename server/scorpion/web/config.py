@@ -25,6 +25,7 @@ class Limits:
     auth_timeout: float = 10.0  # seconds to send the first (hello) message
     idle_timeout: float = 60.0  # seconds without any message before the socket is closed
     max_connections: int = 20_000
+    max_connections_per_address: int = 500  # one client address (a NAT may hide many players)
     max_body: int = 16 * 1024  # bytes of an HTTP request body
     new_players_per_minute: float = 10.0  # per client address
     new_players_burst: float = 30.0

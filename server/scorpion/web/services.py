@@ -10,7 +10,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from scorpion.hub import LocalHub
 from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
@@ -45,6 +45,7 @@ class Services:
         self.bridge = Bridge(self.referee, store, self.hub, self.metrics, self.close_conn)
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.connections: dict[int, Connection] = {}
+        self.per_address: Counter[str] = Counter()  # open websockets per client address
         self._ids = itertools.count(1)
         self._tokens: OrderedDict[bytes, Player] = OrderedDict()
         self._tasks: list[asyncio.Task[None]] = []

@@ -63,13 +63,19 @@ def refuse(svc: Services, conn: Connection, exc: Refusal | RaceError) -> None:
 async def ws_endpoint(websocket: WebSocket) -> None:
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
-    if svc.closing or len(svc.connections) >= limits.max_connections:
+    address = websocket.client.host if websocket.client else "?"
+    if (
+        svc.closing
+        or len(svc.connections) >= limits.max_connections
+        or svc.per_address[address] >= limits.max_connections_per_address
+    ):
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
         return
     await websocket.accept()
     conn = Connection(svc.new_conn_id(), websocket, limits, svc.metrics)
     svc.connections[conn.id] = conn
+    svc.per_address[address] += 1
     attached = False
     try:
         attached = await hello(svc, conn, websocket)
@@ -84,6 +90,9 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         pass
     finally:
         svc.connections.pop(conn.id, None)
+        svc.per_address[address] -= 1
+        if svc.per_address[address] <= 0:
+            del svc.per_address[address]
         svc.hub.detach(conn.id)
         if attached:
             await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
