@@ -8,6 +8,7 @@ first (one transaction), then perform its ``Send`` and ``Close`` in order.
 
 from __future__ import annotations
 
+import heapq
 import secrets
 from collections.abc import Callable, Iterable
 from typing import Final
@@ -66,6 +67,8 @@ class Referee:
         self.daily_deal = daily_deal or (lambda date, seed: winnable_deal(DAILY_PRESET, seed))
         self.winnable_source = winnable_source
         self.rooms: dict[str, Room] = {}
+        self._deadlines: dict[str, float | None] = {}
+        self._heap: list[tuple[float, str]] = []
         self.dailies: dict[str, Daily] = {}
         self.places: dict[ConnId, Room | Daily] = {}  # where each connection is
         self.restore_errors: list[str] = []  # rooms restore could not rebuild (logged by web)
@@ -98,6 +101,7 @@ class Referee:
         )
         room.winnable_source = self.winnable_source
         self.rooms[room_id] = room
+        self._touch(room)
         return out
 
     def room_summary(self, room_id: str, now: float) -> Message | None:
@@ -163,7 +167,9 @@ class Referee:
                 Close(conn, code, exc.code),
             ]
         self.places[conn] = place
-        return place.connect(conn, player, hello.last_version, now)
+        out = place.connect(conn, player, hello.last_version, now)
+        self._touch(place)
+        return out
 
     def receive(self, conn: ConnId, message: object, now: float) -> list[Output]:
         """A decoded JSON message from an attached connection."""
@@ -174,29 +180,58 @@ class Referee:
             return [Send((conn,), refused(exc.seq, exc.code, exc.message))]
         if place is None:
             return [Send((conn,), refused(command.seq, "not-authenticated", "Say hello first"))]
-        return place.handle(conn, command, now)
+        out = place.handle(conn, command, now)
+        self._touch(place)
+        return out
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
         """The connection closed (for any reason); a seat is kept for the grace period."""
         place = self.places.pop(conn, None)
-        return place.disconnect(conn, now) if place is not None else []
+        if place is None:
+            return []
+        out = place.disconnect(conn, now)
+        self._touch(place)
+        return out
 
     # ------------------------------------------------------------------ timers
+    # Each room's next deadline, and a heap of (deadline, room) with stale entries dropped
+    # lazily: next_deadline() runs after every batch, so it must not visit every room.
+    def _touch(self, place: Room | Daily | None) -> None:
+        if not isinstance(place, Room):
+            return
+        if place.closed:
+            self.rooms.pop(place.id, None)
+            self._deadlines.pop(place.id, None)
+            return
+        deadline = place.next_deadline()
+        if self._deadlines.get(place.id) != deadline:
+            self._deadlines[place.id] = deadline
+            if deadline is not None:
+                heapq.heappush(self._heap, (deadline, place.id))
+
     def tick(self, now: float) -> list[Output]:
         """Advance every timer due by ``now`` (countdowns, time limits, grace, idle rooms)."""
         out: list[Output] = []
-        for room_id, room in list(self.rooms.items()):
-            deadline = room.next_deadline()
-            if deadline is not None and deadline <= now:
-                out.extend(room.tick(now))
-            if room.closed:
-                del self.rooms[room_id]
+        due: list[Room] = []
+        while self._heap and self._heap[0][0] <= now:
+            deadline, room_id = heapq.heappop(self._heap)
+            room = self.rooms.get(room_id)
+            if room is not None and self._deadlines.get(room_id) == deadline:
+                self._deadlines[room_id] = None
+                due.append(room)
+        for room in due:
+            out.extend(room.tick(now))
+            self._touch(room)
         return out
 
     def next_deadline(self) -> float | None:
         """The earliest time ``tick`` has something to do, or None."""
-        times = [t for room in self.rooms.values() if (t := room.next_deadline()) is not None]
-        return min(times) if times else None
+        while self._heap:
+            deadline, room_id = self._heap[0]
+            if room_id in self.rooms and self._deadlines.get(room_id) == deadline:
+                return deadline
+            heapq.heappop(self._heap)
+        return None
 
     # ------------------------------------------------------------------ recovery
     def restore(self, records: Iterable[Record], now: float) -> list[Output]:
@@ -250,6 +285,7 @@ class Referee:
                 continue
             room.winnable_source = self.winnable_source
             self.rooms[room_id] = room
+            self._touch(room)
             out.extend(due)
         for result in results:
             self.daily(result.room.removeprefix("daily:"), now).restore_result(result)
