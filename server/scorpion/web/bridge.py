@@ -98,9 +98,10 @@ class Bridge:
                     outputs = self.referee.tick(now)
                 except Exception:
                     log.exception("referee.tick failed")
-                    await asyncio.sleep(1.0)
-                    continue
+                    outputs = []
                 await self.run(outputs)
+                if self.referee.next_deadline() == deadline:
+                    await asyncio.sleep(0.05)  # a deadline tick did not clear: never spin
                 continue
             self._wake.clear()
             timeout = None if deadline is None else min(deadline - now, 60.0)
