@@ -16,7 +16,12 @@ const root = document.getElementById("main");
 let unmount = () => {};
 let lastConn = null;
 
+let lastMe = null;
 store.subscribe((s) => {
+  if (s.me !== lastMe) {
+    lastMe = s.me;
+    refreshWho();
+  }
   if (s.conn !== lastConn) {
     lastConn = s.conn;
     showConnection(s.conn);
@@ -69,12 +74,12 @@ function askName(change = false) {
           error.textContent = err.message;
         }
       },
-    }, h("h2", { text: change ? "Your name" : "Pick a name to play" }),
+    }, h("h2", { id: "name-h", text: change ? "Your name" : "Pick a name to play" }),
     h("p.muted", { text: "Other racers see it next to your progress." }),
     h("label.field", {}, "Name", input), error,
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, change ? "Save" : "Let's play"),
       change ? h("button.btn", { type: "button", onclick: () => { overlay.remove(); resolve(null); } }, "Cancel") : null));
-    const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true" }, form);
+    const overlay = h("div.overlay", { role: "dialog", "aria-modal": "true", "aria-labelledby": "name-h" }, form);
     document.body.append(overlay);
     input.focus();
   });

@@ -250,6 +250,7 @@ export function mountRoom(ctx, roomId) {
   function ensureWatch(s, playerId) {
     if (watch && watchPlayer === playerId) return;
     watchPlayer = playerId;
+    parts.watchHost?.remove(); // following someone else now
     const p = s.room.players.find((x) => x.id === playerId);
     watch = createGame({ commands: {}, readonly: true, label: `${p?.name || "Racer"}'s board`, rules: () => presetRules(store.get().room?.settings?.preset) });
     parts.followTitle = h("h2", { text: `Following ${p?.name || "a racer"}`, style: "margin:0;flex:1" });
@@ -261,7 +262,6 @@ export function mountRoom(ctx, roomId) {
       clear(parts.main);
       parts.main.append(parts.watchHost);
     } else {
-      parts.info.querySelector(".watch-host")?.remove();
       parts.main.append(parts.watchHost);
     }
   }
@@ -322,6 +322,13 @@ export function mountRoom(ctx, roomId) {
         parts.followTitle.textContent = `Following ${fp.name}${state}`;
       }
     }
+    if (r.phase === "results" && resultsDismissed === r.round) {
+      parts.info.append(h("div.panel.row", {},
+        h("button.btn.primary", { type: "button", onclick: () => { resultsDismissed = null; updateResults(store.get()); } }, "Results"),
+        mine(s) || r.creator === me()
+          ? h("button.btn", { type: "button", onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch")
+          : null));
+    }
     updateResults(s);
   }
 
@@ -350,7 +357,10 @@ export function mountRoom(ctx, roomId) {
         seated || r.creator === me() ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
         h("button.btn", { type: "button", onclick: () => { resultsDismissed = r.round; clear(parts.overlay); } }, "Look at the board"),
         h("a.btn", { href: "#/" }, "Home")));
-    parts.overlay.append(h("div.overlay", {}, panel));
+    const overlay = h("div.overlay", {
+      onkeydown: (e) => { if (e.key === "Escape") { resultsDismissed = r.round; clear(parts.overlay); } },
+    }, panel);
+    parts.overlay.append(overlay);
     panel.querySelector("button")?.focus();
   }
 
