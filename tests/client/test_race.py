@@ -100,10 +100,18 @@ def test_two_players_race_and_a_spectator_follows(
     assert column_cards(ada, 6)[-5:] == ["2H", "AH", "6C", "5C", "JH"]
     expect(ada.locator(".race-main [data-stat='moves'] b")).to_have_text("3")
 
-    # Both give up: the results show the ranking and the chart.
-    for page in (ada, bo):
-        page.get_by_role("button", name="Give up").click()
-        page.locator(".overlay").get_by_role("button", name="Give up").click()
+    # Ada gives up; while Bo races on she follows Bo's board under her own.
+    ada.get_by_role("button", name="Give up").click()
+    ada.locator(".overlay").get_by_role("button", name="Give up").click()
+    expect(ada.get_by_text("Your game is over: gave up")).to_be_visible()
+    ada.locator("button.racer", has_text="Bo").click()
+    followed = ada.locator("section.game").nth(1)
+    expect(followed.locator(".column[data-col='0'] .card[data-card='TH']")).to_be_visible()
+    expect(ada.get_by_role("heading", name="Following Bo <b>bold</b>")).to_be_visible()
+
+    # Bo gives up too: the results show the ranking and the chart.
+    bo.get_by_role("button", name="Give up").click()
+    bo.locator(".overlay").get_by_role("button", name="Give up").click()
     for page in (ada, bo, cy):
         expect(page.get_by_role("dialog", name="Results")).to_be_visible(timeout=15_000)
         expect(page.locator(".results-table")).to_contain_text("Ada")
