@@ -191,9 +191,11 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
   };
 }
 
+const pid = (row) => row.id ?? row.player; // live rows name their player `player`
+
 function applyDailyEvent(d, ev) {
   if (!d) return d;
-  const next = { ...d, playing: [...(d.playing || [])], leaderboard: [...(d.leaderboard || [])] };
+  const next = { ...d, playing: (d.playing || []).map((x) => ({ ...x, id: pid(x) })), leaderboard: [...(d.leaderboard || [])] };
   if (typeof ev.now === "number") next.offset = ev.now - Date.now() / 1000;
   if (ev.event === "started") {
     const p = ev.player || {};

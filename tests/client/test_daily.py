@@ -42,3 +42,8 @@ def test_daily_play_and_leaderboard(server: ServerProcess, new_page: PageFactory
     other.goto(server.url + "/#/daily")
     name_player(other, "Ed")
     expect(other.locator(".leaderboard")).to_contain_text("Di")
+
+    # Di sees Ed playing it now.
+    other.locator("[data-action=start-daily]").click()
+    expect(other.locator(".race-main .card.up").first).to_be_visible()
+    expect(page.get_by_role("heading", name="Playing now").locator("..")).to_contain_text("Ed")

@@ -106,7 +106,7 @@ export function mountDaily(ctx, date) {
     drawLeaderboard(d.leaderboard || summary?.leaderboard || [], s.me?.id);
     clear(playing);
     playing.append(h("h2", { text: "Playing now" }));
-    const others = (d.playing || []).filter((p) => p.id !== s.me?.id);
+    const others = (d.playing || []).filter((p) => (p.id ?? p.player) !== s.me?.id);
     if (!others.length) playing.append(h("p.muted", { text: "Nobody else right now." }));
     else {
       playing.append(h("ul.players", {}, others.map((p) => h("li", {},
