@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -151,3 +152,35 @@ def test_a_damaged_log_skips_that_room_only() -> None:
     assert "room1" not in restarted.rooms
     assert len(restarted.restore_errors) == 1 and "room1" in restarted.restore_errors[0]
     assert "room2" in restarted.rooms
+
+
+def test_restore_at_every_checkpoint_equals_the_live_room_then() -> None:
+    h = Harness()
+    h.room(ADA, deal=12, time_limit=0, undo=True)
+    clients = [h.connect(p, room="room1") for p in (ADA, BO)]
+    for client in clients:
+        client.command("join", **{"as": "player"})
+        client.command("ready")
+    clients[0].command("start")
+    h.advance(3)
+    rng = random.Random(12)
+    games = {c.player.id: Game.new(12, "classic") for c in clients}
+    checkpoints: list[tuple[int, float, dict[str, tuple[object, ...]]]] = []
+    for step in range(80):
+        h.advance(0.3)
+        client = clients[step % 2]
+        game = games[client.player.id]
+        if rng.random() < 0.25 and game.can_undo:
+            client.command("undo")
+            game.undo()
+        elif game.legal_moves():
+            move = rng.choice(game.legal_moves())
+            client.command("move", move=str(move))
+            game.play(move)
+        if step % 7 == 0:
+            checkpoints.append((len(h.records), h.now, copy.deepcopy(racer_state(h.referee))))
+    assert len(checkpoints) > 10
+    for count, when, expected in checkpoints:
+        restarted = Referee(secret=b"test-secret")
+        restarted.restore(through_json(h.records[:count]), when)
+        assert racer_state(restarted) == expected
