@@ -37,7 +37,7 @@ class Command:
     move: str | None = None  # move: move text (deal: "deal")
     role: str | None = None  # join: "player" or "spectator"
     ready: bool = True  # ready
-    player: str | None = None  # follow: the followed player, None to stop
+    player: str | None = None  # follow: the followed player (None: stop); game commands: seat
     round: int | None = None  # rematch: the round just finished
 
 
@@ -82,16 +82,21 @@ def parse_command(message: object) -> Command:
         if "seq" not in message:
             raise RaceError("missing-field", f"The {kind} command needs a 'seq' field")
         raise RaceError("bad-field", f"'seq' must be an integer from 1 to {MAX_SEQ}")
-    if kind == "move":
+    if kind in GAME_COMMANDS:
+        # A game command acts on the sender's own seat; naming another is refused later.
+        seat = message.get("player")
+        seat = None if seat is None else _text(message, "player", seq, f"{kind} command")
+        if kind == "deal":
+            return Command(kind, seq, move="deal", player=seat)
+        if kind != "move":
+            return Command(kind, seq, player=seat)
         if message.get("move") is None:
             raise RaceError(
                 "missing-field",
                 "The move command needs a 'move' field (move text like '4H>7')",
                 seq,
             )
-        return Command(kind, seq, move=_text(message, "move", seq, "move command"))
-    if kind == "deal":
-        return Command("deal", seq, move="deal")
+        return Command(kind, seq, move=_text(message, "move", seq, "move command"), player=seat)
     if kind == "join":
         role = _text(message, "as", seq, "join command")
         if role not in ("player", "spectator"):

@@ -274,6 +274,8 @@ class Daily:
         return {**self._answer(attempt), "resumed": False}
 
     def _game(self, player: Player, command: Command, now: float, out: list[Output]) -> Message:
+        if command.player is not None and command.player != player.id:
+            raise RaceError("not-your-seat", "You can only play your own attempt")
         attempt = self.current(player.id)
         if attempt is None:
             raise RaceError("not-started", "Start the daily challenge first")

@@ -150,6 +150,8 @@ def game(
     room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
 ) -> Message:
     """move, deal, undo, hint, give-up on the sender's own game."""
+    if command.player is not None and command.player != member.id:
+        raise RaceError("not-your-seat", "You can only play on your own seat")
     racer = room.racers.get(member.id)
     if racer is None:
         if room.phase in RACING or member.role == "spectator":
