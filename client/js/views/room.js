@@ -24,6 +24,8 @@ export function mountRoom(ctx, roomId) {
   let joining = false;
   let resultsDismissed = null;
   let soloStarted = null;
+  let autoJoined = false;
+  let autoWatched = false;
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
 
@@ -57,8 +59,9 @@ export function mountRoom(ctx, roomId) {
     if (joining || !s.welcomed || !s.room) return;
     const seated = !!mine(s);
     const watching = s.room.spectators.some((x) => x.id === me());
-    if (s.room.phase === "lobby" && !seated && !sessionStorage.getItem(`scorpion.watch.${roomId}`)) {
+    if (s.room.phase === "lobby" && !seated && !autoJoined && !sessionStorage.getItem(`scorpion.watch.${roomId}`)) {
       joining = true;
+      autoJoined = true; // once: after that, the buttons decide
       try {
         await session.join("player");
         if (autostart) {
@@ -85,8 +88,10 @@ export function mountRoom(ctx, roomId) {
       } finally {
         joining = false;
       }
-    } else if (s.room.phase !== "lobby" && !seated && !watching) {
+    } else if (s.room.phase !== "lobby" && !seated && !watching && !autoWatched) {
       joining = true;
+      autoWatched = true;
+      autoJoined = true; // a late arrival watches; at a rematch "Take a seat" is theirs to press
       session.join("spectator").catch(() => {}).finally(() => { joining = false; });
     }
   }
