@@ -397,6 +397,7 @@ class Room:
                 "event": "results",
                 "round": self.round,
                 "deal": str(self.deal),
+                "verified": self.verified,  # the solver proved the deal winnable
                 "preset": self.settings.preset,
                 "ranking": self.results,
                 "timeline": self._timeline(),
