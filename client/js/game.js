@@ -4,7 +4,7 @@
 
 import { createBoard } from "./board.js";
 import { attachInput, gameKeys } from "./input.js";
-import { announce, h } from "./dom.js";
+import { announce, h, reducedMotion } from "./dom.js";
 import { cardName } from "./cards.js";
 import { confirmDialog, toast } from "./ui.js";
 
@@ -98,13 +98,20 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     if (parts.length) announce(parts.join(", "));
   }
 
+  function celebrate() {
+    celebrateBoard(board);
+    announce(readonly ? "All four runs are home: won!" : "You won! All four runs are home.", true);
+  }
+
   function update(next, opts = {}) {
     if (!next) return;
     if (next !== view) {
+      const justWon = next.won && view && !view.won;
       const animate = opts.animate !== false && !!view;
       board.update(next, { animate, rules: rules() });
       view = next;
       input?.refresh();
+      if (justWon) celebrate();
     }
     score.set(next.score);
     moves.set(next.moves);
@@ -128,6 +135,18 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     get view() { return view; },
     destroy() { stopKeys?.(); },
   };
+}
+
+/** Four runs home: the Kings on the foundations take a bow (not under reduced motion). */
+function celebrateBoard(board) {
+  board.el.classList.add("won");
+  if (reducedMotion()) return;
+  [...board.el.querySelectorAll(".foundation .card")].forEach((card, i) => {
+    card.animate(
+      [{ transform: "none" }, { transform: "translateY(-18px) rotate(-6deg)" }, { transform: "none" }],
+      { duration: 520, delay: 500 + i * 140, easing: "cubic-bezier(.3,1.6,.5,1)" },
+    );
+  });
 }
 
 function stat(name, label) {

@@ -79,6 +79,8 @@ def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory, screensho
             shot_taken = True
     assert shot_taken
     expect(runs).to_have_text("4/4")
+    expect(ada.locator(".race-main .board.won")).to_be_visible()
+    expect(ada.locator("#live-assertive")).to_contain_text("You won")
     expect(bo.locator("#live-polite")).to_contain_text(re.compile("Ada (finished|removed)"))
 
     bo.get_by_role("button", name="Give up").click()
