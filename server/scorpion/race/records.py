@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import ClassVar, TypeAlias
 
 
@@ -50,6 +50,7 @@ class RoundStarted(_Base):
     started_at: float  # the race clock's zero (end of the countdown)
     time_limit: float  # seconds, 0 for none
     players: tuple[tuple[str, str], ...]
+    verified: bool = False  # the solver proved the deal winnable (absent in older logs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,18 +151,24 @@ _KINDS: dict[str, type[Record]] = {
 
 
 def record_from_dict(data: dict[str, object]) -> Record:
-    """The record ``record_to_dict`` gave (lists back to tuples)."""
+    """The record ``to_dict()`` gave (lists back to tuples); ValueError for anything else.
+
+    Fields added later have defaults, so records written before still load.
+    """
     cls = _KINDS.get(str(data.get("kind")))
     if cls is None:
         raise ValueError(f"unknown record kind {data.get('kind')!r}")
     values: dict[str, object] = {}
     for f in fields(cls):
+        if f.name not in data:
+            if f.default is MISSING:
+                raise ValueError(f"a {cls.kind} record needs {f.name!r}")
+            continue
         value = data[f.name]
-        if f.name == "players" or f.name == "actions":
-            assert isinstance(value, list | tuple)
-            value = tuple(tuple(item) for item in value)
-        elif f.name == "ranking":
-            assert isinstance(value, list | tuple)
-            value = tuple(value)
+        if f.name in ("players", "actions", "ranking"):
+            if not isinstance(value, list | tuple):
+                raise ValueError(f"{f.name!r} of a {cls.kind} record must be a list")
+            items = list(value)
+            value = tuple(items) if f.name == "ranking" else tuple(tuple(i) for i in items)
         values[f.name] = value
     return cls(**values)  # type: ignore[arg-type]

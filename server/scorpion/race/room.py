@@ -127,6 +127,7 @@ class Room:
         rules = self.settings.rules()
         self.round = started.round
         self.deal = started.deal
+        self.verified = started.verified
         self.countdown_at = started.started_at - COUNTDOWN
         self.started_at = started.started_at
         self.ends_at = started.started_at + started.time_limit if started.time_limit else None
@@ -431,13 +432,15 @@ class Room:
 
     def start_round(self, racers: list[Player], now: float, out: list[Output]) -> None:
         """Deal, persist the round and begin the countdown (checks done by the caller)."""
+        deal = self.choose_deal()
         started = RoundStarted(
             room=self.id,
             round=self.round + 1,
-            deal=self.choose_deal(),
+            deal=deal,
             started_at=now + COUNTDOWN,
             time_limit=float(self.settings.time_limit),
             players=tuple((p.id, p.name) for p in racers),
+            verified=self.verified,
         )
         self.begin_round(started)
         self.phase = "countdown"
