@@ -42,14 +42,17 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     }
     case "left": {
       const p = player(ev.player);
-      if (p && r.phase === "racing" && p.status === "playing") {
-        p.status = "left";
-        p.connected = false;
-      } else if (p && r.phase !== "racing") {
+      const watching = ev.watching ?? ev.reason === "not-ready"; // stays in the room, watching
+      if (p && r.phase === "racing") {
+        // A racer who leaves keeps their row with its final status.
+        if (p.status === "playing") p.status = "left";
+        p.connected = !!watching && p.connected !== false;
+      } else if (p) {
         r.players = r.players.filter((x) => x.id !== ev.player);
-        if (ev.reason === "not-ready") r.spectators.push({ id: p.id, name: p.name, following: null });
       }
-      r.spectators = r.spectators.filter((s) => s.id !== ev.player || ev.reason === "not-ready");
+      const known = r.spectators.find((x) => x.id === ev.player);
+      r.spectators = r.spectators.filter((x) => x.id !== ev.player);
+      if (watching && (p || known)) r.spectators.push({ id: ev.player, name: (p || known).name, following: null });
       break;
     }
     case "ready": {
@@ -101,13 +104,20 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
         if (p) Object.assign(p, { status: row.status, runs: row.runs, score: row.score, moves: row.moves, elapsed: row.elapsed });
       }
       break;
-    case "rematch":
+    case "rematch": {
       r.phase = "lobby";
       r.round = ev.round ?? r.round + 1;
       r.results = null;
+      r.timeline = null;
       r.countdownAt = r.startedAt = r.endsAt = null;
+      if (Array.isArray(ev.players)) {
+        // Only the seated players go on to the next round (racers who lost their seat are gone).
+        const seated = new Set(ev.players);
+        r.players = r.players.filter((p) => seated.has(p.id));
+      }
       for (const p of r.players) Object.assign(p, { ready: false, ...fresh, status: null });
       break;
+    }
     case "settings":
       r.settings = { ...r.settings, ...(ev.settings || {}) };
       break;
