@@ -161,6 +161,15 @@ export class Connection {
     }
     if ((frame.type === "applied" || frame.type === "refused") && frame.seq != null) {
       const i = this.pending.findIndex((p) => p.seq === frame.seq);
+      if (i >= 0 && frame.type === "refused" && frame.code === "rate-limited") {
+        // Not applied: send it again a little later, as a new command (a new seq).
+        const entry = this.pending[i];
+        entry.seq = null;
+        entry.socket = null;
+        clearTimeout(entry.retry);
+        entry.retry = setTimeout(() => { if (this.ready && !entry.socket) this._transmit(entry); }, 600 + Math.random() * 600);
+        return;
+      }
       if (i >= 0) {
         const [entry] = this.pending.splice(i, 1);
         if (frame.type === "applied") entry.resolve(frame);
