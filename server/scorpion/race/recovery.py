@@ -75,6 +75,11 @@ def restore_room(
     if finished is not None and finished.round == started.round:
         room.phase = "results"
         room.results = [dict(entry) for entry in finished.ranking]
+        for entry in room.results:  # time-outs are not actions: the results say when
+            racer = room.racers.get(str(entry.get("player")))
+            elapsed = entry.get("elapsed")
+            if racer is not None and racer.playing and isinstance(elapsed, int | float):
+                racer.stop(str(entry.get("status")), float(elapsed))
         return room, out
     room.phase = "countdown"
     room.advance(now, out)
