@@ -76,10 +76,10 @@ def restore_room(
         room.phase = "results"
         room.results = [dict(entry) for entry in finished.ranking]
         for entry in room.results:  # time-outs are not actions: the results say when
-            racer = room.racers.get(str(entry.get("player")))
+            ended = room.racers.get(str(entry.get("player")))
             elapsed = entry.get("elapsed")
-            if racer is not None and racer.playing and isinstance(elapsed, int | float):
-                racer.stop(str(entry.get("status")), float(elapsed))
+            if ended is not None and ended.playing and isinstance(elapsed, int | float):
+                ended.stop(str(entry.get("status")), float(elapsed))
         return room, out
     room.phase = "countdown"
     room.advance(now, out)
