@@ -119,6 +119,7 @@ async function route() {
     else a.removeAttribute("aria-current");
   }
   const [name, arg] = path;
+  document.title = TITLES[name] ? `${TITLES[name]}${arg && name === "r" ? ` ${arg}` : ""} · Scorpion Race` : "Scorpion Race";
   const token = {};
   route.current = token;
   if (name === "r" && arg) {
@@ -142,6 +143,14 @@ async function route() {
 // The server also serves index.html at /r/<id> and /daily[/<day>]: turn those into hash routes.
 const pathRoute = location.pathname.match(/^\/(r\/[^/]+|daily(?:\/[^/]+)?)\/?$/);
 if (pathRoute && !location.hash) history.replaceState(null, "", `/#/${pathRoute[1]}`);
+
+// The skip link must not go through the hash router.
+document.querySelector(".skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  (root.querySelector(".board [tabindex='0'], .board") || root).focus();
+});
+
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics" };
 
 window.addEventListener("hashchange", route);
 refreshWho();

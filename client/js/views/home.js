@@ -26,6 +26,8 @@ export function mountHome(ctx) {
   const timeSelect = h("select", { name: "time_limit" },
     [[300, "5 minutes"], [600, "10 minutes"], [900, "15 minutes"], [1800, "30 minutes"], [0, "No limit"]]
       .map(([v, t]) => h("option", { value: String(v), text: t, selected: v === 600 })));
+  const seatsSelect = h("select", { name: "max_players" },
+    [2, 3, 4, 5, 6, 8, 10].map((n) => h("option", { value: String(n), text: `${n} players`, selected: n === 10 })));
   const undoBox = h("input", { type: "checkbox", name: "undo", checked: true });
   const hintsBox = h("input", { type: "checkbox", name: "hints" });
   const error = h("p.error-text", { role: "alert" });
@@ -53,6 +55,7 @@ export function mountHome(ctx) {
         time_limit: Number(timeSelect.value),
         undo: undoBox.checked,
         hints: hintsBox.checked,
+        max_players: Number(seatsSelect.value),
       };
       let room;
       try {
@@ -112,7 +115,9 @@ export function mountHome(ctx) {
     h("div.grid2", { style: "gap:10px;grid-template-columns:1fr 1fr" },
       h("label.field", {}, "Deal", dealSelect, dealNumber),
       h("label.field", {}, "Time limit", timeSelect)),
-    h("div.row", {}, h("label.check", {}, undoBox, "Undo allowed"), h("label.check", {}, hintsBox, "Hints allowed")),
+    h("div.grid2", { style: "gap:10px;grid-template-columns:1fr 1fr" },
+      h("label.field", {}, "Seats", seatsSelect),
+      h("div.stack", { style: "align-self:end" }, h("label.check", {}, undoBox, "Undo allowed"), h("label.check", {}, hintsBox, "Hints allowed"))),
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, "Create the room"),
       h("button.btn", { type: "button", onclick: practice }, "Practice alone")),
     error);
