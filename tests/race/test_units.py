@@ -10,6 +10,7 @@ from scorpion.race import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    Rematched,
     RoomClosed,
     RoomOpened,
     RoomSettings,
@@ -31,6 +32,7 @@ RECORDS = [
     GameResult("r", 1, "a", "Ada", "classic", 7, "won", 4, 500, 120, 12, 300.5, 0, False,
                (("deal", 1.0), ("undo", 2.0)), 400.0),
     RoundFinished("r", 1, 7, ({"rank": 1, "player": "a"},), 401.0),
+    Rematched("r", 1, "b", 402.0),
     RoomClosed("r", 5000.0),
     DailyStarted("2026-11-29", "a", "Ada", 1, 99, "classic", True, 77.0),
 ]  # fmt: skip

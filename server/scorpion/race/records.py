@@ -110,6 +110,17 @@ class RoundFinished(_Base):
 
 
 @dataclass(frozen=True, slots=True)
+class Rematched(_Base):
+    """A rematch was asked after ``round``: the room is back in its lobby."""
+
+    kind: ClassVar[str] = "rematch"
+    room: str
+    round: int
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class RoomClosed(_Base):
     """A room was idle long enough to be dropped from memory."""
 
@@ -139,14 +150,15 @@ Record: TypeAlias = (
     | ActionRecord
     | GameResult
     | RoundFinished
+    | Rematched
     | RoomClosed
     | DailyStarted
 )
 
 _KINDS: dict[str, type[Record]] = {
     cls.kind: cls
-    for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, RoomClosed,
-                DailyStarted)
+    for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, Rematched,
+                RoomClosed, DailyStarted)
 }  # fmt: skip
 
 

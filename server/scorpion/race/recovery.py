@@ -22,6 +22,7 @@ def restore_room(
     *,
     started: RoundStarted | None = None,
     finished: RoundFinished | None = None,
+    rematched: bool = False,
     actions: Iterable[ActionRecord] = (),
     deal_source: Callable[[], int],
     grace: float = 60.0,
@@ -30,8 +31,9 @@ def restore_room(
 ) -> tuple[Room, list[Output]]:
     """Rebuild a room from its records by replaying every racer's actions.
 
-    ``started`` is the room's latest round (``finished`` its results, if any) and
-    ``actions`` that round's actions in the order written. Racers get a fresh
+    ``started`` is the room's latest round (``finished`` its results, if any;
+    ``rematched`` when a rematch was asked after them) and ``actions`` that round's
+    actions in the order written. Racers get a fresh
     grace period to reconnect. Event versions restart past any earlier version
     (clients get ``recovered: false`` and a snapshot). Returns the room and the
     outputs of timers already due (a time limit passed while the server was down).
@@ -80,6 +82,8 @@ def restore_room(
             elapsed = entry.get("elapsed")
             if ended is not None and ended.playing and isinstance(elapsed, int | float):
                 ended.stop(str(entry.get("status")), float(elapsed))
+        if rematched:
+            room.back_to_lobby()
         return room, out
     room.phase = "countdown"
     room.advance(now, out)

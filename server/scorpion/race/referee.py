@@ -23,6 +23,7 @@ from .records import (
     DailyStarted,
     GameResult,
     Record,
+    Rematched,
     RoomClosed,
     RoomOpened,
     RoundFinished,
@@ -245,6 +246,7 @@ class Referee:
         finished: dict[tuple[str, int], RoundFinished] = {}
         actions: dict[tuple[str, int], list[ActionRecord]] = {}
         closed: set[str] = set()
+        rematched: set[tuple[str, int]] = set()
         attempts: list[DailyStarted] = []
         results: list[GameResult] = []
         for record in records:
@@ -258,6 +260,8 @@ class Referee:
                 actions.setdefault((record.room, record.round), []).append(record)
             elif isinstance(record, RoomClosed):
                 closed.add(record.room)
+            elif isinstance(record, Rematched):
+                rematched.add((record.room, record.round))
             elif isinstance(record, DailyStarted):
                 attempts.append(record)
             elif isinstance(record, GameResult) and record.room.startswith("daily:"):
@@ -274,6 +278,7 @@ class Referee:
                     now,
                     started=started,
                     finished=finished.get(key),
+                    rematched=key in rematched,
                     actions=actions.get(key, ()),
                     deal_source=self.deal_source,
                     grace=self.grace,

@@ -102,6 +102,7 @@ class Room:
         *,
         started: RoundStarted | None = None,
         finished: RoundFinished | None = None,
+        rematched: bool = False,
         actions: Iterable[ActionRecord] = (),
         deal_source: Callable[[], int],
         grace: float = 60.0,
@@ -116,12 +117,25 @@ class Room:
             now,
             started=started,
             finished=finished,
+            rematched=rematched,
             actions=actions,
             deal_source=deal_source,
             grace=grace,
             keep_events=keep_events,
             idle_close=idle_close,
         )
+
+    def back_to_lobby(self) -> None:
+        """After the results (a rematch): the seated stay seated, nobody ready, no deal."""
+        self.phase = "lobby"
+        self.racers = {}
+        self.results = None
+        self.deal = None
+        self.verified = False
+        self.countdown_at = self.started_at = self.ends_at = None
+        for member in self.members.by_id.values():
+            member.ready = False
+            member.following = None
 
     def begin_round(self, started: RoundStarted) -> None:
         rules = self.settings.rules()

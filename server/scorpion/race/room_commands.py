@@ -18,7 +18,7 @@ from .errors import RaceError
 from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send, refused
 from .racer import GAME_ACTIONS
-from .records import ActionRecord
+from .records import ActionRecord, Rematched
 from .room import RACING, Room
 
 Handler: TypeAlias = Callable[[Room, Member, ConnId, Command, float, list[Output]], Message]
@@ -129,14 +129,8 @@ def rematch(
         raise RaceError("not-finished", "The race is not over")
     if command.round is not None and command.round != room.round:
         raise RaceError("bad-field", f"The round just finished is {room.round}")
-    room.phase = "lobby"
-    room.racers = {}
-    room.results = None
-    room.deal = None
-    room.countdown_at = room.started_at = room.ends_at = None
-    for other in room.members.by_id.values():
-        other.ready = False
-        other.following = None
+    out.append(Persist(Rematched(room.id, room.round, member.id, now)))
+    room.back_to_lobby()
     if member.role != "player" and len(room.members.players()) < room.settings.max_players:
         member.role = "player"
     seated = [m.id for m in room.members.players()]
