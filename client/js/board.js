@@ -414,3 +414,25 @@ export function coveredRuns(v) {
   });
   return found;
 }
+
+/** Columns where a card would fit under these rules: only a visual aid, the server decides. */
+export function fittingColumns(v, text, rules = {}) {
+  const card = parseCard(text);
+  if (!v || !card) return [];
+  const from = v.columns.findIndex((c) => c.up.includes(text));
+  const out = [];
+  v.columns.forEach((column, j) => {
+    if (j === from) return;
+    const top = column.up[column.up.length - 1];
+    if (!top) {
+      if (column.down) return;
+      const whole = from >= 0 && v.columns[from].down === 0 && v.columns[from].up[0] === text;
+      if (!whole && (card.rank === 13 || rules.empty === "any")) out.push(j);
+      return;
+    }
+    const t = parseCard(top);
+    if (card.rank === 13 || t.rank !== card.rank + 1) return;
+    if (rules.build === "any-suit" || t.suit === card.suit) out.push(j);
+  });
+  return out;
+}

@@ -2,7 +2,7 @@
 // deal, give up). Used for your race board, the daily and practice; readonly for a followed
 // board. The caller passes the commands (session) and the rules the room plays.
 
-import { createBoard } from "./board.js";
+import { createBoard, fittingColumns } from "./board.js";
 import { attachInput, gameKeys } from "./input.js";
 import { announce, h, reducedMotion } from "./dom.js";
 import { cardName } from "./cards.js";
@@ -81,7 +81,10 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       },
       deal: () => act(commands.deal),
       refused,
-    }, { tapMode: () => (tapToggle.checked ? "move" : "select") });
+    }, {
+      tapMode: () => (tapToggle.checked ? "move" : "select"),
+      fits: (card) => fittingColumns(board.view, card, rules()),
+    });
     stopKeys = gameKeys({ deal: () => act(commands.deal), undo: () => act(commands.undo), hint: () => hint() });
   }
 

@@ -60,6 +60,8 @@ export function attachInput(board, actions, options = {}) {
       press.dragging = true;
       select(null);
       for (const c of press.els) c.classList.add("dragging");
+      const fits = options.fits ? options.fits(press.text) : [];
+      board.columnEls().forEach((c, i) => c.classList.toggle("drop-hint", fits.includes(i)));
       press.els[0]?.parentElement?.classList.add("lifted");
     }
     for (const c of press.els) c.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-3, Math.min(3, dx / 60))}deg)`;
@@ -72,7 +74,7 @@ export function attachInput(board, actions, options = {}) {
     if (!press || e.pointerId !== press.id) return;
     const p = press;
     press = null;
-    board.columnEls().forEach((c) => c.classList.remove("drop-ok"));
+    board.columnEls().forEach((c) => c.classList.remove("drop-ok", "drop-hint"));
     // The lifted column stays above the others until the dropped cards have landed.
     const unlift = () => board.columnEls().forEach((c) => c.classList.remove("lifted"));
     if (!p.dragging) {
