@@ -3,8 +3,10 @@
 // from where a card was to where it is now (FLIP), a turned card flips, the stock's cards fly
 // to their columns and a finished run flies to its foundation.
 
-import { faceDownCard, faceUpCard, cardName, parseCard, suitName } from "./cards.js";
+import { faceDownCard, faceUpCard, cardName, suitName } from "./cards.js";
 import { h, reducedMotion } from "./dom.js";
+import { animateChanges, shakeBack } from "./motion.js";
+import { columnLabel, coveredRunNote, coveredRuns } from "./tableau.js";
 
 const GAP_RATIO = 0.12; // gap between columns, in card widths
 const MAX_CW = 104;
@@ -145,7 +147,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     if (focusedKey && cards.get(focusedKey) && document.activeElement !== cards.get(focusedKey)) {
       cards.get(focusedKey).focus({ preventScroll: true });
     }
-    if (animate) animateChanges(prev, next, before, gone, stockRect);
+    if (animate) animateChanges({ el, cards, foundations, prev, next, before, gone, stockRect });
   }
 
   function drawStock(v, seen) {
@@ -214,81 +216,9 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
       const up = v.columns[column].up;
       for (let i = start; i < start + 13; i++) cards.get(`c:${up[i]}`)?.classList.add("covered-run");
     }
-    const runsRule = rules?.runs;
-    if (!found.length || runsRule === "keep") {
-      note.hidden = true;
-      return;
-    }
-    const { column, start, suit, bottom } = found[0];
-    const onTop = start + 13 === v.columns[column].up.length;
-    let text;
-    if (onTop) {
-      text = `The ${suitName(suit)} run in column ${column + 1} is complete but stays: `
-        + "under these rules (runs leave when placed) a run leaves only as cards are placed "
-        + "to complete it, and this one was covered then. ";
-      text += bottom
-        ? "Its King lies at the bottom of the column, so it can never leave: play on without it."
-        : "Move its King into an empty column and it will leave.";
-    } else {
-      text = `The ${suitName(suit)} run in column ${column + 1} is complete, but cards lie on it, `
-        + "so it stays until they are moved off";
-      text += runsRule === "placed"
-        ? "; then, under these rules, it leaves only when its King is moved into an empty column."
-        : ".";
-    }
-    note.textContent = text;
-    note.hidden = false;
-  }
-
-  function animateChanges(prev, next, before, gone, stockRect) {
-    const ease = "cubic-bezier(.2,.75,.25,1)";
-    const dealt = (prev.stock || 0) > (next.stock || 0);
-    for (const [key, card] of cards) {
-      const old = before.get(key);
-      const now = card.getBoundingClientRect();
-      if (old) {
-        const dx = old.left - now.left;
-        const dy = old.top - now.top;
-        if (Math.abs(dx) + Math.abs(dy) > 1) {
-          card.animate(
-            [{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 900 }, { transform: "none", zIndex: 900 }],
-            { duration: 220, easing: ease },
-          );
-        }
-      } else if (key.startsWith("c:") && dealt && isDealtCard(next, key)) {
-        const dx = stockRect.left - now.left;
-        const dy = stockRect.top - now.top;
-        card.animate(
-          [{ transform: `translate(${dx}px, ${dy}px) scaleX(0.05)` },
-            { transform: `translate(${dx / 2}px, ${dy / 2}px) scaleX(1)`, offset: 0.5 },
-            { transform: "none" }],
-          { duration: 380, easing: ease },
-        );
-      } else if (key.startsWith("c:")) {
-        card.animate([{ transform: "scaleX(0.05)" }, { transform: "scaleX(1)" }],
-          { duration: 240, easing: ease, delay: 120, fill: "backwards" });
-      }
-    }
-    const runsAdded = (next.runs || []).length > (prev.runs || []).length;
-    if (!gone.length) return;
-    const target = runsAdded
-      ? foundations.children[(next.runs || []).length - 1]?.getBoundingClientRect()
-      : null;
-    const host = el.getBoundingClientRect();
-    gone.forEach(([card, old], i) => {
-      if (!old || !target) { card.remove(); return; }
-      el.append(card);
-      card.style.top = `${old.top - host.top}px`;
-      card.style.left = `${old.left - host.left}px`;
-      card.style.zIndex = String(1000 + i);
-      card.classList.add("ghost");
-      const anim = card.animate(
-        [{ transform: "none", opacity: 1 },
-          { transform: `translate(${target.left - old.left}px, ${target.top - old.top}px)`, opacity: 0.6 }],
-        { duration: 420, delay: 160 + i * 25, easing: ease, fill: "forwards" },
-      );
-      anim.onfinish = () => card.remove();
-    });
+    const text = coveredRunNote(v, found, rules?.runs);
+    note.textContent = text || "";
+    note.hidden = !text;
   }
 
   /** Highlight hint moves ("5C>3", "deal"). */
@@ -327,22 +257,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
 
   /** Shake cards that were refused and slide them back. */
   function refuse(text) {
-    const els = text ? group(text) : [];
-    for (const c of els) {
-      const from = c.style.transform; // where a drag left it
-      c.style.transform = "";
-      c.classList.remove("dragging", "selected");
-      if (reducedMotion()) continue;
-      const shake = [{ transform: "translateX(0)" }, { transform: "translateX(-7px)" }, { transform: "translateX(6px)" },
-        { transform: "translateX(-4px)" }, { transform: "translateX(2px)" }, { transform: "translateX(0)" }];
-      if (from && from !== "none") {
-        // Slide back from the drop, then shake: the move was refused.
-        c.animate([{ transform: from, zIndex: 900 }, { transform: "none", zIndex: 900 }], { duration: 200, easing: "ease-out" })
-          .onfinish = () => c.animate(shake, { duration: 340, easing: "ease-in-out" });
-      } else {
-        c.animate(shake, { duration: 360, easing: "ease-in-out" });
-      }
-    }
+    for (const c of text ? group(text) : []) shakeBack(c);
   }
 
   function select(text) {
@@ -379,60 +294,4 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   return board;
 }
 
-function isDealtCard(next, key) {
-  const text = key.slice(2);
-  return next.columns.slice(0, 3).some((c) => c.up[c.up.length - 1] === text);
-}
-
-export function columnLabel(j, column) {
-  const parts = [`column ${j + 1}`];
-  const total = column.down + column.up.length;
-  if (!total) return `column ${j + 1}, empty`;
-  if (column.down) parts.push(`${column.down} ${column.down === 1 ? "card" : "cards"} face down`);
-  if (column.up.length) {
-    parts.push(`${column.up.length} face up`);
-    parts.push(`top card ${cardName(column.up[column.up.length - 1])}`);
-  }
-  return parts.join(", ");
-}
-
-/** Complete K..A runs of one suit still on the tableau: [{column, start, suit, bottom}]. */
-export function coveredRuns(v) {
-  const found = [];
-  v.columns.forEach((column, j) => {
-    const up = column.up;
-    for (let s = 0; s + 13 <= up.length; s++) {
-      const first = parseCard(up[s]);
-      if (!first || first.rank !== 13) continue;
-      let ok = true;
-      for (let k = 1; k < 13 && ok; k++) {
-        const c = parseCard(up[s + k]);
-        ok = c && c.suit === first.suit && c.rank === 13 - k;
-      }
-      if (ok) found.push({ column: j, start: s, suit: first.suit, bottom: s === 0 && column.down === 0 });
-    }
-  });
-  return found;
-}
-
-/** Columns where a card would fit under these rules: only a visual aid, the server decides. */
-export function fittingColumns(v, text, rules = {}) {
-  const card = parseCard(text);
-  if (!v || !card) return [];
-  const from = v.columns.findIndex((c) => c.up.includes(text));
-  const out = [];
-  v.columns.forEach((column, j) => {
-    if (j === from) return;
-    const top = column.up[column.up.length - 1];
-    if (!top) {
-      if (column.down) return;
-      const whole = from >= 0 && v.columns[from].down === 0 && v.columns[from].up[0] === text;
-      if (!whole && (card.rank === 13 || rules.empty === "any")) out.push(j);
-      return;
-    }
-    const t = parseCard(top);
-    if (card.rank === 13 || t.rank !== card.rank + 1) return;
-    if (rules.build === "any-suit" || t.suit === card.suit) out.push(j);
-  });
-  return out;
-}
+export { columnLabel, coveredRuns, fittingColumns } from "./tableau.js";

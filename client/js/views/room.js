@@ -3,9 +3,10 @@
 
 import { announce, clear, clock, h } from "../dom.js";
 import { openSession } from "../session.js";
+import { createLobby } from "./lobby.js";
+import { resultsDialog } from "./results.js";
 import { createGame } from "../game.js";
 import { racersList } from "../racers.js";
-import { raceChart } from "../chart.js";
 import { presetLabel, presetRules } from "../presets.js";
 import { ranked, STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
@@ -129,97 +130,13 @@ export function mountRoom(ctx, roomId) {
       root.append(h("p.muted", { role: "status", text: "Connecting to the room…" }));
       return;
     }
-    if (m === "lobby") buildLobby();
+    if (m === "lobby") {
+      parts.lobby = createLobby({ roomId, session, me });
+      root.append(parts.lobby.el);
+    }
     else buildRace(m);
     parts.overlay = h("div");
     root.append(parts.overlay);
-  }
-
-  // ------------------------------------------------------------------ lobby
-  function buildLobby() {
-    const link = `${location.origin}/r/${roomId}`;
-    const input = h("input.input", { value: link, readonly: true, "aria-label": "Room link", id: "share-link" });
-    const copy = h("button.btn", {
-      type: "button",
-      onclick: async () => {
-        try {
-          await navigator.clipboard.writeText(link);
-        } catch {
-          input.select();
-          document.execCommand?.("copy");
-        }
-        copy.textContent = "Copied ✓";
-        setTimeout(() => { copy.textContent = "Copy link"; }, 1600);
-      },
-    }, "Copy link");
-    parts.players = h("ul.players", { "aria-label": "Players" });
-    parts.settings = h("dl.settings-list");
-    parts.actions = h("div.row");
-    parts.note = h("p.muted");
-    parts.title = h("h1");
-    root.append(
-      h("div.stack", {},
-        parts.title,
-        h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
-        h("div.grid2", {},
-          h("section.panel.stack", { "aria-labelledby": "players-h" },
-            h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
-          h("section.panel.stack", {},
-            h("h2", { text: "Invite" }), h("div.share", {}, input, copy),
-            h("h2", { text: "Settings" }), parts.settings))));
-  }
-
-  function updateLobby(s) {
-    const r = s.room;
-    parts.title.textContent = `Race room ${r.id}`;
-    clear(parts.players);
-    for (const p of r.players) {
-      const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
-      const tags = [p.id === r.creator ? h("span.tag", { text: "host" }) : null,
-        p.connected === false ? h("span.tag.away", { text: "away" }) : null];
-      parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
-        dot, h("span", { text: p.id === me() ? `${p.name} (you)` : p.name, style: "flex:1" }), ...tags,
-        h("span.muted", { text: p.ready ? "ready" : "not ready" })));
-    }
-    if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
-    if (r.spectators.length) {
-      parts.players.append(h("li.muted", { text: `Watching: ${r.spectators.map((x) => x.name).join(", ")}` }));
-    }
-    clear(parts.settings);
-    const st = r.settings || {};
-    const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
-      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Undo", st.undo === false ? "off" : "on"],
-      ["Hints", st.hints ? "on" : "off"], ["Seats", String(st.max_players ?? "")]];
-    for (const [k, v] of rows) parts.settings.append(h("dt", { text: k }), h("dd", { text: v }));
-
-    clear(parts.actions);
-    const seat = mine(s);
-    const creator = r.creator === me();
-    if (seat) {
-      parts.actions.append(h(`button.btn${seat.ready ? "" : ".primary"}`, {
-        type: "button", dataset: { action: "ready" },
-        onclick: () => session.ready(!seat.ready).catch((e) => toast(e.message)),
-      }, seat.ready ? "Not ready" : "I'm ready"));
-      parts.actions.append(h("button.btn", {
-        type: "button",
-        onclick: () => { sessionStorage.setItem(`scorpion.watch.${roomId}`, "1"); session.leave().then(() => session.join("spectator")).catch((e) => toast(e.message)); },
-      }, "Just watch"));
-    } else {
-      parts.actions.append(h("button.btn.primary", {
-        type: "button",
-        onclick: () => { sessionStorage.removeItem(`scorpion.watch.${roomId}`); session.join("player").catch((e) => toast(e.message)); },
-      }, "Take a seat"));
-    }
-    if (creator) {
-      const anyReady = r.players.some((p) => p.ready);
-      parts.actions.append(h("button.btn.primary", {
-        type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby",
-        onclick: () => session.start().catch((e) => toast(e.message)),
-      }, "Start the race"));
-    }
-    parts.note.textContent = creator
-      ? "Start when your friends are ready; players who are not ready watch."
-      : `Waiting for ${r.players.find((p) => p.id === r.creator)?.name || "the host"} to start the race.`;
   }
 
   // ------------------------------------------------------------------- race
@@ -346,32 +263,19 @@ export function mountRoom(ctx, roomId) {
     if (parts.overlay.dataset.round === String(r.round) && parts.overlay.firstChild) return;
     parts.overlay.dataset.round = String(r.round);
     clear(parts.overlay);
-    const rows = (r.results || []).map((row) => h(`tr${row.player === me() ? ".me" : ""}`, {},
-      h("td", { text: String(row.rank) }), h("td", { text: row.name }),
-      h("td", { text: row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status }),
-      h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.score) }), h("td.num", { text: String(row.moves) })));
-    const players = (r.results || []).map((row) => ({ id: row.player, name: row.name }));
-    const end = Math.max(0, ...(r.results || []).map((x) => x.elapsed || 0));
-    const seated = !!mine(s);
-    const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-labelledby": "results-h" },
-      h("h2", { id: "results-h", text: "Results" }),
-      h("table.results-table", {}, h("thead", {}, h("tr", {}, ["#", "Racer", "", "Runs", "Score", "Moves"].map((t, i) => h(i > 2 ? "th.num" : "th", { text: t })))), h("tbody", {}, rows)),
-      raceChart(s.timeline, players, { end, width: Math.round(Math.min(640, Math.max(300, window.innerWidth - 70))) }),
-      dealText(r.deal) ? h("p.muted", { text: `Deal number ${dealText(r.deal)} (${presetLabel(r.settings?.preset)}).` }) : null,
-      h("div.row", {},
-        seated || r.creator === me() ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
-        h("button.btn", { type: "button", onclick: () => { resultsDismissed = r.round; clear(parts.overlay); } }, "Look at the board"),
-        h("a.btn", { href: "#/" }, "Home")));
-    const overlay = h("div.overlay", {
-      onkeydown: (e) => { if (e.key === "Escape") { resultsDismissed = r.round; clear(parts.overlay); } },
-    }, panel);
-    parts.overlay.append(overlay);
-    panel.querySelector("button")?.focus();
+    const close = () => { resultsDismissed = r.round; clear(parts.overlay); };
+    const canRematch = !!mine(s) || r.creator === me();
+    parts.overlay.append(resultsDialog(s, {
+      me: me(),
+      onRematch: canRematch ? () => session.rematch().catch((e) => toast(e.message)) : null,
+      onClose: close,
+    }));
+    parts.overlay.querySelector("button")?.focus();
   }
 
   function update(s) {
     if (mode === "lobby") {
-      updateLobby(s);
+      parts.lobby.update(s);
       drawCountdown(s);
     } else if (mode === "race" || mode === "watch") {
       updateRace(s);
@@ -424,12 +328,6 @@ export function mountRoom(ctx, roomId) {
     game?.destroy();
     session.close();
   };
-}
-
-/** The deal number as text, only when it is exact (JSON numbers past 2**53 are not). */
-function dealText(deal) {
-  if (typeof deal === "string") return deal;
-  return Number.isSafeInteger(deal) ? String(deal) : null;
 }
 
 function ordinal(n) {

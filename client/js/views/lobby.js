@@ -1,0 +1,97 @@
+// The lobby: the share link with a copy button, the players and whether they are ready, the
+// room's settings, and the buttons (ready, watch, take a seat, start for the room's creator).
+
+import { clear, clock, h } from "../dom.js";
+import { presetLabel } from "../presets.js";
+import { toast } from "../ui.js";
+
+export function createLobby({ roomId, session, me }) {
+  const parts = {};
+
+  function build() {
+    const link = `${location.origin}/r/${roomId}`;
+    const input = h("input.input", { value: link, readonly: true, "aria-label": "Room link", id: "share-link" });
+    const copy = h("button.btn", {
+      type: "button",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+        } catch {
+          input.select();
+          document.execCommand?.("copy");
+        }
+        copy.textContent = "Copied ✓";
+        setTimeout(() => { copy.textContent = "Copy link"; }, 1600);
+      },
+    }, "Copy link");
+    parts.players = h("ul.players", { "aria-label": "Players" });
+    parts.settings = h("dl.settings-list");
+    parts.actions = h("div.row");
+    parts.note = h("p.muted");
+    parts.title = h("h1");
+    return h("div.stack", {},
+      parts.title,
+      h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
+      h("div.grid2", {},
+        h("section.panel.stack", { "aria-labelledby": "players-h" },
+          h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
+        h("section.panel.stack", {},
+          h("h2", { text: "Invite" }), h("div.share", {}, input, copy),
+          h("h2", { text: "Settings" }), parts.settings)));
+  }
+
+  function update(s) {
+    const r = s.room;
+    parts.title.textContent = `Race room ${r.id}`;
+    clear(parts.players);
+    for (const p of r.players) {
+      const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
+      const tags = [p.id === r.creator ? h("span.tag", { text: "host" }) : null,
+        p.connected === false ? h("span.tag.away", { text: "away" }) : null];
+      parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
+        dot, h("span", { text: p.id === me() ? `${p.name} (you)` : p.name, style: "flex:1" }), ...tags,
+        h("span.muted", { text: p.ready ? "ready" : "not ready" })));
+    }
+    if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
+    if (r.spectators.length) {
+      parts.players.append(h("li.muted", { text: `Watching: ${r.spectators.map((x) => x.name).join(", ")}` }));
+    }
+    clear(parts.settings);
+    const st = r.settings || {};
+    const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
+      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Undo", st.undo === false ? "off" : "on"],
+      ["Hints", st.hints ? "on" : "off"], ["Seats", String(st.max_players ?? "")]];
+    for (const [k, v] of rows) parts.settings.append(h("dt", { text: k }), h("dd", { text: v }));
+
+    clear(parts.actions);
+    const seat = r.players.find((p) => p.id === me());
+    const creator = r.creator === me();
+    if (seat) {
+      parts.actions.append(h(`button.btn${seat.ready ? "" : ".primary"}`, {
+        type: "button", dataset: { action: "ready" },
+        onclick: () => session.ready(!seat.ready).catch((e) => toast(e.message)),
+      }, seat.ready ? "Not ready" : "I'm ready"));
+      parts.actions.append(h("button.btn", {
+        type: "button",
+        onclick: () => { sessionStorage.setItem(`scorpion.watch.${roomId}`, "1"); session.leave().then(() => session.join("spectator")).catch((e) => toast(e.message)); },
+      }, "Just watch"));
+    } else {
+      parts.actions.append(h("button.btn.primary", {
+        type: "button",
+        onclick: () => { sessionStorage.removeItem(`scorpion.watch.${roomId}`); session.join("player").catch((e) => toast(e.message)); },
+      }, "Take a seat"));
+    }
+    if (creator) {
+      const anyReady = r.players.some((p) => p.ready);
+      parts.actions.append(h("button.btn.primary", {
+        type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby",
+        onclick: () => session.start().catch((e) => toast(e.message)),
+      }, "Start the race"));
+    }
+    parts.note.textContent = creator
+      ? "Start when your friends are ready; players who are not ready watch."
+      : `Waiting for ${r.players.find((p) => p.id === r.creator)?.name || "the host"} to start the race.`;
+  }
+
+  return { el: build(), update };
+}
