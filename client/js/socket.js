@@ -6,6 +6,7 @@
 
 const PING_EVERY = 20000;
 const SILENT_LIMIT = 45000;
+const CONNECT_TIMEOUT = 10000;
 const FATAL_CLOSE = new Set([4000, 4001, 4004]);
 
 export class Connection {
@@ -30,8 +31,11 @@ export class Connection {
     this.timers = {};
     this.lastHeard = 0;
     this.connects = 0;
-    this._online = () => this.reconnectNow();
+    // Back online, or a phone's tab shown again: do not wait for the backoff.
+    this._online = () => { if (!this.ready) this.reconnectNow(); };
+    this._visible = () => { if (document.visibilityState === "visible" && !this.ready) this.reconnectNow(); };
     window.addEventListener("online", this._online);
+    document.addEventListener("visibilitychange", this._visible);
   }
 
   start() {
@@ -44,6 +48,7 @@ export class Connection {
   close() {
     this.closed = true;
     window.removeEventListener("online", this._online);
+    document.removeEventListener("visibilitychange", this._visible);
     for (const t of Object.values(this.timers)) clearTimeout(t);
     clearInterval(this.timers.ping);
     if (this.ws) this.ws.close(1000);
@@ -87,6 +92,9 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    // A connection that hangs (no welcome) is dropped and tried again.
+    clearTimeout(this.timers.connect);
+    this.timers.connect = setTimeout(() => { if (ws === this.ws && !this.ready) ws.close(); }, CONNECT_TIMEOUT);
     ws.onopen = () => {
       const hello = { type: "hello", client: "web/1", ...this.hello() };
       if (this.lastVersion !== null) hello.last_version = this.lastVersion;
