@@ -6,7 +6,8 @@
 
 const PING_EVERY = 20000;
 const SILENT_LIMIT = 45000;
-const CONNECT_TIMEOUT = 10000;
+const CONNECT_TIMEOUT = 10000; // to open the socket
+const WELCOME_TIMEOUT = 90000; // from open to welcome
 const FATAL_CLOSE = new Set([4000, 4001, 4004]);
 
 export class Connection {
@@ -96,6 +97,9 @@ export class Connection {
     clearTimeout(this.timers.connect);
     this.timers.connect = setTimeout(() => { if (ws === this.ws && !this.ready) ws.close(); }, CONNECT_TIMEOUT);
     ws.onopen = () => {
+      // Open: now the server may take its time over the welcome (a daily's first deal).
+      clearTimeout(this.timers.connect);
+      this.timers.connect = setTimeout(() => { if (ws === this.ws && !this.ready) ws.close(); }, WELCOME_TIMEOUT);
       const hello = { type: "hello", client: "web/1", ...this.hello() };
       if (this.lastVersion !== null) hello.last_version = this.lastVersion;
       ws.send(JSON.stringify(hello));
