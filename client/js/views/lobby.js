@@ -2,7 +2,7 @@
 // room's settings, and the buttons (ready, watch, take a seat, start for the room's creator).
 
 import { clear, clock, h } from "../dom.js";
-import { presetLabel } from "../presets.js";
+import { PRESETS, presetLabel } from "../presets.js";
 import { toast } from "../ui.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -62,6 +62,8 @@ export function createLobby({ roomId, session, me }) {
       ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Undo", st.undo === false ? "off" : "on"],
       ["Hints", st.hints ? "on" : "off"], ["Seats", String(st.max_players ?? "")]];
     for (const [k, v] of rows) parts.settings.append(h("dt", { text: k }), h("dd", { text: v }));
+    const blurb = PRESETS[st.preset]?.blurb;
+    if (blurb) parts.settings.append(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
 
     clear(parts.actions);
     const seat = r.players.find((p) => p.id === me());
