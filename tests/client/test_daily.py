@@ -15,9 +15,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_daily_play_and_leaderboard(server: ServerProcess, new_page: PageFactory) -> None:
-    # The server looks for a winnable deal the first time a day is asked for; wait for it here
-    # (bounded) rather than in the page.
-    summary = httpx.get(server.url + "/api/daily", timeout=180).json()
+    summary = httpx.get(server.url + "/api/daily", timeout=30).json()
     assert summary["leaderboard"] == []
 
     page = new_page()
