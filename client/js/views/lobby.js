@@ -24,6 +24,10 @@ export function createLobby({ roomId, session, me }) {
         setTimeout(() => { copy.textContent = "Copy link"; }, 1600);
       },
     }, "Copy link");
+    // On phones the system share sheet is the natural way to send a link.
+    const share = navigator.share
+      ? h("button.btn", { type: "button", onclick: () => navigator.share({ title: "Race me at Scorpion", url: link }).catch(() => {}) }, "Share…")
+      : null;
     parts.players = h("ul.players", { "aria-label": "Players" });
     parts.settings = h("dl.settings-list");
     parts.actions = h("div.row");
@@ -36,7 +40,7 @@ export function createLobby({ roomId, session, me }) {
         h("section.panel.stack", { "aria-labelledby": "players-h" },
           h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
         h("section.panel.stack", {},
-          h("h2", { text: "Invite" }), h("div.share", {}, input, copy),
+          h("h2", { text: "Invite" }), h("div.share", {}, input, copy, share),
           h("h2", { text: "Settings" }), parts.settings)));
   }
 
