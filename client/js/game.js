@@ -9,6 +9,12 @@ import { cardName } from "./cards.js";
 import { confirmDialog, toast } from "./ui.js";
 
 const TAP_KEY = "scorpion.tapMode";
+const COLORS_KEY = "scorpion.colors";
+
+/** Four suit colours (easier to build in suit) unless the player chose red and black. */
+export function applyColors() {
+  document.body.classList.toggle("two-color", localStorage.getItem(COLORS_KEY) === "two");
+}
 
 export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, rules = () => ({}) }) {
   const board = createBoard({ interactive: !readonly, label });
@@ -27,6 +33,12 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   const tapToggle = h("input", { type: "checkbox", id: `tap-${Math.random().toString(36).slice(2)}` });
   tapToggle.checked = localStorage.getItem(TAP_KEY) !== "select";
   tapToggle.addEventListener("change", () => localStorage.setItem(TAP_KEY, tapToggle.checked ? "move" : "select"));
+  const colorToggle = h("input", { type: "checkbox", id: `colors-${Math.random().toString(36).slice(2)}` });
+  colorToggle.checked = localStorage.getItem(COLORS_KEY) !== "two";
+  colorToggle.addEventListener("change", () => {
+    localStorage.setItem(COLORS_KEY, colorToggle.checked ? "four" : "two");
+    applyColors();
+  });
   const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, dealBtn, giveUpBtn);
   const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls);
   const help = readonly ? null : h("details.help-keys", {},
@@ -36,7 +48,8 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       h("kbd", { text: "Space" }), " pick up / put down, ", h("kbd", { text: "1–7" }), " send to a column, ",
       h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint, ",
       h("kbd", { text: "Esc" }), " cancel."),
-    h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"));
+    h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"),
+    h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"));
   const el = h("section.game", { "aria-label": label }, hud, board.el, help);
 
   let view = null;

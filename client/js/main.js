@@ -10,6 +10,7 @@ import { mountRoom } from "./views/room.js";
 import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
 import { PRESETS } from "./presets.js";
+import { applyColors } from "./game.js";
 
 const store = createStore({ me: api.player(), conn: null, room: null, board: null, daily: null });
 const root = document.getElementById("main");
@@ -153,5 +154,6 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
 const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics" };
 
 window.addEventListener("hashchange", route);
+applyColors();
 refreshWho();
 route();

@@ -106,6 +106,8 @@ def test_tap_card_then_column_and_reduced_motion(
     # Taps pick cards up (the seed 004 way): the setting under "How to play and keys".
     page.get_by_text("How to play and keys").click()
     page.get_by_label("A tap sends the card where it fits").uncheck()
+    page.get_by_label("Four suit colours").uncheck()  # red and black, remembered
+    expect(page.locator("body")).to_have_class(re.compile(r"\btwo-color\b"))
     tap(page, "5C")
     expect(card(page, "5C")).to_have_class(re.compile(r"\bselected\b"))
     expect(card(page, "JH")).to_have_class(re.compile(r"\bselected\b"))  # it rides along
