@@ -15,11 +15,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple, Protocol
+from typing import Final, NamedTuple
 
-from scorpion.engine import Game, Rules, get_rules
+from scorpion.engine import Game, GameRecord, Rules, get_rules
+from scorpion.engine.record import apply_action
 
 from .solve import Solution, solve
 
@@ -27,7 +28,7 @@ AUTO_NODES: Final = 2_000_000
 HINT_NODES: Final = 20_000
 DEAL_NODES: Final = 2_000_000
 ANALYSE_NODES: Final = 2_000_000
-NO_MOVE: Final = ("undo", "give-up")  # log entries that are not moves
+NO_MOVE: Final = ("undo", "give-up")  # actions that are not moves
 
 
 class Hint(NamedTuple):
@@ -100,19 +101,6 @@ def next_winnable_deal(
     raise ValueError(f"no deal from {start} to {start + limit - 1} was proved winnable")
 
 
-class RecordLike(Protocol):
-    """What :func:`analyse` needs of a game record (``scorpion.engine.record.GameRecord``)."""
-
-    @property
-    def deal(self) -> int | None: ...
-
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def actions(self) -> Sequence[tuple[str, float | None]]: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """What the solver says about a finished game.
@@ -131,29 +119,29 @@ class Analysis:
 
 
 def analyse(
-    record_or_game: RecordLike | Game,
+    record_or_game: GameRecord | Game,
     actions: Iterable[str] | None = None,
     *,
     max_nodes: int | None = ANALYSE_NODES,
 ) -> Analysis:
     """Replay a game and judge the position after every action.
 
-    Pass a game record (with ``deal``, ``rules`` and ``actions`` as (text, elapsed)
-    pairs), or the game as it stood at the start and its action texts.
+    Pass a :class:`~scorpion.engine.GameRecord`, or the game as it stood at the start
+    and its action texts (moves, ``undo``, ``give-up``).
     """
     if isinstance(record_or_game, Game):
         if actions is None:
             raise ValueError("analyse(game, actions): the action texts are missing")
         game = record_or_game.copy()
-        texts = list(actions)
+        steps: list[tuple[str, float | None]] = [(text, None) for text in actions]
     else:
-        if record_or_game.deal is None:
-            raise ValueError("the record names no deal number")
-        game = Game.new(record_or_game.deal, record_or_game.rules)
-        texts = [text for text, _ in record_or_game.actions]
+        game = record_or_game.replay(0)
+        steps = list(record_or_game.actions)
     cache: dict[str, bool | None] = {}
 
     def judge(position: Game) -> bool | None:
+        if position.gave_up:
+            return False
         key = position.text()
         if key not in cache:
             cache[key] = _verdict(solve(position, max_nodes=max_nodes))
@@ -163,24 +151,16 @@ def analyse(
     verdicts: list[bool | None] = []
     mistakes: list[int] = []
     before = winnable
-    for i, text in enumerate(texts):
-        if text == "undo":
-            game.undo()
-        elif text == "give-up":
-            game.give_up()
-        else:
-            game.play(text)
-        now = False if game.gave_up else judge(game)
+    for i, (text, elapsed) in enumerate(steps):
+        apply_action(game, text, elapsed)
+        now = judge(game)
         if before and now is False and text not in NO_MOVE:
             mistakes.append(i)
         verdicts.append(now)
         before = now
     lost_after = None
-    if winnable and not game.won:
+    if winnable and not game.won and verdicts and verdicts[-1] is False:
         lost_after = len(verdicts) - 1
-        while lost_after >= 0 and verdicts[lost_after] is False:
+        while lost_after > 0 and verdicts[lost_after - 1] is False:
             lost_after -= 1
-        lost_after += 1
-        if lost_after >= len(verdicts):
-            lost_after = None
     return Analysis(winnable, lost_after, mistakes, verdicts)

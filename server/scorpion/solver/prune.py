@@ -6,9 +6,8 @@ on its successor must one day be picked up and put on ``z+1``; that needs
 leave first, and ``u`` cannot be carried off without ``z+1`` itself, so ``u``
 must be picked up too (onto ``u+1``, or into an empty column if it is a King).
 Nothing but ``z`` can ever be put on ``z+1``, so ``u`` stays there until it is
-picked. If ``z+1`` lies above ``z`` in the same column instead, ``z+1`` must leave
-``z``'s pile first, so the card ``u`` directly on ``z`` must be picked up first (it
-cannot be carried off without ``z``, and ``z`` cannot leave with ``z+1`` on it).
+picked. If ``z+1`` lies directly on ``z`` instead, ``z+1`` must be picked up first
+(it cannot be carried off without ``z``).
 "``z`` waits for ``u``" is therefore a lasting fact, each card waits for
 at most one other, and a cycle of non-King cards waiting for each other can never
 be broken: the position is lost. The stock changes nothing here (dealt cards
@@ -41,37 +40,57 @@ def applies(rules: Rules) -> bool:
 
 
 def doomed(state: State, rules: Rules) -> bool:
-    """Whether some cards wait for each other in a cycle (only meaningful when ``applies``)."""
-    above: dict[int, int] = {}
+    """Whether some card can never be picked up again though it must be (``applies`` rules).
+
+    Every card not yet on its successor (and every King not yet at a column's
+    bottom) must be picked up again. That needs, each a card that must be picked
+    up first: the card directly on it when it is face down; and for a non-King,
+    the card directly on its successor, or when the successor lies above it in
+    its own column, any one of the cards from just above it up to the successor.
+    Cards that lie on their successor are never picked up again. The cards that
+    can be picked up are the least set closed under these needs; any other card
+    that must be picked up dooms the position.
+    """
+    cols, down = state.cols, state.down
     where: dict[int, tuple[int, int]] = {}
-    for j, col in enumerate(state.cols):
+    for j, col in enumerate(cols):
         for i, card in enumerate(col):
             where[card] = (j, i)
-            if i:
-                above[col[i - 1]] = card
-    waits: dict[int, int] = {}
+    needs: list[tuple[int, tuple[int, ...] | None, tuple[int, ...] | None]] = []
     for z, (j, i) in where.items():
+        col = cols[j]
+        d = down[j]
         if z % 13 == KING0:
-            continue
-        spot = where.get(z + 1)
-        if spot is None:
-            continue
-        if spot[0] == j and spot[1] > i:
-            waits[z] = above[z]
+            if i == 0 and d == 0:
+                continue
+            target: tuple[int, ...] | None = None
         else:
-            u = above.get(z + 1)
-            if u is not None and u != z:
-                waits[z] = u
-    done: set[int] = set()
-    for start in waits:
-        if start in done:
-            continue
-        trail: set[int] = set()
-        link: int | None = start
-        while link is not None and link not in done:
-            if link in trail:
-                return True
-            trail.add(link)
-            link = waits.get(link)
-        done |= trail
-    return False
+            if i > d and col[i - 1] == z + 1:
+                continue
+            spot = where.get(z + 1)
+            if spot is None:
+                target = None  # in the stock or a reserve cell: it will come to a top
+            else:
+                j2, i2 = spot
+                col2 = cols[j2]
+                if j2 == j and i2 > i:
+                    target = tuple(col[i + 1 : i2 + 1])
+                elif i2 == len(col2) - 1:
+                    target = None
+                else:
+                    target = (col2[i2 + 1],)
+        turn = (col[i + 1],) if i < d else None
+        needs.append((z, target, turn))
+    free: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for z, target, turn in needs:
+            if z in free:
+                continue
+            if (target is None or any(u in free for u in target)) and (
+                turn is None or turn[0] in free
+            ):
+                free.add(z)
+                changed = True
+    return len(free) < len(needs)

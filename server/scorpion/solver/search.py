@@ -1,22 +1,27 @@
-"""Depth-first search over :class:`State` with a transposition table and dominance pruning.
+"""Depth-first search over :class:`State` with a transposition table and pruning.
 
 Winnability is reachability of a won position, so one global table of every
 position seen (by canonical key: interchangeable columns sorted) is exact, with
-or without cycles (Wasp, any-suit building have them): a position seen before
-is never expanded twice, and a search that runs out of positions has proved
-the deal lost.
+or without cycles (Wasp and any-suit building have them): a position seen before
+is never expanded twice, and a search that runs out of positions has proved the
+deal lost. Positions with a single way on are followed without branching.
 
-Dominance (docs/solver.md has the argument). With same-suit building and the
-stock dealt (or no stock), moving a card ``c`` onto its successor ``c+1``
-(same suit, a column's top card) never spoils a win: nothing else can ever go
-on ``c+1``, and any line that wins from before the move can play it later,
-so the solver plays such a move at once, as the position's only child. The
-one exception is the ``placed`` rule for runs: a run completed while covered
-would stay on the tableau, which can only happen when the Ace of that suit is
-face up with cards on it (nothing can ever be put on an Ace, and after the
-deal nothing lands on one), so the move is only forced when that Ace is not
-covered. For the same reason a card that lies on its own successor is never
-moved into an empty column (Wasp): that only undoes a placement.
+Pruning, each argued in docs/solver.md and checked against a plain exhaustive
+search in tests/solver/test_agreement.py:
+
+- Forced moves (same-suit building, Kings-only empty columns, stock dealt): a
+  card put on its suit's chain that runs from a King at a column's bottom can
+  never be in the way again, so such a move is played at once as the only child.
+  Under the ``placed`` rule a run completed while its Ace is covered would stay
+  on the tableau, so while that Ace is covered the move splits the search:
+  either it is not the last of its suit to be placed in some win (then it is
+  safe now) or it is in every win (then it is deferred, and the suit's other
+  home placements are safe).
+- Dead positions (:mod:`.prune`): a card that must be picked up but never can be.
+
+A first version also forced every move onto a successor; the agreement tests
+found positions where that loses a win (the moving pile can cover a card that
+must later go onto it), so only the home-chain case is kept.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from typing import Final, Literal
 from scorpion.engine import Rules
 
 from .prune import applies, doomed
-from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, State, Step, is_won, moves, play
+from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
 Node = tuple[Step | None, State, bytes]  # the move to it (None: a deferral), position, deferred
 
@@ -66,6 +71,17 @@ def _others_linked(state: State, card: int) -> bool:
     return all(_linked(state, x) for x in range(base, base + 12) if x != card)
 
 
+def _home(state: State, step: Step) -> bool:
+    """Whether the move puts a card on its suit's chain from a King at a column's bottom.
+
+    That pile can never move again (the King is the whole column's bottom and every
+    other card in it lies on its successor), so what is put on it stays out of the
+    way of every other card for good.
+    """
+    col = state.cols[step.dest]
+    return state.down[step.dest] == 0 and col == RUNS[step.card // 13][: len(col)]
+
+
 def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> list[Node] | None:
     """The forced move, or the two-way split on a risky one, after the deal (same-suit only).
 
@@ -74,11 +90,13 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
     place ``m`` last among its suit (then playing ``m`` now is safe) or every win
     does (then ``m`` is deferred, and the suit's other placements are safe).
     """
-    if state.stock or rules.build != "same-suit":
+    if state.stock or rules.build != "same-suit" or rules.empty != "kings":
         return None
     risky: Step | None = None
     for step in steps:
         if step.src == DEAL_SOURCE or not state.cols[step.dest]:
+            continue
+        if not _home(state, step):
             continue
         suit = step.card // 13
         if rules.runs == "placed" and _ace_covered(state, suit):
@@ -95,16 +113,6 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
         (risky, play(state, risky, rules), deferred),
         (None, state, bytes(sorted(deferred + bytes((risky.card,))))),
     ]
-
-
-def _pointless(state: State, rules: Rules, step: Step) -> bool:
-    """A card that lies on its own successor moving into an empty column (see module doc)."""
-    if step.src < 0 or step.at == 0 or state.stock or rules.build != "same-suit":
-        return False
-    col = state.cols[step.src]
-    if col[step.at - 1] != step.card + 1 or step.at - 1 < state.down[step.src]:
-        return False
-    return rules.runs != "placed" or not _ace_covered(state, step.card // 13)
 
 
 def _order(state: State, step: Step) -> int:
@@ -135,14 +143,11 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     split = _split(state, rules, steps, deferred)
     if split is not None:
         return split
-    kept = []
-    for s in steps:
-        if not state.cols[s.dest]:
-            if s.src != DEAL_SOURCE and _pointless(state, rules, s):
-                continue
-        elif deferred and s.card in deferred and not _others_linked(state, s.card):
-            continue
-        kept.append(s)
+    kept = [
+        s
+        for s in steps
+        if not (deferred and s.card in deferred and not _others_linked(state, s.card))
+    ]
     kept.sort(key=lambda s: _order(state, s), reverse=True)
     return [(s, play(state, s, rules), deferred) for s in kept]
 

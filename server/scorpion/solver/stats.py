@@ -1,0 +1,35 @@
+"""Small statistics for solver runs: a Wilson interval and percentiles.
+
+>>> low, high = wilson(12, 100)
+>>> round(low, 4), round(high, 4)
+(0.07, 0.1981)
+>>> percentile([1.0, 2.0, 3.0, 4.0], 0.5)
+2.5
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) for no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0 to 1) by linear interpolation; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    low = math.floor(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)

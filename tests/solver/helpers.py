@@ -1,0 +1,71 @@
+"""Shared by the solver tests: a plain exhaustive search and hand-made positions."""
+
+from __future__ import annotations
+
+from scorpion.engine import Game
+
+LIMIT = 20_000  # positions the plain search may visit before it gives up
+
+SPADES = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS"
+HEARTS = "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH"
+
+# Two moves from a win: the Ace goes on the 2, then the 2 (with the Ace) on the 3.
+WON_IN_TWO = """
+stock: -
+1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AS
+2: | 2S
+runs: H D C
+"""
+
+# The 6H must go on the 7H, under the 5H; the 5H can only go on the 6H, which is on it.
+BLOCKED = """
+stock: -
+1: | 7H 5H 6H
+2: | KH QH JH TH 9H 8H
+3: | 4H 3H 2H AH
+runs: S D C
+"""
+
+# The greedy 2S>1 (a card onto its successor) wins nothing: the AS then has to
+# carry the 4H onto the 2S, completing the spades covered, and under the `placed`
+# rule the run stays on column 1 for good (its King is the bottom card).
+# AS>2, 4H>3, 2S>1 first wins.
+TRAP = """
+stock: -
+1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S
+2: | KH QH JH TH 9H 8H 7H 6H 2S
+3: | 5H AS 4H
+4: | 3H 2H AH
+runs: D C
+"""
+
+
+def plain_search(game: Game, limit: int = LIMIT) -> bool | None:
+    """Whether ``game`` can be won, trying every legal move; None past ``limit`` positions."""
+    start = Game.from_text(game.text(), game.rules.with_options(undo="off"))
+    if start.won:
+        return True
+    seen = {start.text()}
+    stack = [start]
+    while stack:
+        position = stack.pop()
+        for move in position.legal_moves():
+            child = position.copy()
+            child.play(move)
+            if child.won:
+                return True
+            text = child.text()
+            if text not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(text)
+                stack.append(child)
+    return False
+
+
+def replay(game: Game, line: list[str]) -> Game:
+    """The game after playing ``line`` on a copy, through the engine."""
+    trial = game.copy()
+    for move in line:
+        trial.play(move)
+    return trial

@@ -1,0 +1,67 @@
+"""The solver agrees with a plain exhaustive search over the engine on small positions.
+
+The plain search knows nothing of forced moves, deferrals, dead-position cycles or
+canonical keys: it tries every legal move through ``Game.play`` and remembers
+position texts. Positions are drawn by hypothesis: one or two suits in play, the
+rest removed, cards spread over a few columns, some face down, maybe a stock
+(or Three Blind Mice reserve cells).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorpion.engine import Game, card_text
+from scorpion.solver import solve
+
+from .helpers import BLOCKED, WON_IN_TWO, plain_search, replay
+
+PRESETS = (
+    "classic", "wasp", "relaxed", "hard", "strict", "normal", "traditional", "three-blind-mice",
+)  # fmt: skip
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> tuple[str, str]:
+    preset = draw(st.sampled_from(PRESETS))
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
+    cards = draw(st.permutations([s * 13 + r for s in suits for r in range(13)]))
+    ncols = draw(st.integers(3, 6))
+    mice = preset == "three-blind-mice"
+    stock = cards[:3] if not mice and draw(st.booleans()) else []
+    reserve = cards[: draw(st.integers(0, 2))] if mice else []
+    rest = cards[len(stock) + len(reserve) :]
+    cuts = sorted(draw(st.lists(st.integers(0, len(rest)), min_size=ncols - 1, max_size=ncols - 1)))
+    bounds = [0, *cuts, len(rest)]
+    lines = [f"stock: {' '.join(map(card_text, stock)) or '-'}"]
+    if mice:
+        lines.append(f"reserve: {' '.join(map(card_text, reserve)) or '-'}")
+    for j in range(ncols):
+        col = rest[bounds[j] : bounds[j + 1]]
+        down = draw(st.integers(0, max(0, len(col) - 1)))
+        face_down = " ".join(map(card_text, col[:down]))
+        face_up = " ".join(map(card_text, col[down:]))
+        lines.append(f"{j + 1}: {face_down} | {face_up}")
+    removed = " ".join("SHDC"[s] for s in range(4) if s not in suits) or "-"
+    lines.append(f"runs: {removed}")
+    return preset, "\n".join(lines) + "\n"
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_solver_agrees_with_plain_search(case: tuple[str, str]) -> None:
+    preset, text = case
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    solution = solve(game, max_nodes=200_000)
+    assert solution.note == ""
+    if expected is not None and solution.verdict != "unknown":
+        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
+    if solution.verdict == "won":
+        assert replay(game, solution.line).won
+
+
+def test_plain_search_itself_on_known_positions() -> None:
+    assert plain_search(Game.from_text(WON_IN_TWO)) is True
+    assert plain_search(Game.from_text(BLOCKED)) is False

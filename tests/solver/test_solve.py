@@ -1,0 +1,93 @@
+"""solve(): hand-made positions with known answers, real deals, budgets, the self-check."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from scorpion.engine import Game
+from scorpion.solver import solve
+
+from .helpers import BLOCKED, TRAP, WON_IN_TWO, plain_search, replay
+
+
+def test_won_in_two_moves() -> None:
+    solution = solve(Game.from_text(WON_IN_TWO))
+    assert solution.verdict == "won"
+    assert solution.line == ["AS>2", "2S>1"]
+    assert solution.nodes >= 1
+
+
+def test_lost_by_a_blocked_card() -> None:
+    game = Game.from_text(BLOCKED)
+    assert game.legal_moves()  # not stuck at once: the loss needs reasoning
+    solution = solve(game)
+    assert (solution.verdict, solution.line) == ("lost", [])
+
+
+def test_the_greedy_move_loses_in_the_trap() -> None:
+    game = Game.from_text(TRAP)
+    assert "2S>1" in [str(m) for m in game.legal_moves()]
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert solution.line[0] != "2S>1"
+    assert replay(game, solution.line).won
+    greedy = game.copy()
+    greedy.play("2S>1")
+    assert solve(greedy).verdict == "lost"
+    assert plain_search(greedy) is False
+    assert plain_search(game) is True
+
+
+@pytest.mark.parametrize("preset", ["classic", "hard", "strict", "traditional", "three-blind-mice"])
+def test_claimed_wins_on_real_deals_replay_to_a_won_game(preset: str) -> None:
+    wins = 0
+    for deal in range(1, 16):
+        game = Game.new(deal, preset)
+        solution = solve(game, max_nodes=20_000)
+        assert solution.note == ""
+        if solution.verdict == "won":
+            wins += 1
+            assert replay(game, solution.line).won
+            assert not game.won  # the game itself is untouched
+    assert wins >= 1
+
+
+def test_wasp_wins_are_found_and_replay() -> None:
+    for deal in range(1, 6):
+        game = Game.new(deal, "wasp")
+        solution = solve(game, max_nodes=20_000)
+        if solution.verdict == "won":
+            assert replay(game, solution.line).won
+
+
+def test_budgets_give_unknown() -> None:
+    game = Game.new(18, "classic")  # needs tens of thousands of positions
+    solution = solve(game, max_nodes=50)
+    assert solution.verdict == "unknown"
+    assert solution.line == []
+    assert solution.nodes == 51
+    timed = solve(game, max_seconds=0.0)
+    assert timed.verdict == "unknown"
+
+
+def test_over_games() -> None:
+    game = Game.from_text(WON_IN_TWO)
+    for move in ["AS>2", "2S>1"]:
+        game.play(move)
+    assert game.won
+    assert solve(game).verdict == "won"
+    game = Game.new(1, "classic")
+    game.give_up()
+    assert solve(game).verdict == "lost"
+
+
+def test_a_line_that_does_not_win_is_reported_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The self-check: if the search ever claimed a wrong win, solve() must not pass it on."""
+    solve_module = importlib.import_module("scorpion.solver.solve")  # the module, not the function
+    monkeypatch.setattr(solve_module, "replays_to_win", lambda game, line: False)
+    solution = solve_module.solve(Game.from_text(WON_IN_TWO))
+    assert solution.verdict == "unknown"
+    assert solution.line == []
+    assert "did not win" in solution.note
