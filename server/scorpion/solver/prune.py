@@ -79,7 +79,7 @@ def doomed(state: State, rules: Rules) -> bool:
                     target = None
                 else:
                     target = (col2[i2 + 1],)
-        turn = (col[i + 1],) if i < d else None
+        turn: tuple[int, ...] | None = (col[i + 1],) if i < d else None
         needs.append((z, target, turn))
     free: set[int] = set()
     changed = True
