@@ -98,6 +98,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       r.phase = "results";
       r.results = ev.ranking || [];
       r.deal = ev.deal ?? r.deal;
+      r.verified = ev.verified ?? null;
       if (ev.timeline) r.timeline = ev.timeline;
       for (const row of r.results) {
         const p = player(row.player);

@@ -74,7 +74,7 @@ export function mountDaily(ctx, date) {
           label: "Your daily board",
           rules: () => presetRules(store.get().daily?.preset),
           allowUndo: () => true,
-          allowHints: () => !!store.get().daily?.hints,
+          allowHints: () => store.get().daily?.attempt?.ranked === false, // practice attempts only
         });
         main.append(game.el);
       }

@@ -23,7 +23,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
       h("thead", {}, h("tr", {}, ["#", "Racer", "", "Runs", "Score", "Moves"].map((t, i) => h(i > 2 ? "th.num" : "th", { text: t })))),
       h("tbody", {}, rows)),
     raceChart(s.timeline, players, { end, width }),
-    deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)}).` }) : null,
+    deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)})${r.verified ? ", proved winnable" : ""}.` }) : null,
     h("div.row", {},
       onRematch ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: onRematch },
         r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
