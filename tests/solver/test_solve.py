@@ -63,7 +63,7 @@ def test_wasp_wins_are_found_and_replay() -> None:
 
 
 def test_budgets_give_unknown() -> None:
-    game = Game.new(18, "classic")  # needs tens of thousands of positions
+    game = Game.new(903, "classic")  # needs hundreds of thousands of positions
     solution = solve(game, max_nodes=50)
     assert solution.verdict == "unknown"
     assert solution.line == []

@@ -44,53 +44,64 @@ def doomed(state: State, rules: Rules) -> bool:
 
     Every card not yet on its successor (and every King not yet at a column's
     bottom) must be picked up again. That needs, each a card that must be picked
-    up first: the card directly on it when it is face down; and for a non-King,
-    the card directly on its successor, or when the successor lies above it in
-    its own column, any one of the cards from just above it up to the successor.
+    up first: the card directly on it when it is face down; for a non-King, the
+    card directly on its successor (it can only leave by being picked up: carrying
+    it off takes the successor along); and when the successor lies above it in its
+    own column, also any one of the cards from just above it up to the successor.
     Cards that lie on their successor are never picked up again. The cards that
     can be picked up are the least set closed under these needs; any other card
     that must be picked up dooms the position.
     """
     cols, down = state.cols, state.down
-    where: dict[int, tuple[int, int]] = {}
+    col_of = [-1] * 52  # the column of each card on the tableau, -1 elsewhere
+    at = [0] * 52  # its index there
     for j, col in enumerate(cols):
         for i, card in enumerate(col):
-            where[card] = (j, i)
-    needs: list[tuple[int, tuple[int, ...] | None, tuple[int, ...] | None]] = []
-    for z, (j, i) in where.items():
-        col = cols[j]
+            col_of[card] = j
+            at[card] = i
+    needed = 0  # cards that must be picked up
+    free: list[int] = []  # of those, the ones whose needs are met already
+    # For the others: needs[z] = [target, top, turn] met; waiting[u] = needs u would meet.
+    needs: dict[int, list[bool]] = {}
+    waiting: dict[int, list[tuple[int, int]]] = {}
+    for j, col in enumerate(cols):
         d = down[j]
-        if z % 13 == KING0:
-            if i == 0 and d == 0:
+        for i, z in enumerate(col):
+            options: bytes = b""
+            covering = -1  # a card that lies on the successor and must be picked up first
+            if z % 13 == KING0:
+                if i == 0 and d == 0:
+                    continue
+            elif i > d and col[i - 1] == z + 1:
                 continue
-            target: tuple[int, ...] | None = None
-        else:
-            if i > d and col[i - 1] == z + 1:
-                continue
-            spot = where.get(z + 1)
-            if spot is None:
-                target = None  # in the stock or a reserve cell: it will come to a top
             else:
-                j2, i2 = spot
-                col2 = cols[j2]
-                if j2 == j and i2 > i:
-                    target = tuple(col[i + 1 : i2 + 1])
-                elif i2 == len(col2) - 1:
-                    target = None
-                else:
-                    target = (col2[i2 + 1],)
-        turn: tuple[int, ...] | None = (col[i + 1],) if i < d else None
-        needs.append((z, target, turn))
-    free: set[int] = set()
-    changed = True
-    while changed:
-        changed = False
-        for z, target, turn in needs:
-            if z in free:
+                j2 = col_of[z + 1]
+                if j2 >= 0:  # else in the stock or a reserve cell: it will come to a top
+                    i2 = at[z + 1]
+                    col2 = cols[j2]
+                    if j2 == j and i2 > i:
+                        options = col[i + 1 : i2 + 1]
+                    if i2 < len(col2) - 1:
+                        covering = col2[i2 + 1]
+            met = [not options, covering < 0, i >= d]
+            needed += 1
+            if all(met):
+                free.append(z)
                 continue
-            if (target is None or any(u in free for u in target)) and (
-                turn is None or turn[0] in free
-            ):
-                free.add(z)
-                changed = True
-    return len(free) < len(needs)
+            needs[z] = met
+            for u in options:
+                waiting.setdefault(u, []).append((z, 0))
+            if covering >= 0:
+                waiting.setdefault(covering, []).append((z, 1))
+            if i < d:
+                waiting.setdefault(col[i + 1], []).append((z, 2))
+    done = len(free)
+    while free:
+        for z, kind in waiting.get(free.pop(), ()):
+            met = needs[z]
+            if not met[kind]:
+                met[kind] = True
+                if all(met):
+                    done += 1
+                    free.append(z)
+    return done < needed

@@ -152,6 +152,26 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     return [(s, play(state, s, rules), deferred) for s in kept]
 
 
+def _tightens(step: Step | None, after: State) -> bool:
+    """Whether a move may have made a position dead (see :mod:`.prune`).
+
+    Moves only loosen the needs that :func:`.prune.doomed` checks, except the deal
+    (new cards on tops) and a pile put above a card whose successor it holds; a
+    King into an empty column never tightens anything. Skipping a check only
+    costs pruning, never correctness.
+    """
+    if step is None:
+        return False
+    if step.src == DEAL_SOURCE:
+        return True
+    col = after.cols[step.dest]
+    k = col.find(step.card)
+    if k <= 0:
+        return False
+    pile = col[k:]
+    return any(x % 13 != KING0 and x + 1 in pile for x in col[:k])
+
+
 class Search:
     """One search from one position; ``nodes`` counts distinct positions generated."""
 
@@ -186,6 +206,7 @@ class Search:
         """
         rules, seen = self.rules, self.seen
         steps: list[Step | None] = [node[0]]
+        check = node[0] is None or _tightens(node[0], node[1])
         for _ in range(MAX_CHAIN):
             key = node[1].key() + b"\xfd" + node[2]
             if key in seen:
@@ -199,7 +220,8 @@ class Search:
                 break
             node = kids[0]
             steps.append(node[0])
-        if kids and self.prune and doomed(node[1], rules):
+            check = check or _tightens(node[0], node[1])
+        if kids and self.prune and check and doomed(node[1], rules):
             kids = []
         return steps, node, kids
 
