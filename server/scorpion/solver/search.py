@@ -116,7 +116,7 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
 
 
 def _order(state: State, step: Step) -> int:
-    """A move's priority (higher first): turn cards over, empty columns, build on cards."""
+    """A move's priority (higher first): turn cards over, empty columns, build in suit."""
     if step.src == DEAL_SOURCE:
         return 1
     score = 0
@@ -126,8 +126,9 @@ def _order(state: State, step: Step) -> int:
             score += 8
         elif step.at == 0:
             score += 4
-    if state.cols[step.dest]:
-        score += 2
+    dest = state.cols[step.dest]
+    if dest:
+        score += 2 if dest[-1] // 13 == step.card // 13 else 1  # same suit first (any-suit)
     elif step.card % 13 == KING0 and step.src >= 0 and state.down[step.src] == step.at:
         score += 1
     return score
