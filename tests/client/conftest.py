@@ -38,7 +38,9 @@ def ensure_chromium() -> None:
         raise RuntimeError("Chromium is missing: apt-get install -y chromium")
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running while it is
+# open, and the asyncio tests collected after tests/client need the loop to themselves.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     ensure_chromium()
     with sync_playwright() as p:
