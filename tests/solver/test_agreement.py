@@ -48,7 +48,7 @@ def small_positions(draw: st.DrawFn) -> tuple[str, str]:
     return preset, "\n".join(lines) + "\n"
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions())
 def test_solver_agrees_with_plain_search(case: tuple[str, str]) -> None:
     preset, text = case

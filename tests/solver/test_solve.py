@@ -91,3 +91,17 @@ def test_a_line_that_does_not_win_is_reported_unknown(monkeypatch: pytest.Monkey
     assert solution.verdict == "unknown"
     assert solution.line == []
     assert "did not win" in solution.note
+
+
+def test_wasp_lines_lose_their_detours() -> None:
+    from scorpion.solver.search import Search
+    from scorpion.solver.solve import replays_to_win, shortened
+    from scorpion.solver.state import State
+
+    game = Game.new(901, "wasp")
+    verdict, steps = Search(game.rules, None, 30).run(State.of(game))
+    raw = [step.text() for step in steps]
+    short = shortened(game, raw)
+    assert verdict == "won" and replays_to_win(game, raw) and replays_to_win(game, short)
+    assert len(short) * 4 < len(raw)  # the search's line shuffles cards among empty columns
+    assert solve(game).line == short
