@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+ARGS ?=
 
 .PHONY: run test lint bench clean
 
@@ -14,7 +15,7 @@ $(BIN)/scorpion: pyproject.toml
 	touch $@
 
 run: $(BIN)/scorpion
-	$(BIN)/scorpion serve --host $(HOST) --port $(PORT)
+	$(BIN)/scorpion serve --host $(HOST) --port $(PORT) $(ARGS)
 
 test: $(BIN)/scorpion
 	$(BIN)/ruff check server tests benchmarks
