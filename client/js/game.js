@@ -1,5 +1,5 @@
 // A game on screen: the board with its input, the score line and the buttons (undo, hint,
-// deal, give up). Used for your race board, the daily and practice; readonly for a followed
+// auto, deal, give up). Used for your race board, the daily and practice; readonly for a followed
 // board. The caller passes the commands (session) and the rules the room plays.
 
 import { createBoard, fittingColumns } from "./board.js";
@@ -25,6 +25,8 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   const clockSlot = h("div.clock-slot");
   const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo));
   const hintBtn = button("Hint", "Show the moves you can make (H)", () => hint());
+  // Auto (seed 004): the server plays one move of a winning line, or gives up a lost game.
+  const autoBtn = button("Auto", "Play one move of a winning line; if none is left, give up (A)", () => auto());
   const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal));
   const giveUpBtn = button("Give up", "End your game here", async () => {
     if (await confirmDialog("Give up this game? It counts as a loss, scored where it stands.", "Give up")) act(commands.giveUp);
@@ -39,14 +41,14 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     localStorage.setItem(COLORS_KEY, colorToggle.checked ? "four" : "two");
     applyColors();
   });
-  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, dealBtn, giveUpBtn);
+  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, autoBtn, dealBtn, giveUpBtn);
   const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls);
   const help = readonly ? null : h("details.help-keys", {},
     h("summary", { text: "How to play and keys" }),
     h("p", {}, "Drag any face-up card: the cards on it come along. Tap a card to send it where it fits, or pick it up and tap a column. Keys: ",
       h("kbd", { text: "←→↑↓" }), " move, ", h("kbd", { text: "Enter" }), " send where it fits, ",
       h("kbd", { text: "Space" }), " pick up / put down, ", h("kbd", { text: "1–7" }), " send to a column, ",
-      h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint, ",
+      h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint, ", h("kbd", { text: "A" }), " auto, ",
       h("kbd", { text: "Esc" }), " cancel."),
     h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"),
     h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"));
@@ -55,6 +57,8 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   let view = null;
   let input = null;
   let stopKeys = null;
+  let over = false;
+  let autoBusy = false; // an auto command in flight: the server may search for a moment
 
   async function act(fn) {
     if (!fn) return;
@@ -85,6 +89,35 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     }
   }
 
+  async function auto() {
+    if (autoBusy || readonly || !commands.auto || !allowHints() || over) return;
+    autoBusy = true;
+    syncAuto();
+    try {
+      const answer = await commands.auto();
+      if (answer.auto === "give-up") {
+        toast("Auto found no way to win from here, so it gave the game up.", "info");
+        announce("Auto: no winning line is left, the game is given up.", true);
+      } else if (answer.auto) {
+        announce(`Auto played ${describeMove(answer.auto)}.`);
+      }
+    } catch (err) {
+      if (err?.code === "auto-unknown") {
+        toast(err.message || "Auto found no line in time; the game goes on.", "info");
+        announce(err.message || "Auto found no line in time; the game goes on.");
+      } else refused(err);
+    } finally {
+      autoBusy = false;
+      syncAuto();
+    }
+  }
+
+  function syncAuto() {
+    autoBtn.hidden = !allowHints();
+    autoBtn.disabled = over || autoBusy;
+    autoBtn.setAttribute("aria-busy", autoBusy ? "true" : "false");
+  }
+
   if (!readonly) {
     input = attachInput(board, {
       move: async (text, card) => {
@@ -98,7 +131,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       tapMode: () => (tapToggle.checked ? "move" : "select"),
       fits: (card) => fittingColumns(board.view, card, rules()),
     });
-    stopKeys = gameKeys({ deal: () => act(commands.deal), undo: () => act(commands.undo), hint: () => hint() });
+    stopKeys = gameKeys({ deal: () => act(commands.deal), undo: () => act(commands.undo), hint: () => hint(), auto: () => auto() });
   }
 
   function announceMove(answer, card) {
@@ -132,11 +165,12 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     score.set(next.score);
     moves.set(next.moves);
     runs.set(`${next.runs.length}/4`);
-    const over = next.won || next.lost || opts.finished;
+    over = !!(next.won || next.lost || opts.finished);
     undoBtn.disabled = !next.can_undo || !allowUndo() || over;
     undoBtn.hidden = !allowUndo();
     hintBtn.hidden = !allowHints();
     hintBtn.disabled = over;
+    syncAuto();
     dealBtn.disabled = !next.stock || over;
     dealBtn.hidden = !next.stock && next.reserve && next.reserve.length > 0;
     giveUpBtn.disabled = over;

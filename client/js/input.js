@@ -249,6 +249,7 @@ export function gameKeys(actions) {
     if (key === "d") actions.deal();
     else if (key === "u") actions.undo();
     else if (key === "h") actions.hint();
+    else if (key === "a" && actions.auto) actions.auto();
     else return;
     e.preventDefault();
   };

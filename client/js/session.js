@@ -164,6 +164,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     deal: () => boardCommand("deal"),
     undo: () => boardCommand("undo"),
     giveUp: () => boardCommand("give-up"),
+    auto: () => boardCommand("auto"), // answers with `auto`: the move played, or "give-up"
     async hint() {
       const answer = await conn.send("hint");
       const hints = (answer.hints || []).map((h) => (typeof h === "string" ? h : h.move));

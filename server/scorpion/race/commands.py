@@ -21,11 +21,11 @@ MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
 
 COMMANDS: Final = frozenset(
-    {"join", "leave", "ready", "start", "move", "deal", "undo", "hint", "give-up", "follow",
-     "rematch", "ping"}
+    {"join", "leave", "ready", "start", "move", "deal", "undo", "hint", "give-up", "auto",
+     "follow", "rematch", "ping"}
 )  # fmt: skip
 # Commands that act on the sender's own game.
-GAME_COMMANDS: Final = frozenset({"move", "deal", "undo", "hint", "give-up"})
+GAME_COMMANDS: Final = frozenset({"move", "deal", "undo", "hint", "give-up", "auto"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -283,7 +283,7 @@ class Daily:
             raise RaceError("finished", "This attempt is over: start another (unranked)")
         action = GAME_ACTIONS[command.type]
         extra = attempt.apply(action, command.move, now)
-        text = extra.get("move", action)
+        text = extra.get("move", extra.get("auto", action))  # auto: as played
         assert isinstance(text, str)
         out.append(
             Persist(

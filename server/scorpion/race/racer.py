@@ -18,11 +18,12 @@ from scorpion.engine import Game, MoveError
 from .errors import RaceError
 from .players import Player
 from .records import GameResult
-from .solver_bridge import suggest
+from .solver_bridge import auto_step, suggest
 
 # Command type -> racer action.
 GAME_ACTIONS: Final = {
     "move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up",
+    "auto": "auto",
 }  # fmt: skip
 
 
@@ -63,11 +64,38 @@ class Racer:
         return max(self.last_elapsed, round(max(0.0, now - self.started_at), 3))
 
     def apply(self, action: str, move: str | None, now: float) -> dict[str, object]:
-        """Play one command (``move``, ``undo``, ``hint``, ``give-up``); answer fields.
+        """Play one command (``move``, ``undo``, ``hint``, ``give-up``, ``auto``); answer
+        fields.
 
         Raises :class:`RaceError` or the engine's ``MoveError``; then nothing changed.
         """
+        if action == "auto":
+            return self.auto(now)
         return self.replay(action, move, self.elapsed(now))
+
+    def auto(self, now: float) -> dict[str, object]:
+        """The seed's Auto: play the first move of a winning line, or concede a lost game.
+
+        Where hints are allowed only. What it played goes through :meth:`replay` as a
+        plain move or give-up (and is recorded so), so a restored room replays it exactly;
+        ``auto`` in the answer says what that was (a move text or ``"give-up"``).
+        Raises ``auto-unknown`` (nothing changed) when the search decided nothing in time.
+        """
+        if not self.playing:
+            raise RaceError("finished", "Your game is over")
+        if not self.hints_allowed:
+            raise RaceError("hints-not-allowed", "Auto is a hint: hints are not allowed here")
+        verdict, move = auto_step(self.game)
+        elapsed = self.elapsed(now)
+        if verdict == "won":
+            extra = self.replay("move", move, elapsed)
+            extra["auto"] = extra["move"]
+        elif verdict == "lost":
+            extra = self.replay("give-up", None, elapsed)
+            extra["auto"] = "give-up"
+        else:
+            raise RaceError("auto-unknown", "Auto found no line within its time; the game goes on")
+        return extra
 
     def replay(self, action: str, move: str | None, elapsed: float) -> dict[str, object]:
         """:meth:`apply` at a given elapsed time (also used to rebuild from the log)."""

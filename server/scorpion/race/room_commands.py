@@ -143,7 +143,7 @@ def rematch(
 def game(
     room: Room, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
 ) -> Message:
-    """move, deal, undo, hint, give-up on the sender's own game."""
+    """move, deal, undo, hint, give-up, auto on the sender's own game."""
     if command.player is not None and command.player != member.id:
         raise RaceError("not-your-seat", "You can only play on your own seat")
     racer = room.racers.get(member.id)
@@ -157,7 +157,7 @@ def game(
         raise RaceError("finished", "Your game is over")
     action = GAME_ACTIONS[command.type]
     extra = racer.apply(action, command.move, now)
-    text = extra.get("move", action)
+    text = extra.get("move", extra.get("auto", action))  # auto: as played
     assert isinstance(text, str)
     out.append(
         Persist(ActionRecord(room.id, room.round, member.id, command.seq, text, racer.last_elapsed))
@@ -183,6 +183,7 @@ HANDLERS: dict[str, Handler] = {
     "undo": game,
     "hint": game,
     "give-up": game,
+    "auto": game,
 }
 
 

@@ -1,0 +1,116 @@
+"""Auto (seed 004): one move of a winning line, or concede a lost game; where hints are allowed.
+
+Deals used (classic, solver budget of scorpion.race.solver_bridge): deal 6 is won within a
+few dozen nodes, deal 1 is proved lost at once, and relaxed deal 1 needs more nodes than
+Auto's budget, so Auto cannot decide it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from scorpion.engine import Game
+from scorpion.race import Player, Referee, record_from_dict
+from scorpion.race.daily import utc_date
+from scorpion.race.solver_bridge import AUTO_NODES
+from scorpion.solver import solve
+
+from .harness import T0, Client, Harness
+
+ADA = Player("a", "Ada")
+
+
+def solo(**settings: object) -> tuple[Harness, Client]:
+    h = Harness()
+    h.room(ADA, **settings)
+    a = h.connect(ADA, room="room1")
+    a.command("join", **{"as": "player"})
+    a.command("ready")
+    a.command("start")
+    h.advance(3)
+    return h, a
+
+
+def test_auto_plays_the_first_move_of_a_winning_line_like_a_move() -> None:
+    h, a = solo(deal=6, hints=True)
+    game = Game.new(6, "classic")
+    h.advance(2)
+    answer = a.command("auto")
+    assert answer["type"] == "applied" and answer["command"] == "auto"
+    played = answer["auto"]
+    assert isinstance(played, str) and answer["move"] == played
+    assert played in {str(m) for m in game.legal_moves()}
+    game.play(played)
+    assert solve(game).verdict == "won"  # the move keeps the game winnable
+    assert answer["view"] == game.view() and answer["status"] == "playing"
+    assert answer["elapsed"] == 2.0
+    record = h.records[-1]
+    assert record.kind == "action" and record.action == played  # type: ignore[union-attr]
+    assert a.events("progress")[-1]["moves"] == 1
+    # Pressed again and again, Auto wins the game.
+    for _ in range(400):
+        answer = a.command("auto")
+        assert answer["type"] == "applied", answer
+        if answer["status"] != "playing":
+            break
+    assert answer["status"] == "won" and answer["view"]["won"] is True  # type: ignore[index]
+    assert h.referee.rooms["room1"].phase == "results"
+
+
+def test_auto_concedes_a_lost_game() -> None:
+    h, a = solo(deal=1, hints=True)
+    assert solve(Game.new(1, "classic")).verdict == "lost"
+    h.advance(5)
+    answer = a.command("auto")
+    assert answer["type"] == "applied" and answer["auto"] == "give-up"
+    assert "move" not in answer
+    assert answer["status"] == "gave-up" and answer["elapsed"] == 5.0
+    actions = [r for r in h.records if r.kind == "action"]
+    assert [r.action for r in actions] == ["give-up"]  # type: ignore[union-attr]
+    assert a.events("progress")[-1]["status"] == "gave-up"
+    assert a.command("auto")["code"] == "finished"
+
+
+def test_auto_that_decides_nothing_changes_nothing() -> None:
+    assert solve(Game.new(1, "relaxed"), max_nodes=AUTO_NODES).verdict == "unknown"
+    h, a = solo(deal=1, preset="relaxed", hints=True)
+    before = list(h.records)
+    answer = a.command("auto")
+    assert answer["type"] == "refused" and answer["code"] == "auto-unknown"
+    assert "no line" in str(answer["message"])
+    assert h.records == before and a.events("progress") == []
+    racer = h.referee.rooms["room1"].racers["a"]
+    assert racer.playing and racer.game.moves_made == 0
+
+
+def test_auto_is_refused_where_hints_are_off_and_in_a_ranked_daily() -> None:
+    _h, a = solo(deal=6)  # hints off by default
+    assert a.command("auto")["code"] == "hints-not-allowed"
+    today = utc_date(T0)
+    h = Harness()
+    d = h.connect(ADA, daily=today)
+    assert d.command("auto")["code"] == "not-started"
+    d.command("start")
+    assert d.command("auto")["code"] == "hints-not-allowed"  # ranked results are unassisted
+    d.command("give-up")
+    practice = d.command("start")
+    assert practice["ranked"] is False
+    answer = d.command("auto")  # practice: allowed, and answered (played, conceded or unknown)
+    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"
+
+
+def test_a_resent_auto_is_not_applied_twice_and_restores() -> None:
+    h, a = solo(deal=6, hints=True)
+    first = a.command("auto")
+    assert first["type"] == "applied"
+    moves = h.referee.rooms["room1"].racers["a"].game.moves_made
+    again = a.raw({"type": "auto", "seq": a.seq})
+    assert again == first
+    racer = h.referee.rooms["room1"].racers["a"]
+    assert racer.game.moves_made == moves == 1
+    # A restarted server replays Auto's move as the move it was.
+    records = [record_from_dict(json.loads(json.dumps(r.to_dict()))) for r in h.records]
+    restarted = Referee(secret=b"test-secret", deal_source=lambda: 1)
+    restarted.restore(records, h.now)
+    restored = restarted.rooms["room1"].racers["a"]
+    assert restored.game.text() == racer.game.text() and restored.game.log == racer.game.log
