@@ -20,7 +20,7 @@ import hashlib
 import hmac
 from typing import Final
 
-from scorpion.engine import Game, MoveError, get_rules
+from scorpion.engine import Game, get_rules
 
 from .commands import Command
 from .errors import RaceError
@@ -31,6 +31,7 @@ from .players import Player
 from .racer import GAME_ACTIONS, Racer
 from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
+from .seqs import answer_once
 
 DAILY_PRESET: Final = "classic"
 PROGRESS_EVERY: Final = 5.0  # seconds between a daily player's progress events (at most)
@@ -192,30 +193,16 @@ class Daily:
             return [Send((conn,), refused(seq, "not-authenticated", "Say hello first"))]
         if command.type == "ping":
             return [Send((conn,), {"type": "applied", "seq": seq, "command": "ping", "now": now})]
-        try:
-            cached = member.seqs.check(seq)
-        except RaceError as exc:
-            return [Send((conn,), refused(seq, exc.code, exc.message))]
-        if cached is not None:
-            return [Send((conn,), cached)]
-        effects: list[Output] = []
-        try:
+        player = member.player
+
+        def run(effects: list[Output]) -> Message:
             if command.type == "start":
-                extra = self._start(member.player, now, effects)
-            elif command.type in GAME_ACTIONS:
-                extra = self._game(member.player, command, now, effects)
-            else:
-                raise RaceError("not-allowed", f"There is no {command.type} in a daily challenge")
-        except (RaceError, MoveError) as exc:
-            answer = refused(seq, exc.code, exc.message)
-            effects = []
-        else:
-            answer = {"type": "applied", "seq": seq, "command": command.type, **extra}
-        member.seqs.remember(seq, answer)
-        out: list[Output] = [p for p in effects if isinstance(p, Persist)]
-        out.append(Send((conn,), answer))
-        out.extend(p for p in effects if not isinstance(p, Persist))
-        return out
+                return self._start(player, now, effects)
+            if command.type in GAME_ACTIONS:
+                return self._game(player, command, now, effects)
+            raise RaceError("not-allowed", f"There is no {command.type} in a daily challenge")
+
+        return answer_once(conn, member.seqs, command, run)
 
     def _emit(self, out: list[Output], event: Message) -> None:
         message = self.log.append(event)

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeAlias
 
-from scorpion.engine import MoveError
-
 from .commands import Command
 from .errors import RaceError
 from .members import Member
@@ -20,6 +18,7 @@ from .outputs import ConnId, Message, Output, Persist, Send, refused
 from .racer import GAME_ACTIONS
 from .records import ActionRecord, Rematched
 from .room import RACING, Room
+from .seqs import answer_once
 
 Handler: TypeAlias = Callable[[Room, Member, ConnId, Command, float, list[Output]], Message]
 
@@ -200,25 +199,11 @@ def handle(room: Room, conn: ConnId, command: Command, now: float) -> list[Outpu
         answer: Message = {"type": "applied", "seq": seq, "command": "ping", "now": now}
         out.append(Send((conn,), answer))
         return out
-    try:
-        cached = member.seqs.check(seq)
-    except RaceError as exc:
-        out.append(Send((conn,), refused(seq, exc.code, exc.message)))
-        return out
-    if cached is not None:
-        out.append(Send((conn,), cached))
-        return out
-    effects: list[Output] = []
-    try:
-        extra = HANDLERS[command.type](room, member, conn, command, now, effects)
-    except (RaceError, MoveError) as exc:
+    found = member  # for the closure: mypy does not carry the narrowing into it
+
+    def run(effects: list[Output]) -> Message:
         # Handlers check everything before changing anything: a refusal changes nothing.
-        answer = refused(seq, exc.code, exc.message)
-        effects = []
-    else:
-        answer = {"type": "applied", "seq": seq, "command": command.type, **extra}
-    member.seqs.remember(seq, answer)
-    out.extend(p for p in effects if isinstance(p, Persist))
-    out.append(Send((conn,), answer))
-    out.extend(p for p in effects if not isinstance(p, Persist))
+        return HANDLERS[command.type](room, found, conn, command, now, effects)
+
+    out.extend(answer_once(conn, member.seqs, command, run))
     return out

@@ -16,9 +16,14 @@ old-seq Command 1 is too old to be answered again
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final
 
+from scorpion.engine import MoveError
+
+from .commands import Command
 from .errors import RaceError
+from .outputs import ConnId, Message, Output, Persist, Send, refused
 
 DEFAULT_KEEP: Final = 64
 
@@ -53,3 +58,33 @@ class SeqWindow:
     def note_applied(self, seq: int) -> None:
         """After a restore: ``seq`` was applied (its answer is lost; a resend gets old-seq)."""
         self.last = max(self.last, seq)
+
+
+def answer_once(
+    conn: ConnId, seqs: SeqWindow, command: Command, run: Callable[[list[Output]], Message]
+) -> list[Output]:
+    """Apply ``command`` at most once per seq and answer it exactly once.
+
+    ``run`` applies it, appending its effects, and returns the answer's extra fields; it
+    checks everything before changing anything, so a refusal changes nothing. The records
+    to persist come first in the result, then the answer, then the other effects.
+    """
+    try:
+        cached = seqs.check(command.seq)
+    except RaceError as exc:
+        return [Send((conn,), refused(command.seq, exc.code, exc.message))]
+    if cached is not None:
+        return [Send((conn,), cached)]
+    effects: list[Output] = []
+    try:
+        extra = run(effects)
+    except (RaceError, MoveError) as exc:
+        answer = refused(command.seq, exc.code, exc.message)
+        effects = []
+    else:
+        answer = {"type": "applied", "seq": command.seq, "command": command.type, **extra}
+    seqs.remember(command.seq, answer)
+    out: list[Output] = [p for p in effects if isinstance(p, Persist)]
+    out.append(Send((conn,), answer))
+    out.extend(p for p in effects if not isinstance(p, Persist))
+    return out
