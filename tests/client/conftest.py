@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from scorpion.web.testing import ServerProcess
-
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -49,17 +47,6 @@ def browser() -> Iterator[Browser]:
             yield b
         finally:
             b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path / "data" / "scorpion.db", args=("--grace", "60"))
-    proc.start()
-    try:
-        yield proc
-    finally:
-        if proc.running:
-            proc.stop()
 
 
 PageFactory = Callable[..., Page]
