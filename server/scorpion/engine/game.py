@@ -18,8 +18,7 @@ scorpion.engine.errors.MoveError: Rule: cards must be of the same suit
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from .cards import ACE, KING, Card, card_name, card_text, rank_of, run_of, suit_of
 from .deals import check_deal_number, shuffled_deck
@@ -33,8 +32,7 @@ TIMED_BLOCK: Final = 30  # seconds per timed-scoring deduction
 TIMED_WIN_BONUS: Final = 600_000
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one play did, for callers that animate or score it."""
 
     move: Move
@@ -256,6 +254,10 @@ class Game:
                 return MoveError("empty-needs-king", "Only a King can go in an empty column")
             return None
         top = target[-1]
+        if top % 13 == card % 13 + 1 and (
+            top // 13 == card // 13 or self.rules.build == "any-suit"
+        ):
+            return None  # the common case first: it fits
         if rank_of(card) == KING:
             return MoveError(
                 "king-onto-card",
@@ -276,6 +278,10 @@ class Game:
 
     def resolve(self, move: Move | str) -> Move:
         """The full move a move text or tap means, or a MoveError saying why it is refused."""
+        return self._resolve(move)[0]
+
+    def _resolve(self, move: Move | str) -> tuple[Move, int, int]:
+        """The full move with its source column and index (-2, 0 for a deal)."""
         if isinstance(move, str):
             try:
                 move = Move.parse(move)
@@ -288,14 +294,14 @@ class Game:
                 if self.rules.layout == "three-blind-mice":
                     raise MoveError("no-stock", "This game has no stock")
                 raise MoveError("stock-dealt", "The stock has already been dealt")
-            return move
+            return move, -2, 0
         source, index = self._locate(move.card)
-        if move.to is not None:
-            error = self._refusal(move.card, source, index, move.to)
-            if error:
-                raise error
-            return move
-        return self._tap(move.card, source, index)
+        if move.to is None:
+            return self._tap(move.card, source, index), source, index
+        error = self._refusal(move.card, source, index, move.to)
+        if error:
+            raise error
+        return move, source, index
 
     def _tap(self, card: Card, source: int, index: int) -> Move:
         fits = [
@@ -321,7 +327,7 @@ class Game:
 
         ``elapsed`` is the play time in seconds so far, for timed scoring and the log.
         """
-        move = self.resolve(move)
+        move, source, index = self._resolve(move)
         self._charge_time(elapsed)
         rules = self.rules
         columns, down = self.columns, self.down
@@ -330,7 +336,7 @@ class Game:
         events: list[_RunEvent] = []
         points = 10 if timed else 0
         if move.card is None:
-            source, index, dest, count, source_turned = -2, 0, -2, 0, False
+            dest, count, source_turned = -2, 0, False
             for j, card in enumerate(self.stock):
                 columns[j].append(card)
             self.stock = []
@@ -339,7 +345,6 @@ class Game:
             card = move.card
             assert move.to is not None
             dest = move.to
-            source, index = self._locate(card)
             target = columns[dest]
             if not timed and target and target[-1] // 13 == card // 13:
                 points += 5
@@ -364,9 +369,10 @@ class Game:
                 checked = range(len(columns))
             for j in checked:
                 events.extend(self._take_runs(j, turned))
-            points += len(events) * (10 if timed else 100)
-            if not timed:
-                points += 5 * sum(1 for event in events if event[2])
+            if events:
+                points += len(events) * (10 if timed else 100)
+                if not timed:
+                    points += 5 * sum(1 for event in events if event[2])
         if rules.scoring != "cards":
             self._score += points
         self._moves_made += 1
