@@ -17,6 +17,7 @@ import tracemalloc
 from collections.abc import Callable
 
 from scorpion.engine import Game, Rules
+from scorpion.solver import solve
 
 
 def play_undo_pairs(deals: int, seed: int) -> tuple[int, float]:
@@ -72,19 +73,18 @@ def random_games(deals: int, seed: int) -> tuple[int, float]:
     return deals, time.perf_counter() - start
 
 
-def peak_game_memory() -> int:
-    """Bytes at the peak while dealing and playing 300 random moves with unlimited undo."""
-    rng = random.Random(1)
+def peak_game_memory(deal: int = 1988) -> tuple[int, int]:
+    """Peak bytes while dealing ``deal`` and playing a whole winning line (found by the
+    solver beforehand) with unlimited undo history, and the line's length."""
+    line = solve(Game.new(deal, "classic")).line
     tracemalloc.start()
-    game = Game.new(1, Rules(undo=None))
-    for _ in range(300):
-        moves = game.legal_moves()
-        if not moves or game.over:
-            break
-        game.play(rng.choice(moves), elapsed=1.0)
+    game = Game.new(deal, Rules(undo=None))
+    for move in line:
+        game.play(move, elapsed=1.0)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return peak
+    assert game.won
+    return peak, len(line)
 
 
 def median_rate(measure: Callable[[int, int], tuple[int, float]], deals: int, runs: int) -> float:
@@ -100,11 +100,12 @@ def main() -> None:
     args = parser.parse_args()
     deals, runs = args.deals, args.runs
     print(f"engine speed, median of {runs} runs over {deals} deals each (classic)")
+    peak, moves = peak_game_memory()
     rows = [
         ("play+undo pairs per second", f"{median_rate(play_undo_pairs, deals, runs):,.0f}"),
         ("legal-move generations per second", f"{median_rate(move_generations, deals, runs):,.0f}"),
         ("full random games per second", f"{median_rate(random_games, deals, runs):,.1f}"),
-        ("peak memory of one game", f"{peak_game_memory() / 1024:,.1f} KiB"),
+        (f"peak memory of a won game ({moves} moves)", f"{peak / 1024:,.1f} KiB"),
     ]
     for name, value in rows:
         print(f"  {name:<36}{value:>14}")
