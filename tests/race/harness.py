@@ -95,3 +95,16 @@ class Harness:
             if following == deadline:
                 break
             deadline = following
+
+
+def solo(player: Player | None = None, **settings: object) -> tuple[Harness, Client]:
+    """A room of one racer (Ada by default) whose race has just started."""
+    player = player or Player("a", "Ada")
+    h = Harness()
+    h.room(player, **settings)
+    a = h.connect(player, room="room1")
+    a.command("join", **{"as": "player"})
+    a.command("ready")
+    a.command("start")
+    h.advance(3)
+    return h, a

@@ -15,20 +15,9 @@ from scorpion.race.daily import utc_date
 from scorpion.race.solver_bridge import AUTO_NODES
 from scorpion.solver import solve
 
-from .harness import T0, Client, Harness
+from .harness import T0, Harness, solo
 
 ADA = Player("a", "Ada")
-
-
-def solo(**settings: object) -> tuple[Harness, Client]:
-    h = Harness()
-    h.room(ADA, **settings)
-    a = h.connect(ADA, room="room1")
-    a.command("join", **{"as": "player"})
-    a.command("ready")
-    a.command("start")
-    h.advance(3)
-    return h, a
 
 
 def test_auto_plays_the_first_move_of_a_winning_line_like_a_move() -> None:

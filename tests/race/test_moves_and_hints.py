@@ -9,20 +9,9 @@ import pytest
 from scorpion.engine import Game, MoveError, card_text
 from scorpion.race import Player, Referee, RoomSettings
 
-from .harness import Client, Harness
+from .harness import Harness, solo
 
 ADA = Player("a", "Ada")
-
-
-def solo(**settings: object) -> tuple[Harness, Client]:
-    h = Harness()
-    h.room(ADA, **settings)
-    a = h.connect(ADA, room="room1")
-    a.command("join", **{"as": "player"})
-    a.command("ready")
-    a.command("start")
-    h.advance(3)
-    return h, a
 
 
 def test_a_tap_is_answered_with_where_the_card_went() -> None:

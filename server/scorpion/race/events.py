@@ -19,7 +19,7 @@ class EventLog:
     """Room events as wire messages (``type: event`` with version ``v``).
 
     ``base`` sets the version before the first event: a restored room starts past any
-    version the previous process could have sent (see ``Room.restore``), so a client's
+    version the previous process could have sent (see ``recovery.restore_room``), so a client's
     ``last_version`` from before a restart is never mistaken for a recent one.
     """
 

@@ -1,7 +1,7 @@
 """Records the race layer hands to the store: enough to rebuild every room by replay.
 
 A room is its settings; a round is its deal, start time and players; a game is
-its player's actions with elapsed times. ``Room.restore`` and
+its player's actions with elapsed times. ``recovery.restore_room`` and
 ``Daily.restore`` rebuild live state from these. Every record has
 ``to_dict()`` (plain JSON data with a ``kind``) and :func:`record_from_dict`.
 

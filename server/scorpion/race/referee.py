@@ -29,6 +29,7 @@ from .records import (
     RoundFinished,
     RoundStarted,
 )
+from .recovery import restore_room
 from .room import Room
 from .settings import RoomSettings
 from .solver_bridge import winnable_deal
@@ -273,7 +274,7 @@ class Referee:
             started = latest.get(room_id)
             key = (room_id, started.round) if started else (room_id, 0)
             try:
-                room, due = Room.restore(
+                room, due = restore_room(
                     record,
                     now,
                     started=started,

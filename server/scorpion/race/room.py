@@ -7,7 +7,7 @@ Sans-I/O: every method takes ``now`` (server time, seconds) and returns outputs
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Final
 
 from scorpion.engine import Game
@@ -93,37 +93,6 @@ class Room:
         )
         record = RoomOpened(room_id, creator.id, creator.name, settings.to_dict(), now)
         return room, [Persist(record)]
-
-    @classmethod
-    def restore(
-        cls,
-        opened: RoomOpened,
-        now: float,
-        *,
-        started: RoundStarted | None = None,
-        finished: RoundFinished | None = None,
-        rematched: bool = False,
-        actions: Iterable[ActionRecord] = (),
-        deal_source: Callable[[], int],
-        grace: float = 60.0,
-        keep_events: int = 50,
-        idle_close: float = 3600.0,
-    ) -> tuple[Room, list[Output]]:
-        """Rebuild a room from its records by replay: see :func:`.recovery.restore_room`."""
-        from .recovery import restore_room
-
-        return restore_room(
-            opened,
-            now,
-            started=started,
-            finished=finished,
-            rematched=rematched,
-            actions=actions,
-            deal_source=deal_source,
-            grace=grace,
-            keep_events=keep_events,
-            idle_close=idle_close,
-        )
 
     def back_to_lobby(self) -> None:
         """After the results (a rematch): the seated stay seated, nobody ready, no deal."""
