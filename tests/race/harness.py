@@ -108,3 +108,17 @@ def solo(player: Player | None = None, **settings: object) -> tuple[Harness, Cli
     a.command("start")
     h.advance(3)
     return h, a
+
+
+def racing(grace: float = 60.0, **settings: object) -> tuple[Harness, Client, Client, Client]:
+    """Ada ("a") and Bo ("b") racing on deal 7 (unless ``settings`` say otherwise), Cy watching."""
+    players = Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")
+    h = Harness(grace=grace)
+    h.room(players[0], **{"deal": 7, **settings})
+    a, b, c = (h.connect(p, room="room1") for p in players)
+    for cl in (a, b):
+        cl.command("join", **{"as": "player"})
+        cl.command("ready")
+    a.command("start")
+    h.advance(3)
+    return h, a, b, c

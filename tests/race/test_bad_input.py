@@ -7,23 +7,10 @@ import pytest
 from scorpion.engine import Game
 from scorpion.race import Player
 
-from .harness import Client, Harness
+from .harness import Client, Harness, racing
 
 ADA, BO, CY = Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")
 FACE_UP = Game.new(7, "classic").view()["columns"][4]["up"][-1]  # type: ignore[index]
-
-
-def racing(**settings: object) -> tuple[Harness, Client, Client, Client]:
-    """Ada and Bo racing on deal 7, Cy watching."""
-    h = Harness()
-    h.room(ADA, deal=7, **settings)
-    a, b, c = (h.connect(p, room="room1") for p in (ADA, BO, CY))
-    for cl in (a, b):
-        cl.command("join", **{"as": "player"})
-        cl.command("ready")
-    a.command("start")
-    h.advance(3)
-    return h, a, b, c
 
 
 def fingerprint(h: Harness) -> tuple[object, ...]:

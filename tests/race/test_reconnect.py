@@ -5,21 +5,9 @@ from __future__ import annotations
 from scorpion.engine import Game
 from scorpion.race import Player
 
-from .harness import Client, Harness
+from .harness import Client, Harness, racing
 
 ADA, BO, CY = Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")
-
-
-def racing(grace: float = 60.0, **settings: object) -> tuple[Harness, Client, Client, Client]:
-    h = Harness(grace=grace)
-    h.room(ADA, deal=7, **settings)
-    a, b, c = (h.connect(p, room="room1") for p in (ADA, BO, CY))
-    for cl in (a, b):
-        cl.command("join", **{"as": "player"})
-        cl.command("ready")
-    a.command("start")
-    h.advance(3)
-    return h, a, b, c
 
 
 def play_some(client: Client, game: Game, count: int) -> None:
