@@ -125,7 +125,7 @@ def test_daily_restore_keeps_attempts_and_the_leaderboard() -> None:
     b.command("deal")
     b.command("give-up")
     records = [record_from_dict(json.loads(json.dumps(r.to_dict()))) for r in h.records]
-    restarted = Referee(secret=b"test-secret", daily_deal=lambda date, seed: (seed, False))
+    restarted = Referee(secret=b"test-secret")
     restarted.restore(records, h.now + 10)
     live, back = h.referee.daily(TODAY, h.now), restarted.daily(TODAY, h.now)
     assert back.leaderboard() == live.leaderboard()

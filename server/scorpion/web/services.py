@@ -13,7 +13,15 @@ import time
 from collections import Counter, OrderedDict
 
 from scorpion.hub import LocalHub
-from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
+from scorpion.race import (
+    DailyStarted,
+    GameResult,
+    Record,
+    Referee,
+    RoomConfig,
+    SearchAnswer,
+    record_from_dict,
+)
 from scorpion.race import Player as RacePlayer
 from scorpion.store import Player, Store
 
@@ -25,6 +33,7 @@ from .dailies import DailyDeals, on_loop_fallback
 from .limits import KeyedBuckets
 from .metrics import Metrics
 from .records import DAILY_PREFIX
+from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
 
@@ -40,9 +49,14 @@ class Services:
         self.hub = LocalHub()
         secret = settings.secret.encode()
         self.referee = referee or Referee(
-            secret=secret, grace=settings.grace, daily_deal=on_loop_fallback(secret)
+            secret=secret,
+            config=RoomConfig(grace=settings.grace),
+            daily_deal=on_loop_fallback(secret),
         )
-        self.bridge = Bridge(self.referee, store, self.hub, self.metrics, self.close_conn)
+        self.searches = SearchPool(self.searched, self.referee.search_wanted)
+        self.bridge = Bridge(
+            self.referee, store, self.hub, self.metrics, self.close_conn, self.searches.submit
+        )
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.connections: dict[int, Connection] = {}
         self.per_address: Counter[str] = Counter()  # open websockets per client address
@@ -64,6 +78,7 @@ class Services:
     async def start(self) -> None:
         await self.store.open()
         await self.restore()
+        self.searches.start()
         self._tasks.append(asyncio.create_task(self.bridge.timers(), name="scorpion-timers"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="scorpion-sweep"))
         self._tasks.append(asyncio.create_task(self._maintain(), name="scorpion-maintain"))
@@ -110,6 +125,7 @@ class Services:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+        await self.searches.close()
         self.dailies.close()
         await self.store.close()
 
@@ -144,6 +160,10 @@ class Services:
             for conn in list(self.connections.values()):
                 if conn.last_seen < cutoff and not conn.closing:
                     conn.close(IDLE, f"silent for {idle:.0f} s: send ping")
+
+    async def searched(self, answer: SearchAnswer) -> None:
+        """A search ended: its answer goes to the referee like any input."""
+        await self.bridge.run(self.referee.searched(answer, time.time()))
 
     # ----------------------------------------------------------- connections
     def new_conn_id(self) -> int:

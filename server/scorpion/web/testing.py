@@ -29,7 +29,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
-from scorpion.engine import Game, card_text
+from scorpion.engine import Game, apply_action, card_text
 
 Frame = dict[str, Any]
 
@@ -271,12 +271,7 @@ class Racer:
         return str(plain[0] if plain else moves[0])
 
     def apply(self, action: str) -> None:
-        if action == "undo":
-            self.game.undo()
-        elif action == "give-up":
-            self.game.give_up()
-        else:
-            self.game.play(action)
+        apply_action(self.game, action)
         self.seen |= face_up(self.game)
         self.views.append(self.game.view())
 
