@@ -128,8 +128,8 @@ class DailyDeals:
         except (OSError, EOFError, asyncio.IncompleteReadError) as exc:
             raise RuntimeError(f"the daily deal search for {date} was interrupted") from exc
         finally:
-            worker.kill()
             self._workers.discard(worker)
+            await worker.stop()
         assert isinstance(found, DealFound)
         return found.deal, found.verified
 

@@ -92,7 +92,7 @@ class SearchPool:
                 except (OSError, EOFError, asyncio.IncompleteReadError, pickle.UnpicklingError):
                     log.exception("a search worker failed; starting another")
                     if worker is not None:
-                        worker.kill()
+                        await worker.stop()
                     worker = None
                     answer = SearchFailed(request.ticket, "worker failed")
                 finally:
@@ -105,7 +105,7 @@ class SearchPool:
                     log.exception("could not deliver the answer of %r", request.ticket)
         finally:
             if worker is not None:
-                worker.kill()
+                await worker.stop()
 
     async def close(self) -> None:
         """Stop every worker (a search still running is dropped)."""
@@ -146,6 +146,12 @@ class Worker:
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
+
+    async def stop(self) -> None:
+        """Kill the process and reap it."""
+        self.kill()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.process.wait(), 5.0)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
