@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, column_cards, create_room, drag, name_player, tap

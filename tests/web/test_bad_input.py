@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from scorpion.web.testing import Api, Client, Frame, ServerProcess, start_race
+from support.server import Api, Client, Frame, ServerProcess, start_race
 
 
 async def refused(client: Client, timeout: float = 10.0) -> Frame:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from scorpion.engine import Game, card_text
-from scorpion.web.testing import Api, Client, Racer, ServerProcess
+from support.server import Api, Client, Replica, ServerProcess
 
 DEAL = 20261129
 CARD = re.compile(r"^(?:10|[A2-9TJQK])[SHDC](?:>\d+)?$", re.IGNORECASE)
@@ -33,10 +33,10 @@ def hidden_at_start(deal: int) -> set[str]:
     return down | {card_text(c) for c in game.stock}
 
 
-def check_player_frames(racer: Racer, hidden: set[str]) -> None:
+def check_player_frames(racer: Replica, hidden: set[str]) -> None:
     """Replay the player's frames in order: a hidden card may appear only once the player's
     own game (rebuilt from the applied answers) has turned it face up."""
-    replica = Racer(racer.client, racer.id, DEAL)
+    replica = Replica(racer.client, racer.id, DEAL)
     for frame in racer.client.frames:
         if frame.get("type") == "applied" and frame.get("command") in ("move", "undo", "give-up"):
             replica.apply(frame["move"] if frame["command"] == "move" else frame["command"])
@@ -47,7 +47,7 @@ def check_player_frames(racer: Racer, hidden: set[str]) -> None:
 
 
 def check_spectator_frames(
-    client: Client, racers: dict[str, Racer], hidden: set[str], following: str | None
+    client: Client, racers: dict[str, Replica], hidden: set[str], following: str | None
 ) -> None:
     """A spectator sees cards only in the boards of the player it follows, and only boards
     that player had: never a card before that player turned it."""
@@ -84,7 +84,7 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
     for client in clients.values():
         start = await client.expect(lambda f: f.get("event") == "start", timeout=10)
         assert set(start["players"]) == {ids[n] for n in players}
-    racers = {ids[n]: Racer(clients[n], ids[n], DEAL) for n in players}
+    racers = {ids[n]: Replica(clients[n], ids[n], DEAL) for n in players}
     followed = await clients["Sam"].call("follow", player=ids["Bob"])
     assert followed["type"] == "applied"
     assert followed["view"] == racers[ids["Bob"]].views[-1]
@@ -151,7 +151,7 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
 def test_the_hidden_card_check_catches_a_leak() -> None:
     hidden = hidden_at_start(DEAL)
     secret = sorted(hidden)[0]
-    racer = Racer(Client.__new__(Client), "p1", DEAL)
+    racer = Replica(Client.__new__(Client), "p1", DEAL)
     racer.client.name, racer.client.frames = "x", [{"type": "event", "hint": f"{secret}>3"}]
     try:
         check_player_frames(racer, hidden)

@@ -243,7 +243,7 @@ def face_up(game: Game) -> set[str]:
     return up | {card_text(c) for c in game.reserve}
 
 
-class Racer:
+class Replica:
     """A racing player's client with a replica of its game, built from the server's answers.
 
     The replica picks legal moves and checks every view the server sends against the
@@ -286,13 +286,13 @@ class Racer:
 
 async def start_race(
     server: ServerProcess, api: Api, names: list[str], deal: int, **settings: Any
-) -> tuple[str, dict[str, Racer], dict[str, str]]:
+) -> tuple[str, dict[str, Replica], dict[str, str]]:
     """A room created by the first name, everyone seated and ready, past the countdown.
 
     Returns (room id, racers by name, tokens by name).
     """
     tokens: dict[str, str] = {}
-    racers: dict[str, Racer] = {}
+    racers: dict[str, Replica] = {}
     ids: dict[str, str] = {}
     for name in names:
         ids[name], tokens[name] = await api.new_player(name)
@@ -303,7 +303,7 @@ async def start_race(
         assert welcome["type"] == "welcome", welcome
         joined = await client.answer(await client.command("join", **{"as": "player"}))
         assert joined["type"] == "applied", joined
-        racers[name] = Racer(client, ids[name], deal)
+        racers[name] = Replica(client, ids[name], deal)
     for racer in racers.values():
         assert (await racer.client.call("ready"))["type"] == "applied"
     assert (await racers[names[0]].client.call("start"))["type"] == "applied"
