@@ -28,6 +28,7 @@ from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place, replay_action
 from .players import Player
+from .protocol import daily_key
 from .racer import Racer
 from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
@@ -88,7 +89,7 @@ class Daily(Place):
         keep_events: int = 50,
         version_base: int = 0,
     ) -> None:
-        super().__init__(f"daily:{date}", keep_events=keep_events, version_base=version_base)
+        super().__init__(daily_key(date), keep_events=keep_events, version_base=version_base)
         self.date = date
         self.deal = deal
         self.verified = verified

@@ -15,6 +15,7 @@ from .config import RoomConfig
 from .outputs import Output
 from .place import replay_action
 from .players import Player
+from .protocol import DAILY_PREFIX, daily_key
 from .records import (
     ActionRecord,
     DailyStarted,
@@ -28,8 +29,6 @@ from .records import (
 )
 from .room import Room
 from .settings import RoomSettings
-
-DAILY_PREFIX = "daily:"
 
 
 @dataclass
@@ -72,7 +71,7 @@ class Logs:
         return [r for room_id, r in self.opened.items() if room_id not in self.closed]
 
     def attempt_actions(self, attempt: DailyStarted) -> list[ActionRecord]:
-        key = (DAILY_PREFIX + attempt.date, attempt.attempt)
+        key = (daily_key(attempt.date), attempt.attempt)
         return [a for a in self.actions.get(key, ()) if a.player == attempt.player]
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Final
 
 from . import room_commands
 from .commands import parse_command, parse_hello
@@ -21,15 +20,12 @@ from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
 from .place import Runner
 from .players import Player
+from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of
 from .records import Record
-from .recovery import DAILY_PREFIX, Logs, restore_room
+from .recovery import Logs, restore_room
 from .room import Room
 from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
-
-CLOSE_BAD_REQUEST: Final = 4000
-CLOSE_BAD_TOKEN: Final = 4001
-CLOSE_UNKNOWN_ROOM: Final = 4004
 
 
 def unverified_daily(date: str, seed: int) -> tuple[int, bool]:
@@ -141,7 +137,7 @@ class Referee:
                 assert hello.daily is not None
                 place = self.daily(hello.daily, now)
         except RaceError as exc:
-            code = CLOSE_UNKNOWN_ROOM if exc.code == "unknown-room" else CLOSE_BAD_REQUEST
+            code = UNKNOWN_ROOM if exc.code == "unknown-room" else PROTOCOL
             return [
                 Send((conn,), refused(None, exc.code, exc.message)),
                 Close(conn, code, exc.code),
@@ -172,9 +168,8 @@ class Referee:
 
     # ------------------------------------------------------------------ searches
     def _place_of(self, ticket: SearchTicket) -> Room | Daily | None:
-        if ticket.place.startswith(DAILY_PREFIX):
-            return self.dailies.get(ticket.place.removeprefix(DAILY_PREFIX))
-        return self.rooms.get(ticket.place)
+        date = date_of(ticket.place)
+        return self.rooms.get(ticket.place) if date is None else self.dailies.get(date)
 
     def search_wanted(self, ticket: SearchTicket) -> bool:
         """Whether a search's answer would still be used (a caller may skip the search)."""
@@ -258,7 +253,7 @@ class Referee:
             self._touch(room)
             out.extend(due)
         for result in logs.results:
-            self.daily(result.room.removeprefix(DAILY_PREFIX), now).restore_result(result)
+            self.daily(str(date_of(result.room)), now).restore_result(result)
         for attempt in logs.attempts:
             try:
                 self.daily(attempt.date, now).restore_attempt(

@@ -47,7 +47,8 @@ class Bridge:
         store: Store,
         hub: Hub,
         metrics: Metrics,
-        closer: Closer,
+        *,
+        close: Closer,
         search: Callable[[SearchRequest], None],
     ) -> None:
         self.referee = referee
@@ -55,7 +56,7 @@ class Bridge:
         self.store = store
         self.hub = hub
         self.metrics = metrics
-        self.closer = closer
+        self.close = close
         self.writer = RecordWriter()
         self._tail: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
@@ -88,7 +89,7 @@ class Bridge:
             self.failures += 1
             log.exception("could not persist %d records; closing their connections", len(writes))
             for conn in {c for out in outputs if isinstance(out, Send) for c in out.conns}:
-                self.closer(conn, 1011, "server error: not saved, reconnect")
+                self.close(conn, 1011, "server error: not saved, reconnect")
         finally:
             if not done.done():
                 done.set_result(None)
@@ -103,7 +104,7 @@ class Bridge:
                     self.metrics.refused.labels(str(message.get("code"))).inc()
                 self.hub.send(out.conns, orjson.dumps(message).decode())
             elif isinstance(out, Close):
-                self.closer(out.conn, out.code, out.reason)
+                self.close(out.conn, out.code, out.reason)
             elif isinstance(out, HintSearch | AutoSearch | DealSearch):
                 self.search(out)
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from scorpion.race import DealFound, DealSearch, RaceError, Referee, SearchTicket
 from scorpion.race.daily import DAILY_PRESET, check_date, daily_seed, utc_date
+from scorpion.race.protocol import daily_key
 from scorpion.store import SaveDaily, Store
 
 from .searches import Worker
@@ -29,7 +30,7 @@ DAILY_LIMIT = 100  # deals tried before settling for an unverified one
 
 def daily_search(date: str, secret: bytes) -> DealSearch:
     """The search for the date's deal: the first winnable deal from its seed."""
-    ticket = SearchTicket(f"daily:{date}", 0, "", 0, "daily")
+    ticket = SearchTicket(daily_key(date), 0, "", 0, "daily")
     return DealSearch(ticket, DAILY_PRESET, daily_seed(secret, date), DAILY_NODES, DAILY_LIMIT)
 
 

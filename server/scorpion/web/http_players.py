@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from scorpion.race import statistics
+from scorpion.race.protocol import BAD_TOKEN
 from scorpion.store import GameRecord, Player
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
@@ -45,7 +46,7 @@ async def create_player(request: Request) -> Response:
     name = name_from(body, default=f"Player {player_id[2:6]}")
     token = new_token()
     player = await svc.store.create_player(player_id, token_hash(token), name)
-    svc.remember(token, player)
+    svc.tokens.remember(token, player)
     return ok({"player": player_json(player), "token": token}, status=201)
 
 
@@ -65,7 +66,7 @@ async def patch_me(request: Request) -> Response:
     if "name" not in body:
         raise ApiError(400, "missing-field", 'send {"name": ...}')
     updated = await svc.store.rename_player(player.id, name_from(body))
-    svc.remember(token, updated)
+    svc.tokens.remember(token, updated)
     return ok({"player": player_json(updated)})
 
 
@@ -75,10 +76,8 @@ async def delete_me(request: Request) -> Response:
     svc = services(request)
     player, _ = await me(request)
     await svc.store.delete_player(player.id)
-    svc.forget_player(player.id)
-    for conn in list(svc.connections.values()):
-        if conn.player == player.id:
-            conn.close(4001, "player deleted")
+    svc.tokens.forget_player(player.id)
+    svc.connections.close_player(player.id, BAD_TOKEN, "player deleted")
     return ok({"deleted": True, "player": player.id})
 
 
