@@ -114,7 +114,8 @@ def follow(
     if target is None:
         raise RaceError("unknown-player", f"Nobody called {command.player!r} is racing here")
     member.following = command.player
-    return {"player": command.player, "view": room.board(target), "status": target.status}
+    view = room.board(target, member.id)  # masked: see race.masking
+    return {"player": command.player, "view": view, "status": target.status}
 
 
 def rematch(
