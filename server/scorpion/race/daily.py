@@ -226,7 +226,9 @@ class Daily:
             started_at,
             preset=self.preset,
             undo=True,
-            hints=not ranked,  # a ranked result is unassisted
+            # A ranked result is unassisted; so is every attempt of the day itself, else a
+            # throwaway account's practice attempt would let Auto play today's winning line.
+            hints=not ranked and self.date != utc_date(started_at),
         )
         tries = self.attempts.get(player.id, [])
         attempt.number = tries[-1].number + 1 if tries else 1
