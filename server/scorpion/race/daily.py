@@ -31,7 +31,7 @@ from .players import Player
 from .racer import GAME_ACTIONS, Racer
 from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
-from .seqs import answer_once
+from .seqs import answer_once, answer_ping
 
 DAILY_PRESET: Final = "classic"
 PROGRESS_EVERY: Final = 5.0  # seconds between a daily player's progress events (at most)
@@ -192,7 +192,7 @@ class Daily:
         if member is None:
             return [Send((conn,), refused(seq, "not-authenticated", "Say hello first"))]
         if command.type == "ping":
-            return [Send((conn,), {"type": "applied", "seq": seq, "command": "ping", "now": now})]
+            return answer_ping(conn, member.seqs, seq, now)
         player = member.player
 
         def run(effects: list[Output]) -> Message:

@@ -18,7 +18,7 @@ from .outputs import ConnId, Message, Output, Persist, Send, refused
 from .racer import GAME_ACTIONS
 from .records import ActionRecord, Rematched
 from .room import RACING, Room
-from .seqs import answer_once
+from .seqs import answer_once, answer_ping
 
 Handler: TypeAlias = Callable[[Room, Member, ConnId, Command, float, list[Output]], Message]
 
@@ -197,8 +197,7 @@ def handle(room: Room, conn: ConnId, command: Command, now: float) -> list[Outpu
         out.append(Send((conn,), refused(seq, "not-authenticated", "Say hello first")))
         return out
     if command.type == "ping":
-        answer: Message = {"type": "applied", "seq": seq, "command": "ping", "now": now}
-        out.append(Send((conn,), answer))
+        out.extend(answer_ping(conn, member.seqs, seq, now))
         return out
     found = member  # for the closure: mypy does not carry the narrowing into it
 

@@ -60,6 +60,27 @@ class SeqWindow:
         self.last = max(self.last, seq)
 
 
+def answer_ping(conn: ConnId, seqs: SeqWindow, seq: int, now: float) -> list[Output]:
+    """A ``ping``: answered with the server time and never remembered, but its seq is
+    checked like any command's (a remembered seq gets its stored answer, an older one
+    ``old-seq``).
+
+    >>> w = SeqWindow(keep=1)
+    >>> w.remember(1, {"type": "applied", "seq": 1}); w.remember(2, {"type": "refused", "seq": 2})
+    >>> [o.message.get("code", o.message["type"]) for s in (1, 2) for o in answer_ping(7, w, s, 1)]
+    ['old-seq', 'refused']
+    >>> answer_ping(7, w, 3, 10.0)[0].message
+    {'type': 'applied', 'seq': 3, 'command': 'ping', 'now': 10.0}
+    """
+    try:
+        cached = seqs.check(seq)
+    except RaceError as exc:
+        return [Send((conn,), refused(seq, exc.code, exc.message))]
+    if cached is not None:
+        return [Send((conn,), cached)]
+    return [Send((conn,), {"type": "applied", "seq": seq, "command": "ping", "now": now})]
+
+
 def answer_once(
     conn: ConnId, seqs: SeqWindow, command: Command, run: Callable[[list[Output]], Message]
 ) -> list[Output]:

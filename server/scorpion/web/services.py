@@ -136,14 +136,16 @@ class Services:
                 log.exception("maintenance failed")
 
     async def _sweep(self) -> None:
-        """Close sockets that stopped talking (browsers send no pings: clients send ``ping``)."""
+        """Close sockets that stopped talking (browsers send no pings: clients send ``ping``),
+        waking when the earliest one falls due."""
         idle = self.settings.limits.idle_timeout
         while True:
-            await asyncio.sleep(min(idle / 4, 15.0))
-            cutoff = time.monotonic() - idle
+            now = time.monotonic()
             for conn in list(self.connections.values()):
-                if conn.last_seen < cutoff and not conn.closing:
+                if now - conn.last_seen >= idle and not conn.closing:
                     conn.close(IDLE, f"silent for {idle:.0f} s: send ping")
+            seen = [c.last_seen for c in self.connections.values() if not c.closing]
+            await asyncio.sleep(sweep_delay(seen, now, idle))
 
     # ----------------------------------------------------------- connections
     def new_conn_id(self) -> int:
@@ -180,6 +182,23 @@ class Services:
     @staticmethod
     def race_player(player: Player) -> RacePlayer:
         return RacePlayer(player.id, player.name)
+
+
+def sweep_delay(last_seen: list[float], now: float, idle: float) -> float:
+    """Seconds until the next idle sweep: when the earliest silent socket reaches ``idle``,
+    but at most ``idle`` and at least a second (a quarter of ``idle`` when it is shorter),
+    so a sweep over every socket runs at most once a second.
+
+    >>> sweep_delay([100.0], 130.0, 60.0)  # due at 160
+    30.0
+    >>> sweep_delay([], 130.0, 60.0), sweep_delay([129.9], 190.0, 60.0)
+    (60.0, 1.0)
+    >>> sweep_delay([10.0], 10.5, 1.0)
+    0.5
+    """
+    floor = min(1.0, idle / 4)
+    due = min(last_seen, default=now) + idle
+    return max(floor, min(idle, due - now))
 
 
 def _count(source: object, name: str) -> float:
