@@ -26,6 +26,12 @@ def visible(game: Game) -> set[str]:
     return cards
 
 
+def hidden_texts(game: Game) -> set[str]:
+    """Card texts face down on ``game``'s board, its stock included."""
+    down = {card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]}
+    return down | {card_text(c) for c in game.stock}
+
+
 def strings_and_numbers(value: object) -> tuple[list[str], list[int]]:
     texts: list[str] = []
     numbers: list[int] = []
@@ -80,6 +86,14 @@ class ScanningHarness(Harness):
                     racer = room.racers.get(pid) if pid else None
                     if racer is not None:
                         allowed |= visible(racer.game)
+                # Minus what another racer still playing has face down (masking), unless
+                # this recipient turned it on their own board.
+                for pid, racer in room.racers.items():
+                    if pid != member.id and racer.playing:
+                        allowed -= hidden_texts(racer.game)
+                own = room.racers.get(member.id)
+                if own is not None:
+                    allowed |= visible(own.game)
                 shown = {card for text in texts for card in CARD.findall(text)}
                 assert shown <= allowed, (conn, shown - allowed, message)
                 hidden = {c for c in range(52) if card_text(c) not in allowed}
@@ -144,12 +158,6 @@ def test_no_hidden_card_in_any_frame_of_a_whole_race() -> None:
 
 
 # ---------------------------------------------------------------- other racers' secrets
-def hidden_texts(game: Game) -> set[str]:
-    """Card texts face down on ``game``'s board, its stock included."""
-    down = {card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]}
-    return down | {card_text(c) for c in game.stock}
-
-
 class SecretsHarness(Harness):
     """Records, per recipient, every card named in a frame while it was still face down on
     the board of a racer other than that recipient who was still playing (and not one the
