@@ -84,8 +84,11 @@ def test_auto_is_refused_where_hints_are_off_and_in_a_ranked_daily() -> None:
     d.command("give-up")
     practice = d.command("start")
     assert practice["ranked"] is False
-    answer = d.command("auto")  # practice: allowed, and answered (played, conceded or unknown)
-    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"
+    assert d.command("auto")["code"] == "hints-not-allowed"  # today's practice: not yet
+    past = h.connect(ADA, daily=utc_date(T0 - 86_400))
+    past.command("start")
+    answer = past.command("auto")  # a past day's practice: allowed, answered (played,
+    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"  # conceded, unknown)
 
 
 def test_a_resent_auto_is_not_applied_twice_and_restores() -> None:

@@ -221,7 +221,9 @@ class Daily(Place):
             round=number,
             preset=self.preset,
             undo=True,
-            hints=not ranked,  # a ranked result is unassisted
+            # A ranked result is unassisted; so is every attempt of the day itself, else a
+            # throwaway account's practice attempt would let Auto play today's winning line.
+            hints=not ranked and self.date != utc_date(started_at),
         )
         attempt.ranked = ranked
         self.attempts.setdefault(player.id, []).append(attempt)

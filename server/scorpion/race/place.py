@@ -47,7 +47,7 @@ def replay_action(member: Member, racer: Racer, action: ActionRecord) -> None:
     """Apply one logged action again (a restore) and remember its answer. A logged hint is
     counted, never searched again; an Auto was logged as the move it played."""
     if racer.playing:
-        racer.apply(action.action, action.elapsed)
+        racer.apply(action.action, action.elapsed, replayed=True)
     if action.seq:  # seq 0: no command asked for it (a leave's give-up)
         name = action.action if action.action in (HINT, "undo", GIVE_UP) else "move"
         answer: Message = {"type": "applied", "seq": action.seq, "command": name}

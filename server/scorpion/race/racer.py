@@ -74,15 +74,17 @@ class Racer:
         if not self.hints_allowed:
             raise RaceError("hints-not-allowed", f"{what} are not allowed here")
 
-    def apply(self, action: str, elapsed: float) -> str:
+    def apply(self, action: str, elapsed: float, *, replayed: bool = False) -> str:
         """Apply one action (move text, ``deal``, ``undo``, ``give-up`` or ``hint``) at
-        ``elapsed``, live or replayed from the log; return its logged text.
+        ``elapsed``, live or ``replayed`` from the log; return its logged text.
 
-        Raises :class:`RaceError` or the engine's ``MoveError``; then nothing changed.
+        Raises :class:`RaceError` or the engine's ``MoveError``; then nothing changed. A
+        replayed hint is counted whatever today's rules say: it was allowed when asked.
         """
         self.check_playing()
         if action == HINT:
-            self.check_hints()
+            if not replayed:
+                self.check_hints()
             self.hints += 1
             self.last_elapsed = elapsed
             return HINT

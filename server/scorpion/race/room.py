@@ -13,6 +13,7 @@ from scorpion.engine import Game
 
 from .config import RoomConfig
 from .errors import RaceError
+from .masking import HiddenCards, face_up, mask_view
 from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place
@@ -54,6 +55,7 @@ class Room(Place):
         self.started_at: float | None = None
         self.ends_at: float | None = None
         self.racers: dict[str, Racer] = {}
+        self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.results: list[dict[str, object]] | None = None
         self.idle_since: float | None = created_at
         self.closed = False
@@ -134,31 +136,64 @@ class Room(Place):
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
-    def board(self, racer: Racer | None) -> dict[str, object] | None:
-        """A racer's view, or None before the start: nobody sees the deal during the
-        countdown (a reconnect or a follow then would give a head start)."""
+    def board(self, racer: Racer | None, viewer: str | None) -> dict[str, object] | None:
+        """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
+        the deal during the countdown (a reconnect or a follow then would give a head
+        start). Anyone but the racer gets it masked (see :mod:`.masking`)."""
         if racer is None or self.phase == "countdown":
             return None
-        return racer.game.view()
+        if viewer == racer.player.id:
+            return racer.game.view()
+        self.hidden.sync(self.racers)
+        return mask_view(racer.game.view(), self.hidden.cards)
 
-    def _view_message(self, racer: Racer) -> Message:
+    def _view_message(self, racer: Racer, viewer: str | None) -> Message:
         return {
             "type": "view",
             "player": racer.player.id,
-            "view": racer.game.view(),
+            "view": self.board(racer, viewer),
             "status": racer.status,
             "elapsed": racer.last_elapsed,
         }
 
+    def _followers(self, player_id: str) -> tuple[ConnId, ...]:
+        """The connections of everyone but ``player_id`` who follows that racer."""
+        return tuple(
+            conn
+            for member in self.members.by_id.values()
+            if member.following == player_id and member.id != player_id
+            for conn in member.conns
+        )
+
     def send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
+        """The racer's board to the racer's other tabs, and masked to its followers."""
         if self.phase == "countdown":
             return  # see board()
-        conns = tuple(c for c in self.members.watchers_of(racer.player.id) if c != exclude)
+        pid = racer.player.id
+        own = self.members.get(pid)
+        conns = tuple(c for c in own.conns if c != exclude) if own else ()
         if conns:
-            out.append(Send(conns, self._view_message(racer)))
+            out.append(Send(conns, self._view_message(racer, pid)))
+        followers = self._followers(pid)
+        if followers:
+            out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
         self.emit(out, {"event": "progress", **racer.progress()})
+        self._unmask(out, racer)
+
+    def _unmask(self, out: list[Output], changed: Racer) -> None:
+        """After ``changed``'s board or status changed: cards that no playing board hides
+        any more are shown at once to the followers of the other boards holding them."""
+        released = self.hidden.sync(self.racers)
+        if not released or self.phase == "countdown":
+            return
+        for pid, racer in self.racers.items():
+            if racer is changed or released.isdisjoint(face_up(racer.game)):
+                continue
+            followers = self._followers(pid)
+            if followers:
+                out.append(Send(followers, self._view_message(racer, None)))
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
@@ -249,7 +284,7 @@ class Room(Place):
             now,
             status=racer.status if racer else None,
             state=self.state(now),
-            view=self.board(watched),
+            view=self.board(watched, player.id),
         )
         out.append(Send((conn,), welcome))
         return out

@@ -111,7 +111,8 @@ def follow(room: Room, member: Member, player: str | None) -> Message:
     if target is None:
         raise RaceError("unknown-player", f"Nobody called {player!r} is racing here")
     member.following = player
-    return {"player": player, "view": room.board(target), "status": target.status}
+    view = room.board(target, member.id)  # masked: see race.masking
+    return {"player": player, "view": view, "status": target.status}
 
 
 def rematch(

@@ -25,6 +25,14 @@ MAX_NAME = 24
 MAX_TOKEN = 200
 # Bidirectional overrides and isolates can make a name display as something else.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
+# Letters and symbols that are drawn as nothing (Hangul fillers, the blank Braille pattern).
+_BLANKS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` draws something on its own: not a space, a format (zero-width)
+    character, a combining mark or a blank letter."""
+    return ch not in _BLANKS and unicodedata.category(ch)[0] not in "ZM" and ch.isprintable()
 
 
 class BadName(ValueError):
@@ -67,6 +75,10 @@ def clean_name(name: object) -> str:
     Traceback (most recent call last):
     ...
     scorpion.web.auth.BadName: a name cannot contain control characters
+    >>> clean_name("\\u200b\\u200b")
+    Traceback (most recent call last):
+    ...
+    scorpion.web.auth.BadName: a name needs at least one visible character
     """
     if not isinstance(name, str):
         raise BadName("a name must be a string")
@@ -78,6 +90,8 @@ def clean_name(name: object) -> str:
     for ch in text:
         if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
             raise BadName("a name cannot contain control characters")
+    if not any(_visible(ch) for ch in text):
+        raise BadName("a name needs at least one visible character")
     return text
 
 

@@ -73,13 +73,32 @@ class Registry:
         cutoff = (time.monotonic() if now is None else now) - idle
         closed = 0
         for conn in list(self.by_id.values()):
-            if conn.last_seen < cutoff and not conn.closing:
+            if conn.last_seen <= cutoff and not conn.closing:
                 conn.close(IDLE, f"silent for {idle:.0f} s: send ping")
                 closed += 1
         return closed
 
     async def sweep(self, idle: float) -> None:
-        """Run :meth:`close_silent` often enough that a socket goes within 5% of ``idle``."""
+        """Run :meth:`close_silent` whenever the earliest silent socket falls due."""
         while True:
-            await asyncio.sleep(max(0.05, min(idle / 20, 3.0)))
-            self.close_silent(idle)
+            now = time.monotonic()
+            self.close_silent(idle, now)
+            seen = [c.last_seen for c in self.by_id.values() if not c.closing]
+            await asyncio.sleep(sweep_delay(seen, now, idle))
+
+
+def sweep_delay(last_seen: list[float], now: float, idle: float) -> float:
+    """Seconds until the next idle sweep: when the earliest silent socket reaches ``idle``,
+    but at most ``idle`` and at least a second (a quarter of ``idle`` when it is shorter),
+    so a sweep over every socket runs at most once a second.
+
+    >>> sweep_delay([100.0], 130.0, 60.0)  # due at 160
+    30.0
+    >>> sweep_delay([], 130.0, 60.0), sweep_delay([129.9], 190.0, 60.0)
+    (60.0, 1.0)
+    >>> sweep_delay([10.0], 10.5, 1.0)
+    0.5
+    """
+    floor = min(1.0, idle / 4)
+    due = min(last_seen, default=now) + idle
+    return max(floor, min(idle, due - now))

@@ -47,6 +47,9 @@ def uvicorn_config(app: Starlette, settings: Settings, log_level: str = "info") 
         ws_max_size=settings.limits.hard_frame,
         ws_ping_interval=20.0,  # browsers answer pings: this finds dead TCP connections
         ws_ping_timeout=20.0,
+        # Trust no proxy: uvicorn would take X-Forwarded-For from 127.0.0.1 by default, so
+        # any local process could choose the client address the per-address limits see.
+        proxy_headers=False,
         timeout_graceful_shutdown=int(settings.shutdown_timeout) + 5,
         lifespan="on",
         log_level=log_level,
