@@ -1,5 +1,5 @@
 """Keyboard play and screen-reader labels on a solo room of deal 1 (see test_race.py), and the
-explanation of a complete run that stays under the `placed` rule (docs/rules.md, "Finished runs")."""
+explanation of a complete run that stays under the `placed` rule (docs/rules.md)."""
 
 from __future__ import annotations
 
