@@ -20,6 +20,7 @@ import orjson
 
 from scorpion.hub import Hub
 from scorpion.race import Close, Output, Persist, Referee, Send
+from scorpion.race.protocol_version import PROTOCOL_VERSION
 from scorpion.store import Store, Write
 
 from .metrics import Metrics
@@ -84,6 +85,8 @@ class Bridge:
                 message = out.message
                 if message.get("type") == "refused":
                     self.metrics.refused.labels(str(message.get("code"))).inc()
+                elif message.get("type") == "welcome":  # until race's welcome carries it
+                    message = {**message, "protocol": PROTOCOL_VERSION}
                 self.hub.send(out.conns, orjson.dumps(message).decode())
             elif isinstance(out, Close):
                 self.closer(out.conn, out.code, out.reason)
