@@ -9,6 +9,7 @@ import { mountHome } from "./views/home.js";
 import { mountRoom } from "./views/room.js";
 import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
+import { mountRules } from "./views/rules.js";
 import { PRESETS } from "./presets.js";
 import { applyColors } from "./game.js";
 
@@ -92,7 +93,8 @@ async function practice(preset) {
       h("p.lead", { text: "A game for you alone: the same engine, no opponents, no clock pressure." }),
       h("div.cta-grid", {}, Object.entries(PRESETS).map(([key, p]) => h("section.panel.stack", {},
         h("h2", { text: p.label }), h("p.muted", { text: p.blurb }),
-        h("a.btn.primary", { href: `#/practice/${key}` }, "Deal")))));
+        h("div.row", {}, h("a.btn.primary", { href: `#/practice/${key}` }, "Deal"),
+          h("a.btn", { href: `#/rules/${key}`, "aria-label": `Rules of ${p.label}` }, "Rules"))))));
     return;
   }
   await askName();
@@ -133,6 +135,8 @@ async function route() {
     unmount = mountDaily(ctx, arg);
   } else if (name === "practice") {
     practice(arg);
+  } else if (name === "rules") {
+    unmount = mountRules(ctx, arg);
   } else if (name === "stats") {
     unmount = mountStats(ctx);
   } else {
@@ -151,7 +155,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules" };
 
 window.addEventListener("hashchange", route);
 applyColors();
