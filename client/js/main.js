@@ -10,6 +10,7 @@ import { mountRoom } from "./views/room.js";
 import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
 import { mountRules } from "./views/rules.js";
+import { invite } from "./views/invite.js";
 import { PRESETS } from "./presets.js";
 import { applyColors } from "./game.js";
 
@@ -126,6 +127,10 @@ async function route() {
   const token = {};
   route.current = token;
   if (name === "r" && arg) {
+    const choice = await invite(ctx, arg).catch((err) => { toast(err.message); return "in"; });
+    if (route.current !== token || choice === "missing") return;
+    if (choice === "watch") sessionStorage.setItem(`scorpion.watch.${arg}`, "1");
+    if (choice === "play") sessionStorage.removeItem(`scorpion.watch.${arg}`);
     await askName();
     if (route.current !== token) return;
     unmount = mountRoom(ctx, arg);

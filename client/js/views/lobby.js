@@ -83,6 +83,8 @@ export function createLobby({ roomId, session, me }) {
         type: "button",
         onclick: () => { sessionStorage.setItem(`scorpion.watch.${roomId}`, "1"); session.leave().then(() => session.join("spectator")).catch((e) => toast(e.message)); },
       }, "Just watch"));
+    } else if (r.players.length >= (st.max_players ?? Infinity)) {
+      parts.actions.append(h("span.muted", { text: "Every seat is taken: you are watching." }));
     } else {
       parts.actions.append(h("button.btn.primary", {
         type: "button",
