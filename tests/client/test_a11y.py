@@ -8,40 +8,29 @@ does) and is injected into the page only in these tests, never served.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorpion.web.testing import ServerProcess
 
+from .conftest import PageFactory
 from .helpers import create_room, name_player
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture
-def pages(browser: Browser) -> Iterator[Any]:
+def pages(new_page: PageFactory) -> PageFactory:
     """Pages whose CSP lets the test inject axe (the app's CSP forbids inline scripts)."""
     if not AXE.is_file():
         raise RuntimeError(f"{AXE} is missing: npm ci --prefix tests/client/axe")
-    contexts, errors = [], []
 
     def make(width: int = 1366, height: int = 800, mobile: bool = False) -> Page:
-        ctx = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=mobile, is_mobile=mobile, bypass_csp=True)  # fmt: skip
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.set_default_timeout(10_000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        return page
+        return new_page(width, height, mobile, bypass_csp=True)
 
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
+    return make
 
 
 def serious(page: Page, where: str) -> None:
@@ -58,7 +47,7 @@ def serious(page: Page, where: str) -> None:
     assert not bad, f"{where}: {bad}"
 
 
-def test_axe_on_every_view(server: ServerProcess, pages: Any) -> None:
+def test_axe_on_every_view(server: ServerProcess, pages: PageFactory) -> None:
     page = pages()
     page.goto(server.url + "/")
     expect(page.get_by_role("heading", name="Race your friends at Scorpion")).to_be_visible()
@@ -91,7 +80,7 @@ def test_axe_on_every_view(server: ServerProcess, pages: Any) -> None:
     serious(solo, "results")
 
 
-def test_the_deal_and_undo_are_announced(server: ServerProcess, pages: Any) -> None:
+def test_the_deal_and_undo_are_announced(server: ServerProcess, pages: PageFactory) -> None:
     page = pages()
     page.goto(server.url + "/#/practice/classic")
     name_player(page, "Sam")
@@ -111,7 +100,7 @@ def test_the_deal_and_undo_are_announced(server: ServerProcess, pages: Any) -> N
     expect(live).to_have_text("Move undone, the stock is back, score 0")
 
 
-def test_a_followed_board_is_not_buttons(server: ServerProcess, pages: Any) -> None:
+def test_a_followed_board_is_not_buttons(server: ServerProcess, pages: PageFactory) -> None:
     ada = pages()
     link = create_room(ada, server.url, "Ada")
     ada.locator("[data-action=ready]").click()
@@ -133,7 +122,7 @@ def test_a_followed_board_is_not_buttons(server: ServerProcess, pages: Any) -> N
     serious(bo, "a spectator's view")
 
 
-def test_forced_colours_keep_the_cards_readable(server: ServerProcess, pages: Any) -> None:
+def test_forced_colours_keep_the_cards_readable(server: ServerProcess, pages: PageFactory) -> None:
     page = pages()
     page.emulate_media(forced_colors="active")
     page.goto(server.url + "/#/practice/classic")
@@ -190,7 +179,9 @@ def contrast_on_felt(page: Page, selector: str) -> float:
     return worst
 
 
-def test_give_up_and_status_tags_meet_aa_contrast(server: ServerProcess, pages: Any) -> None:
+def test_give_up_and_status_tags_meet_aa_contrast(
+    server: ServerProcess, pages: PageFactory
+) -> None:
     page = pages()
     page.goto(server.url + "/#/practice/classic")
     name_player(page, "Gil")
