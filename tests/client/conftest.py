@@ -58,12 +58,15 @@ def new_page(browser: Browser) -> Iterator[PageFactory]:
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 900, mobile: bool = False) -> Page:
+    def make(
+        width: int = 1280, height: int = 900, mobile: bool = False, bypass_csp: bool = False
+    ) -> Page:
         ctx = browser.new_context(
             viewport={"width": width, "height": height},
             has_touch=mobile,
             is_mobile=mobile,
             device_scale_factor=2 if mobile else 1,
+            bypass_csp=bypass_csp,  # lets a test inject a script (axe) into the page
         )
         contexts.append(ctx)
         page = ctx.new_page()

@@ -11,7 +11,7 @@ from starlette.responses import Response
 from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak, rank_entries
 from scorpion.race.daily import check_date
 
-from .auth import bearer, new_id
+from .auth import bearer, new_room_id
 from .http_common import api, me, services, today
 from .responses import ApiError, json_body, ok
 from .services import Services
@@ -31,7 +31,7 @@ async def create_room(request: Request) -> Response:
         raise ApiError(429, "rate-limited", "too many rooms created: wait a little")
     if svc.closing:
         raise ApiError(503, "shutting-down", "the server is restarting: try again shortly")
-    room_id = new_id("", 6)
+    room_id = new_room_id()
     now = time.time()
     await svc.bridge.run(svc.referee.create_room(room_id, svc.race_player(player), settings, now))
     state = svc.referee.room_summary(room_id, time.time())
