@@ -8,8 +8,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak, rank_entries
+from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak
 from scorpion.race.daily import check_date
+from scorpion.race.disclosure import daily_public
 
 from .auth import bearer, new_room_id
 from .http_common import api, me, services, today
@@ -67,16 +68,8 @@ async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     if ready:
         await svc.dailies.ensure(day)
         summary = svc.referee.daily_summary(day, time.time())
-    data: dict[str, Any] = (
-        dict(summary)
-        if summary
-        else {"date": day, "preset": "classic", "verified": None, "playing": []}
-    )
-    data["leaderboard"] = rank_entries(await svc.store.daily_entries(day))
-    data["today"] = day == today()
-    data["preparing"] = not ready and day == today()
-    data.pop("deal", None)  # never, whatever the summary holds
-    return data
+    entries = await svc.store.daily_entries(day)
+    return daily_public(day, today(), summary, entries, ready=ready)
 
 
 async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:
