@@ -14,6 +14,7 @@ Modules, one concept each:
 - ``room``: one room's state machine (lobby, countdown, racing, results), snapshot, timers.
 - ``room_commands``: a room's commands, dispatched on their type.
 - ``daily``: the daily challenge (deal from date and secret, attempts, leaderboard).
+- ``practice``: a player's own games, dealt on demand, never ranked.
 - ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;
   ``seqs``: answers by seq; ``events``: versioned room events kept for reconnects.
@@ -35,6 +36,7 @@ from .records import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    PracticeDealt,
     Record,
     Rematched,
     RoomClosed,
@@ -77,6 +79,7 @@ __all__ = [
     "Output",
     "Persist",
     "Player",
+    "PracticeDealt",
     "RaceError",
     "Record",
     "Referee",

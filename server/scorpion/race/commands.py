@@ -67,6 +67,15 @@ class Rematch:
 
 
 @dataclass(frozen=True, slots=True)
+class NewDeal:
+    """Practice only: end the game in hand (if any) and deal a new one."""
+
+    name: ClassVar[str] = "new-deal"
+    seq: int
+    preset: str | None = None  # None: the preset of the game in hand (classic at first)
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     name: ClassVar[str] = "ping"
     seq: int
@@ -130,7 +139,7 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-Command: TypeAlias = Join | Leave | Ready | Start | Follow | Rematch | Ping | GameCommand
+Command: TypeAlias = Join | Leave | Ready | Start | Follow | Rematch | NewDeal | Ping | GameCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +150,7 @@ class Hello:
     room: str | None
     daily: str | None
     last_version: int | None
+    practice: bool = False  # the player's own practice (neither room nor daily)
 
 
 def seq_of(message: Mapping[str, object]) -> int | None:
@@ -195,6 +205,12 @@ def _follow(message: Mapping[str, object], seq: int) -> Follow:
     return Follow(seq, _text(message, "player", seq, "follow command"))
 
 
+def _new_deal(message: Mapping[str, object], seq: int) -> NewDeal:
+    if message.get("preset") is None:
+        return NewDeal(seq)
+    return NewDeal(seq, _text(message, "preset", seq, "new-deal command"))
+
+
 def _rematch(message: Mapping[str, object], seq: int) -> Rematch:
     value = message.get("round")
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -210,6 +226,7 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "start": lambda m, seq: Start(seq),
     "follow": _follow,
     "rematch": _rematch,
+    "new-deal": _new_deal,
     "ping": lambda m, seq: Ping(seq),
     "move": _move,
     "deal": lambda m, seq: Deal(seq, _seat(m, seq)),
@@ -247,9 +264,13 @@ def parse_hello(message: object) -> Hello:
     if message.get("type") != "hello":
         raise RaceError("not-authenticated", "The first message must be hello (with a token)")
     token = _text(message, "token", None, "hello")
-    room, daily = message.get("room"), message.get("daily")
-    if (room is None) == (daily is None):
-        raise RaceError("missing-field", "hello needs exactly one of 'room' and 'daily'")
+    room, daily, practice = message.get("room"), message.get("daily"), message.get("practice")
+    if practice is not None and practice is not True:
+        raise RaceError("bad-field", "'practice' must be true")
+    if [room, daily, practice].count(None) != 2:
+        raise RaceError(
+            "missing-field", "hello needs exactly one of 'room', 'daily' and 'practice'"
+        )
     if room is not None:
         room = _text(message, "room", None, "hello")
     if daily is not None:
@@ -257,4 +278,4 @@ def parse_hello(message: object) -> Hello:
     last = message.get("last_version")
     if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
         raise RaceError("bad-field", "'last_version' must be a room version (an integer >= 0)")
-    return Hello(token, room, daily, last)
+    return Hello(token, room, daily, last, practice=practice is True)

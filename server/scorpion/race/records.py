@@ -144,6 +144,19 @@ class DailyStarted(_Base):
     started_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class PracticeDealt(_Base):
+    """A player dealt a practice game (``game`` numbers them, per player)."""
+
+    kind: ClassVar[str] = "practice-dealt"
+    player: str
+    name: str
+    game: int
+    deal: int
+    preset: str
+    started_at: float
+
+
 Record: TypeAlias = (
     RoomOpened
     | RoundStarted
@@ -153,12 +166,13 @@ Record: TypeAlias = (
     | Rematched
     | RoomClosed
     | DailyStarted
+    | PracticeDealt
 )
 
 _KINDS: dict[str, type[Record]] = {
     cls.kind: cls
     for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, Rematched,
-                RoomClosed, DailyStarted)
+                RoomClosed, DailyStarted, PracticeDealt)
 }  # fmt: skip
 
 

@@ -15,11 +15,12 @@ from .config import RoomConfig
 from .outputs import Output
 from .place import replay_action
 from .players import Player
-from .protocol import DAILY_PREFIX, daily_key
+from .protocol import DAILY_PREFIX, daily_key, practice_key
 from .records import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    PracticeDealt,
     Record,
     Rematched,
     RoomClosed,
@@ -44,6 +45,7 @@ class Logs:
     rematched: set[tuple[str, int]] = field(default_factory=set)
     attempts: list[DailyStarted] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)
+    practice: dict[str, PracticeDealt] = field(default_factory=dict)  # latest game by player
 
     @classmethod
     def group(cls, records: Iterable[Record]) -> Logs:
@@ -63,6 +65,8 @@ class Logs:
                 logs.rematched.add((record.room, record.round))
             elif isinstance(record, DailyStarted):
                 logs.attempts.append(record)
+            elif isinstance(record, PracticeDealt):
+                logs.practice[record.player] = record
             elif isinstance(record, GameResult) and record.room.startswith(DAILY_PREFIX):
                 logs.results.append(record)
         return logs
@@ -73,6 +77,9 @@ class Logs:
     def attempt_actions(self, attempt: DailyStarted) -> list[ActionRecord]:
         key = (daily_key(attempt.date), attempt.attempt)
         return [a for a in self.actions.get(key, ()) if a.player == attempt.player]
+
+    def practice_actions(self, dealt: PracticeDealt) -> list[ActionRecord]:
+        return list(self.actions.get((practice_key(dealt.player), dealt.game), ()))
 
 
 def restore_room(

@@ -6,7 +6,7 @@ import logging
 import time
 
 from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
-from scorpion.race.protocol import DAILY_PREFIX, date_of
+from scorpion.race.protocol import DAILY_PREFIX, PRACTICE_PREFIX, date_of
 from scorpion.store import Store
 
 from .bridge import Bridge
@@ -14,12 +14,15 @@ from .dailies import DailyDeals
 
 log = logging.getLogger("scorpion.web")
 
-DAILY_LOG_DAYS = 2  # daily logs idle this long are closed (game records and results stay)
+DAILY_LOG_DAYS = 2  # daily and practice logs idle this long are closed (game records stay)
 
 
 async def close_idle_daily_logs(store: Store, now: float) -> int:
-    """Close the logs of dailies idle for DAILY_LOG_DAYS (restarts replay less)."""
-    return await store.close_rooms_before(DAILY_PREFIX, now - DAILY_LOG_DAYS * 86400)
+    """Close the logs of dailies and practices idle for DAILY_LOG_DAYS (restarts replay
+    less; a practice game left that long is not brought back)."""
+    before = now - DAILY_LOG_DAYS * 86400
+    closed = await store.close_rooms_before(DAILY_PREFIX, before)
+    return closed + await store.close_rooms_before(PRACTICE_PREFIX, before)
 
 
 async def restore(store: Store, referee: Referee, dailies: DailyDeals, bridge: Bridge) -> None:
