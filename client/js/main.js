@@ -10,8 +10,8 @@ import { mountRoom } from "./views/room.js";
 import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
 import { mountRules } from "./views/rules.js";
+import { mountPractice, mountPracticeList } from "./views/practice.js";
 import { invite } from "./views/invite.js";
-import { PRESETS } from "./presets.js";
 import { applyColors } from "./game.js";
 
 const store = createStore({ me: api.player(), conn: null, room: null, board: null, daily: null });
@@ -88,28 +88,6 @@ function askName(change = false) {
   });
 }
 
-async function practice(preset) {
-  if (!preset) {
-    root.append(h("h1", { text: "Practice" }),
-      h("p.lead", { text: "A game for you alone: the same engine, no opponents, no clock pressure." }),
-      h("div.cta-grid", {}, Object.entries(PRESETS).map(([key, p]) => h("section.panel.stack", {},
-        h("h2", { text: p.label }), h("p.muted", { text: p.blurb }),
-        h("div.row", {}, h("a.btn.primary", { href: `#/practice/${key}` }, "Deal"),
-          h("a.btn", { href: `#/rules/${key}`, "aria-label": `Rules of ${p.label}` }, "Rules"))))));
-    return;
-  }
-  await askName();
-  try {
-    const room = await api.createRoom({ preset, max_players: 1, time_limit: 0, undo: true, hints: true });
-    const id = room.room ?? room.id;
-    sessionStorage.setItem(`scorpion.autostart.${id}`, "1");
-    location.replace(`#/r/${id}`);
-  } catch (err) {
-    toast(err.message);
-    root.append(h("p.error-text", { text: err.message }));
-  }
-}
-
 async function route() {
   unmount();
   unmount = () => {};
@@ -138,8 +116,12 @@ async function route() {
     await askName();
     if (route.current !== token) return;
     unmount = mountDaily(ctx, arg);
+  } else if (name === "practice" && arg) {
+    await askName();
+    if (route.current !== token) return;
+    unmount = mountPractice(ctx, arg);
   } else if (name === "practice") {
-    practice(arg);
+    unmount = mountPracticeList(ctx);
   } else if (name === "rules") {
     unmount = mountRules(ctx, arg);
   } else if (name === "stats") {

@@ -64,7 +64,7 @@ export function mountDaily(ctx, date) {
       return;
     }
     const ranked = d.ranked !== false && day === todayUTC();
-    sub.textContent = `${presetLabel(d.preset)} rules · one deal for everyone${d.verified ? ", checked winnable" : ""}. ${ranked ? "Your first attempt today is ranked." : "This attempt is practice: it is not ranked."}`;
+    sub.textContent = `${presetLabel(d.preset)} rules · one deal for everyone${d.verified ? ", checked winnable" : ""}. ${ranked ? "Your first attempt today is ranked." : "This is an unranked attempt."}`;
     const a = attempt(s);
     if (s.board) {
       if (!game) {
@@ -74,7 +74,7 @@ export function mountDaily(ctx, date) {
           label: "Your daily board",
           rules: () => presetRules(store.get().daily?.preset),
           allowUndo: () => true,
-          // Practice attempts of past days only (the server refuses them on the day itself).
+          // Unranked attempts of past days only (the server refuses them on the day itself).
           allowHints: () => store.get().daily?.attempt?.ranked === false && store.get().daily?.today === false,
         });
         main.append(game.el);
@@ -84,7 +84,7 @@ export function mountDaily(ctx, date) {
       clear(main);
       main.append(h("div.panel.stack", {},
         h("h2", { text: a && a.status !== "playing" ? "You have played today's deal" : "Ready when you are" }),
-        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again for practice; only the first attempt counts." : "Your clock starts when you press Play. There is no time limit." }),
+        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again as an unranked attempt; only the first attempt counts." : "Your clock starts when you press Play. There is no time limit." }),
         h("button.btn.primary", { type: "button", dataset: { action: "start-daily" }, onclick: () => session.startDaily().catch((e) => toast(e.message)) },
           a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
     }

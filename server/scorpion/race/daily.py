@@ -210,7 +210,7 @@ class Daily(Place):
         tries = self.attempts.get(player.id, [])
         number = tries[-1].round + 1 if tries else 1
         if not ranked and self.date != utc_date(started_at) and not tries:
-            # A past day's daily may have been evicted and rebuilt: number its practice
+            # A past day's daily may have been evicted and rebuilt: number its unranked
             # attempts by the clock (ms) so they never reuse a stored attempt's number.
             number = int(started_at * 1000)
         attempt = Attempt(
@@ -222,7 +222,7 @@ class Daily(Place):
             preset=self.preset,
             undo=True,
             # A ranked result is unassisted; so is every attempt of the day itself, else a
-            # throwaway account's practice attempt would let Auto play today's winning line.
+            # throwaway account's unranked attempt would let Auto play today's winning line.
             hints=not ranked and self.date != utc_date(started_at),
         )
         attempt.ranked = ranked

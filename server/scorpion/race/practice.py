@@ -1,4 +1,4 @@
-"""Practice: a player's own games, one after another, never ranked (docs/protocol.md, section 7).
+"""Practice: a player's own games, one after another, never ranked (docs/protocol.md, section 8).
 
 A :class:`Practice` is a :class:`~.place.Place` of one member: the player, on every
 tab they open. There is no lobby, countdown, race clock, ranking or event for
