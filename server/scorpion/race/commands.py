@@ -66,6 +66,39 @@ class Rematch:
     round: int | None = None  # the round just finished
 
 
+# The host's controls (docs/protocol.md section 2, "Host controls") and a name report.
+@dataclass(frozen=True, slots=True)
+class Kick:
+    name: ClassVar[str] = "kick"
+    seq: int
+    player: str  # a seated player: they watch from now on, and may not take a seat again
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    name: ClassVar[str] = "lock"
+    seq: int
+    locked: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HandHost:
+    name: ClassVar[str] = "hand-host"
+    seq: int
+    player: str  # a seated player
+
+
+MAX_REASON: Final = 200  # characters of a report's reason
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    name: ClassVar[str] = "report"
+    seq: int
+    player: str  # whose name is offensive
+    reason: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class NewDeal:
     """Practice only: end the game in hand (if any) and deal a new one."""
@@ -139,7 +172,10 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-Command: TypeAlias = Join | Leave | Ready | Start | Follow | Rematch | NewDeal | Ping | GameCommand
+HostCommand: TypeAlias = Kick | Lock | HandHost  # the room's host only
+Command: TypeAlias = (
+    Join | Leave | Ready | Start | Follow | Rematch | HostCommand | Report | NewDeal | Ping
+) | GameCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +241,23 @@ def _follow(message: Mapping[str, object], seq: int) -> Follow:
     return Follow(seq, _text(message, "player", seq, "follow command"))
 
 
+def _lock(message: Mapping[str, object], seq: int) -> Lock:
+    locked = message.get("locked", True)
+    if not isinstance(locked, bool):
+        raise RaceError("bad-field", "'locked' must be true or false", seq)
+    return Lock(seq, locked)
+
+
+def _report(message: Mapping[str, object], seq: int) -> Report:
+    player = _text(message, "player", seq, "report command")
+    reason = message.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MAX_REASON:
+        raise RaceError(
+            "bad-field", f"'reason' must be text of at most {MAX_REASON} characters", seq
+        )
+    return Report(seq, player, " ".join(reason.split()))
+
+
 def _new_deal(message: Mapping[str, object], seq: int) -> NewDeal:
     if message.get("preset") is None:
         return NewDeal(seq)
@@ -227,6 +280,10 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "follow": _follow,
     "rematch": _rematch,
     "new-deal": _new_deal,
+    "kick": lambda m, seq: Kick(seq, _text(m, "player", seq, "kick command")),
+    "lock": _lock,
+    "hand-host": lambda m, seq: HandHost(seq, _text(m, "player", seq, "hand-host command")),
+    "report": _report,
     "ping": lambda m, seq: Ping(seq),
     "move": _move,
     "deal": lambda m, seq: Deal(seq, _seat(m, seq)),

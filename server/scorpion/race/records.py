@@ -145,6 +145,32 @@ class DailyStarted(_Base):
 
 
 @dataclass(frozen=True, slots=True)
+class HostAction(_Base):
+    """The host acted: ``action`` is ``kick`` (``player`` may not sit again), ``lock``,
+    ``unlock`` or ``hand-host`` (``player`` is the new host)."""
+
+    kind: ClassVar[str] = "host-action"
+    room: str
+    action: str
+    player: str | None
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NameReported(_Base):
+    """A player reported another's name as offensive (kept for the operator)."""
+
+    kind: ClassVar[str] = "name-reported"
+    room: str
+    player: str
+    name: str
+    by: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class PracticeDealt(_Base):
     """A player dealt a practice game (``game`` numbers them, per player)."""
 
@@ -167,12 +193,14 @@ Record: TypeAlias = (
     | RoomClosed
     | DailyStarted
     | PracticeDealt
+    | HostAction
+    | NameReported
 )
 
 _KINDS: dict[str, type[Record]] = {
     cls.kind: cls
     for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, Rematched,
-                RoomClosed, DailyStarted, PracticeDealt)
+                RoomClosed, DailyStarted, PracticeDealt, HostAction, NameReported)
 }  # fmt: skip
 
 

@@ -20,6 +20,7 @@ from .records import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    HostAction,
     PracticeDealt,
     Record,
     Rematched,
@@ -46,6 +47,7 @@ class Logs:
     attempts: list[DailyStarted] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)
     practice: dict[str, PracticeDealt] = field(default_factory=dict)  # latest game by player
+    host_actions: dict[str, list[HostAction]] = field(default_factory=dict)
 
     @classmethod
     def group(cls, records: Iterable[Record]) -> Logs:
@@ -67,6 +69,8 @@ class Logs:
                 logs.attempts.append(record)
             elif isinstance(record, PracticeDealt):
                 logs.practice[record.player] = record
+            elif isinstance(record, HostAction):
+                logs.host_actions.setdefault(record.room, []).append(record)
             elif isinstance(record, GameResult) and record.room.startswith(DAILY_PREFIX):
                 logs.results.append(record)
         return logs
@@ -83,6 +87,25 @@ class Logs:
 
 
 def restore_room(
+    opened: RoomOpened, logs: Logs, now: float, config: RoomConfig
+) -> tuple[Room, list[Output]]:
+    """Rebuild a room from its records by replaying every racer's actions, then its host's
+    actions (who is host, the lock, who was removed from the seats)."""
+    room, out = _replay_room(opened, logs, now, config)
+    for action in logs.host_actions.get(room.id, ()):
+        if action.action == "hand-host" and action.player is not None:
+            room.host = action.player
+        elif action.action in ("lock", "unlock"):
+            room.locked = action.action == "lock"
+        elif action.action == "kick" and action.player is not None:
+            room.removed.add(action.player)
+            removed = room.members.get(action.player)
+            if removed is not None:
+                removed.role, removed.ready = "spectator", False
+    return room, out
+
+
+def _replay_room(
     opened: RoomOpened, logs: Logs, now: float, config: RoomConfig
 ) -> tuple[Room, list[Output]]:
     """Rebuild a room from its records by replaying every racer's actions.

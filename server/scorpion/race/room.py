@@ -44,6 +44,10 @@ class Room(Place):
         super().__init__(room_id, keep_events=config.keep_events, version_base=version_base)
         self.id = room_id
         self.creator = creator
+        self.host = creator.id  # who may start, remove, lock and hand over (host controls)
+        self.locked = False  # nobody new may take a seat (spectators still come and watch)
+        self.removed: set[str] = set()  # players the host removed: they may only watch
+        self.reports: set[tuple[str, str]] = set()  # (by, player) reported: kept once
         self.settings = settings
         self.created_at = created_at
         self.config = config
@@ -227,6 +231,8 @@ class Room(Place):
         return {
             "room": self.id,
             "creator": self.creator.id,
+            "host": self.host,
+            "locked": self.locked,
             "settings": self.settings.public(),
             "phase": self.phase,
             "round": self.round,
@@ -419,11 +425,11 @@ class Room(Place):
     # ------------------------------------------------------------------ starting
     def check_start(self, member: Member) -> list[Member]:
         """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
-        # The creator starts; if the creator has left the room, any seated player may.
-        if member.id != self.creator.id and (
-            self.members.get(self.creator.id) is not None or member.role != "player"
+        # The host starts; if the host has left the room, any seated player may.
+        if member.id != self.host and (
+            self.members.get(self.host) is not None or member.role != "player"
         ):
-            raise RaceError("not-creator", "Only the room's creator can start the race")
+            raise RaceError("not-creator", "Only the room's host can start the race")
         if self.phase != "lobby":
             raise RaceError("already-started", "The race has already started")
         if self.dealing is not None:
