@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 # Each module defines ``add_parser(subparsers)``, which registers its sub-command and
 # sets ``func`` (taking the parsed arguments, returning an exit code) as a default.
-COMMANDS = ("deal", "play", "serve", "solve")
+COMMANDS = ("deal", "play", "reports", "serve", "solve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -24,10 +24,12 @@ from .base import (
     Room,
     SaveDaily,
     SaveGame,
+    SaveReport,
     Store,
     StoreError,
     Write,
 )
+from .sqlite_devices import DevicesAndReports
 from .worker import Op, SQLiteWorker
 
 _GAME_COLUMNS = (
@@ -63,7 +65,7 @@ def _game_from_row(row: sqlite3.Row) -> GameRecord:
     )
 
 
-class SQLiteStore(SQLiteWorker):
+class SQLiteStore(DevicesAndReports, SQLiteWorker):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
@@ -103,6 +105,8 @@ class SQLiteStore(SQLiteWorker):
         if isinstance(w, Reveal):
             ids = [(i,) for i in w.game_ids]
             return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
+        if isinstance(w, SaveReport):
+            return self.save_report_op(w)
         raise StoreError(f"unknown write {w!r}")
 
     # --------------------------------------------------------------- players

@@ -13,6 +13,7 @@ from scorpion.race import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    NameReported,
     PracticeDealt,
     Record,
     RoomClosed,
@@ -29,6 +30,7 @@ from scorpion.store import (
     OpenRoom,
     Reveal,
     SaveGame,
+    SaveReport,
     Write,
 )
 
@@ -106,6 +108,12 @@ class RecordWriter:
             out.append(SaveGame(row))
         elif isinstance(record, GameResult):
             out.append(SaveGame(self._result(room, record)))
+        elif isinstance(record, NameReported):
+            out.append(
+                SaveReport(
+                    record.room, record.player, record.name, record.by, record.reason, record.at
+                )
+            )
         elif isinstance(record, RoundFinished):
             players = [str(entry.get("player")) for entry in record.ranking]
             out.append(Reveal(tuple(game_id(room, record.round, p) for p in players)))

@@ -23,6 +23,7 @@ from .auth import Tokens
 from .bridge import Bridge
 from .config import Settings
 from .dailies import DailyDeals, on_loop_fallback
+from .devices import DeviceLimits
 from .limits import KeyedBuckets
 from .metrics import Metrics
 from .registry import Registry
@@ -61,6 +62,7 @@ class Services:
             limits.new_players_per_minute / 60, limits.new_players_burst
         )
         self.new_rooms = KeyedBuckets(limits.rooms_per_hour / 3600, limits.rooms_burst)
+        self.devices = DeviceLimits()  # codes tried per address, made per player
         self.ready = False
         self.closing = False
         self._tasks: list[asyncio.Task[None]] = []

@@ -1,0 +1,60 @@
+"""``scorpion reports``: the names players reported as offensive, newest first (for the
+operator; nobody else can read them).
+
+Reads the server's SQLite file (``--db``, or SCORPION_DB), which may be in use by a
+running server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from scorpion.store import JSON, SQLiteStore
+from scorpion.web.config import DEFAULT_DATA, env
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("reports", help="names reported as offensive")
+    parser.add_argument("--db", type=Path, default=Path(env("DB") or DEFAULT_DATA / "scorpion.db"),
+                        help="[SCORPION_DB] the server's SQLite file")  # fmt: skip
+    parser.add_argument("--limit", type=int, default=100, help="at most this many (newest)")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.set_defaults(func=run)
+
+
+async def _read(db: Path, limit: int) -> list[JSON]:
+    store = SQLiteStore(db)
+    await store.open()
+    try:
+        return await store.name_reports(limit)
+    finally:
+        await store.close()
+
+
+def line(report: JSON) -> str:
+    """One report for people: when, the name (quoted: it is text), who, where and why.
+
+    >>> line({"created": 0, "name": "Bo", "player_id": "p_b", "reporter_id": "p_c",
+    ...       "room_id": "r1", "reason": ""})
+    '1970-01-01 00:00 UTC  "Bo" (p_b) reported by p_c in r1'
+    """
+    when = dt.datetime.fromtimestamp(report["created"], dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    text = f"{when}  {json.dumps(report['name'], ensure_ascii=True)} ({report['player_id']})"
+    text += f" reported by {report['reporter_id']} in {report['room_id']}"
+    return text + (f": {json.dumps(report['reason'])}" if report["reason"] else "")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.db.exists():
+        raise SystemExit(f"scorpion reports: no database at {args.db}")
+    reports = asyncio.run(_read(args.db, max(1, args.limit)))
+    for report in reports:
+        print(json.dumps(report) if args.json else line(report))
+    if not reports and not args.json:
+        print("No names reported.")
+    return 0
