@@ -5,6 +5,8 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
   return {
     id: state.room,
     creator: state.creator,
+    host: state.host ?? state.creator, // host controls: who may start, remove, lock
+    locked: !!state.locked,
     settings: state.settings || {},
     phase: state.phase || "lobby",
     round: state.round || 0,
@@ -121,6 +123,12 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     }
     case "settings":
       r.settings = { ...r.settings, ...(ev.settings || {}) };
+      break;
+    case "host":
+      r.host = ev.player;
+      break;
+    case "locked":
+      r.locked = !!ev.locked;
       break;
     default:
       break;

@@ -179,6 +179,10 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     ready: (ready = true) => conn.send("ready", { ready }),
     start: () => conn.send("start"),
     rematch: () => conn.send("rematch", { round: get().room?.round }),
+    kick: (player) => conn.send("kick", { player }),
+    lock: (locked) => conn.send("lock", { locked }),
+    handHost: (player) => conn.send("hand-host", { player }),
+    report: (player, reason = "") => conn.send("report", { player, reason }),
     async follow(player) {
       set({ follow: player ? { player, view: null } : null });
       const answer = await conn.send("follow", { player });
