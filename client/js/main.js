@@ -11,6 +11,7 @@ import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
 import { mountRules } from "./views/rules.js";
 import { mountPractice, mountPracticeList } from "./views/practice.js";
+import { mountDevices } from "./views/devices.js";
 import { invite } from "./views/invite.js";
 import { applyColors } from "./game.js";
 
@@ -79,6 +80,7 @@ function askName(change = false) {
       },
     }, h("h2", { id: "name-h", text: change ? "Your name" : "Pick a name to play" }),
     h("p.muted", { text: "Other racers see it next to your progress." }),
+    change ? h("p", {}, h("a", { href: "#/devices", onclick: () => { overlay.remove(); resolve(null); } }, "Use on another device")) : null,
     h("label.field", {}, "Name", input), error,
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, change ? "Save" : "Let's play"),
       change ? h("button.btn", { type: "button", onclick: () => { overlay.remove(); resolve(null); } }, "Cancel") : null));
@@ -124,6 +126,8 @@ async function route() {
     unmount = mountPracticeList(ctx);
   } else if (name === "rules") {
     unmount = mountRules(ctx, arg);
+  } else if (name === "devices") {
+    unmount = mountDevices(ctx);
   } else if (name === "stats") {
     unmount = mountStats(ctx);
   } else {
@@ -142,7 +146,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device" };
 
 window.addEventListener("hashchange", route);
 applyColors();
