@@ -3,6 +3,8 @@ a new deal, never ranked but counted in the statistics; the game in hand comes b
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
@@ -22,7 +24,7 @@ def board_text(page: Page) -> list[str]:
 
 @pytest.mark.parametrize("size", [(1366, 800, False), (390, 844, True)], ids=["desktop", "phone"])
 def test_practice_is_its_own_page(
-    server: ServerProcess, new_page: PageFactory, size: tuple[int, int, bool]
+    server: ServerProcess, new_page: PageFactory, screenshots: Path, size: tuple[int, int, bool]
 ) -> None:
     width, height, mobile = size
     page = new_page(width, height, mobile)
@@ -37,6 +39,7 @@ def test_practice_is_its_own_page(
     expect(page.locator(".nav a[href='#/']")).not_to_have_attribute("aria-current", "page")
     for name in ("Undo", "Hint", "Auto", "New deal"):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
+    page.screenshot(path=str(screenshots / f"practice-{'phone' if mobile else 'desktop'}.png"))
 
     # The stock dealt, then undone: the board is back as dealt.
     dealt = board_text(page)
