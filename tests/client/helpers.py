@@ -59,3 +59,20 @@ def drag(page: Page, text: str, column: int) -> None:
 def tap(page: Page, text: str, scope: str = ".race-main") -> None:
     """Click a card on its visible top strip (cards overlap in a column)."""
     card(page, text, scope).click(position={"x": 12, "y": 8})
+
+
+ONE_SEAT_RACE = """async (name) => {
+  const api = await import('/js/api.js');
+  await api.ensurePlayer(name);
+  const r = await api.createRoom({preset: 'classic', max_players: 1, time_limit: 0, hints: true});
+  sessionStorage.setItem('scorpion.autostart.' + r.room, '1');
+  location.hash = '#/r/' + r.room;
+}"""
+
+
+def one_seat_race(page: Page, base: str, name: str) -> None:
+    """A race room of one seat, started at once (practice is not a race: it has no racers
+    list, race clock or results)."""
+    page.goto(base + "/")
+    page.evaluate(ONE_SEAT_RACE, name)
+    expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)

@@ -101,7 +101,7 @@ export function mountPractice(ctx, wanted) {
       clear(main);
       board = createGame({
         commands,
-        label: "Your practice board",
+        label: "Your board",
         rules: () => presetRules(game?.preset),
         allowUndo: () => true,
         allowHints: () => true,
