@@ -1,6 +1,7 @@
 """Accessibility: axe-core finds no serious or critical violation on home, lobby, race,
-results, daily, practice and rules; the deal and undo are announced; a followed board is pictures, not
-buttons; one region per board; card names say their column; forced colours keep the cards.
+results, daily, practice and rules; the deal and undo are announced; a followed board is
+pictures, not buttons; one region per board; card names say their column; forced colours keep
+the cards.
 
 axe-core comes from npm (tests/client/axe: `npm ci --prefix tests/client/axe`, which .ci/run
 does) and is injected into the page only in these tests, never served.

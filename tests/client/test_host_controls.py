@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from playwright.sync_api import expect
 
-from support.server import ServerProcess
+from support.server import ServerProcess, scorpion_reports
 
 from .conftest import PageFactory
 from .helpers import create_room, name_player
@@ -60,11 +57,5 @@ def test_host_removes_locks_and_hands_over(server: ServerProcess, new_page: Page
     cy.get_by_role("button", name="Report the name Bo").click()
     cy.locator(".overlay").get_by_role("button", name="Report").click()
     expect(cy.locator("#toast")).to_contain_text("Reported")
-    out = subprocess.run(
-        [sys.executable, "-m", "scorpion.cli", "reports", "--db", str(server.db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
+    out = scorpion_reports(server.db)
     assert '"Bo"' in out

@@ -5,10 +5,8 @@ rate-limited and never travel in a URL."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 
-from support.server import Api, Client, ServerProcess
+from support.server import Api, Client, ServerProcess, scorpion_reports
 
 
 async def test_a_one_time_code_moves_the_player_and_works_once(api: Api) -> None:
@@ -96,11 +94,5 @@ async def test_a_reported_name_reaches_the_operator_only(server: ServerProcess, 
     assert answer["type"] == "applied" and answer["reported"] == bo_id
     await a.close()
     await b.close()
-    out = subprocess.run(
-        [sys.executable, "-m", "scorpion.cli", "reports", "--db", str(server.db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
+    out = scorpion_reports(server.db)
     assert '"Bo <rude>"' in out and bo_id in out and '"a slur"' in out

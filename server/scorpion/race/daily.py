@@ -155,13 +155,6 @@ class Daily(Place):
         )
         return [Send((conn,), welcome)]
 
-    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
-        """The attempt stays open (resumable); the member keeps its seq answers."""
-        member = self.members.detach(conn)
-        if member is not None and not member.conns:
-            member.away_since = now
-        return []
-
     # ------------------------------------------------------------------ commands
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]

@@ -93,6 +93,13 @@ class Place:
         """What every answer to a game command carries."""
         return {"view": racer.game.view(), "status": racer.status, "elapsed": racer.last_elapsed}
 
+    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
+        """A connection closed: the member stays (their game, their seq answers)."""
+        member = self.members.detach(conn)
+        if member is not None and not member.conns:
+            member.away_since = now
+        return []
+
     def dealt(
         self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
     ) -> Message:

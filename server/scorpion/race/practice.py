@@ -101,12 +101,6 @@ class Practice(Place):
         )
         return [Send((conn,), welcome)]
 
-    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
-        member = self.members.detach(conn)
-        if member is not None and not member.conns:
-            member.away_since = now
-        return []
-
     # ------------------------------------------------------------------ commands
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
