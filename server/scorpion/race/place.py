@@ -1,7 +1,7 @@
 """What rooms and dailies share: members, versioned events, one answer per seq, the game path.
 
-A :class:`Place` is a room or a day's daily. Both answer each command once
-(:func:`~.seqs.answer_once`), and both play a racer's game commands through
+A :class:`Place` is a room, a day's daily or a player's practice. Each answers each command once
+(:func:`~.seqs.answer_once`), and each plays a racer's game commands through
 :meth:`Place.play`: the checks, the engine call, the record, the progress and
 the answer. They differ only in the hooks: which racer a member plays, what
 follows a change (progress, views, the end of a round or an attempt) and what
@@ -63,12 +63,12 @@ def stale() -> RaceError:
 
 
 class Place:
-    """Members, versioned events and the game path of a room or a daily."""
+    """Members, versioned events and the game path of a room, a daily or a practice."""
 
     own_game = "You can only play on your own seat"  # refusal of a command naming another seat
 
     def __init__(self, key: str, *, keep_events: int, version_base: int = 0) -> None:
-        self.key = key  # the room id, or daily:<date>: what records and search tickets name
+        self.key = key  # room id, daily:<date> or practice:<player>: what records, tickets name
         self.members = Members()
         self.log = EventLog(keep_events, base=version_base)
 
