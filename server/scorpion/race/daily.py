@@ -125,6 +125,7 @@ class Daily:
         return {
             "date": self.date,
             "preset": self.preset,
+            "rules": get_rules(self.preset).to_dict(),  # issue 14: the client copies no rule
             "verified": self.verified,
             "today": self.date == utc_date(now),
             "leaderboard": self.leaderboard(),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from scorpion.engine import Game, MoveError
+from scorpion.engine.progress import ordered_cards
 
 from .errors import RaceError
 from .players import Player
@@ -49,6 +50,7 @@ class Racer:
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
+        self.autos = 0  # issue 14: Auto used, for the results (not kept across a restart)
         self.last_elapsed = 0.0
         # (elapsed, runs, score) after each change: the results chart.
         self.timeline: list[tuple[float, int, int]] = []
@@ -90,9 +92,11 @@ class Racer:
         if verdict == "won":
             extra = self.replay("move", move, elapsed)
             extra["auto"] = extra["move"]
+            self.autos += 1  # issue 14
         elif verdict == "lost":
             extra = self.replay("give-up", None, elapsed)
             extra["auto"] = "give-up"
+            self.autos += 1  # issue 14
         else:
             raise RaceError("auto-unknown", "Auto found no line within its time; the game goes on")
         return extra
@@ -165,6 +169,8 @@ class Racer:
             if self.finished_elapsed is not None
             else self.last_elapsed,
             "hints": self.hints,
+            "autos": self.autos,  # issue 14
+            "ordered": ordered_cards(game),  # issue 14: cards in final order, the bars' measure
         }
 
     def entry(self) -> dict[str, object]:

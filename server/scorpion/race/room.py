@@ -18,7 +18,7 @@ from .members import Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
 from .racer import Racer
-from .ranking import rank_entries
+from .ranking import live_ranks, rank_entries
 from .records import ActionRecord, RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .settings import RoomSettings
 from .solver_bridge import ROOM_DEAL_LIMIT, ROOM_DEAL_NODES, winnable_deal
@@ -158,7 +158,9 @@ class Room:
             out.append(Send(conns, self._view_message(racer)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
-        self.emit(out, {"event": "progress", **racer.progress()})
+        # issue 14: every racer's live rank (the server ranks; the client only shows it).
+        ranks = live_ranks(r.progress() for r in self.racers.values())
+        self.emit(out, {"event": "progress", **racer.progress(), "ranks": ranks})
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
@@ -178,6 +180,7 @@ class Room:
                 }
             )
         if racing:
+            ranks = live_ranks(r.progress() for r in self.racers.values())  # issue 14
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -187,6 +190,7 @@ class Room:
                     "connected": bool(seat and seat.connected),
                 }
                 entry.update(racer.progress())
+                entry["rank"] = ranks[pid]  # issue 14
                 del entry["player"]
                 players.append(entry)
         return {
