@@ -48,7 +48,7 @@ def test_settings_carry_the_rules_the_games_play() -> None:
 
 
 def test_every_view_lists_the_legal_moves() -> None:
-    h, a = solo(preset="relaxed", deal=11)
+    _h, a = solo(preset="relaxed", deal=11)
     shadow = Game.new(11, "relaxed")
     opening: Any = a.last("view")["view"]
     assert opening["legal"] == [str(m) for m in shadow.legal_moves()]
