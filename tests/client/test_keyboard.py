@@ -78,7 +78,7 @@ def test_keyboard_play_and_labels(server: ServerProcess, new_page: PageFactory) 
     # H asks for hints: the moves are highlighted and read out.
     page.keyboard.press("h")
     expect(page.locator(".race-main .hint-src").first).to_be_visible()
-    expect(page.locator("#live-polite")).to_contain_text("Hint:")
+    expect(page.locator("#live-polite")).to_contain_text("Hint 1 of")
 
     # U undoes.
     page.keyboard.press("u")
