@@ -33,18 +33,23 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
   const r = s.room;
   const results = r.results || [];
   const withHelp = !!r.settings?.hints; // hints (and Auto) were allowed: say who used them
-  const rows = results.map((row) => h(`tr${row.player === me ? ".me" : ""}`, {},
-    h("td", { text: String(row.rank) }), h("td.name", {}, h("span", { text: row.name, title: row.name })),
-    h("td", { text: row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status }),
-    h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.ordered ?? "") }),
-    h("td.num", { text: String(row.score) }), h("td.num", { text: String(row.moves) }),
-    withHelp ? h("td", { text: helpUsed(row) }) : null));
+  // On a phone the result goes under the name and the moves column hides (.wide-only).
+  const rows = results.map((row) => {
+    const result = row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status;
+    return h(`tr${row.player === me ? ".me" : ""}`, {},
+      h("td", { text: String(row.rank) }),
+      h("td.name", {}, h("span", { text: row.name, title: row.name }), h("small.under", { text: result })),
+      h("td.wide-only", { text: result }),
+      h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.ordered ?? "") }),
+      h("td.num", { text: String(row.score) }), h("td.num.wide-only", { text: String(row.moves) }),
+      withHelp ? h("td", { text: helpUsed(row) }) : null);
+  });
   const players = results.map((row) => ({ id: row.player, name: row.name }));
   const end = Math.max(0, ...results.map((x) => x.elapsed || 0));
   const width = Math.round(Math.min(640, Math.max(300, window.innerWidth - 70)));
   const deal = dealText(r.deal);
-  const headers = [["#"], ["Racer"], ["Result"], ["Runs", "num"], ["In order", "num", "Cards in their final same-suit order, of 52"],
-    ["Score", "num"], ["Moves", "num"], ...(withHelp ? [["Help", "", "Hints and Auto used"]] : [])];
+  const headers = [["#"], ["Racer"], ["Result", "wide-only"], ["Runs", "num"], ["In order", "num", "Cards in their final same-suit order, of 52"],
+    ["Score", "num"], ["Moves", "num.wide-only"], ...(withHelp ? [["Help", "", "Hints and Auto used"]] : [])];
   const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-label": "Results" },
     h("h2", { id: "results-h", text: headline(results, me) }),
     h("div.table-scroll", {}, h("table.results-table", {},
