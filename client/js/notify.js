@@ -5,6 +5,7 @@
 const SOUND_KEY = "scorpion.sound";
 const BASE_TITLE = "Scorpion Race";
 let audio = null;
+let seenTitle = null; // the page's own title while the tab is away
 
 export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === "on";
@@ -38,10 +39,14 @@ function beep() {
 /** Say `text` in the tab title (and beep) when the page is hidden; nothing when it is seen. */
 export function notifyAway(text) {
   if (!document.hidden) return;
+  if (seenTitle === null) seenTitle = document.title;
   document.title = `${text} · ${BASE_TITLE}`;
   if (soundOn()) beep();
 }
 
 document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) document.title = BASE_TITLE;
+  if (!document.hidden && seenTitle !== null) {
+    document.title = seenTitle;
+    seenTitle = null;
+  }
 });
