@@ -24,7 +24,10 @@ Object.defineProperty(document, 'visibilityState',
   {get: () => (window.__hidden ? 'hidden' : 'visible')});
 window.__beeps = 0;
 const start = OscillatorNode.prototype.start;
-OscillatorNode.prototype.start = function (...args) { window.__beeps += 1; return start.apply(this, args); };
+OscillatorNode.prototype.start = function (...args) {
+  window.__beeps += 1;
+  return start.apply(this, args);
+};
 """
 
 
