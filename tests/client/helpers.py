@@ -7,6 +7,19 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 
+def window_width(page: Page) -> int:
+    """The window's width as set (a phone's page may lay out wider than its screen, so the
+    page's own innerWidth is no measure of overflow)."""
+    size = page.viewport_size
+    assert size
+    return size["width"]
+
+
+def nothing_sideways(page: Page) -> None:
+    """Nothing sticks out of the window sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= window_width(page)
+
+
 def name_player(page: Page, name: str) -> None:
     """Answer the name prompt that a room or daily link shows to a new browser."""
     page.locator(".overlay input").fill(name)

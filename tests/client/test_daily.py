@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from scorpion.web.testing import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import name_player
+from .helpers import name_player, nothing_sideways
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ DI = "W" * 24
 
 def fits_the_window(page: Page) -> None:
     """Nothing stretches the page sideways; every column of the board ends in the window."""
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    nothing_sideways(page)
     bottoms = page.evaluate(
         """() => [...document.querySelectorAll('.race-main .column')].map((c) =>
              Math.max(...[c, ...c.querySelectorAll('.card')].map((x) =>
@@ -89,4 +89,4 @@ def test_daily_play_and_leaderboard(server: ServerProcess, new_page: PageFactory
         expect(rows).to_have_count(2)
         expect(p.locator("main")).not_to_contain_text("undefined")
     expect(other.locator("[data-result=place]")).to_contain_text(f"rank {ranks['Ed']} of 2")
-    assert other.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    nothing_sideways(other)

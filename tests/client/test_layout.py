@@ -43,12 +43,15 @@ MEASURE = """async () => {
     };
   });
   const scrollWidth = document.documentElement.scrollWidth;
-  return {cols, height: innerHeight, scrollY, scrollWidth, width: innerWidth};
+  return {cols, scrollY, scrollWidth};
 }"""
 
 
 def check_fits(page: Page) -> dict[str, Any]:
     m: dict[str, Any] = page.evaluate(MEASURE)
+    size = page.viewport_size
+    assert size
+    m.update(size)
     assert m["scrollY"] == 0
     for j, col in enumerate(m["cols"]):
         assert col["bottom"] <= m["height"], (j, col["bottom"], m["height"])
