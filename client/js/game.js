@@ -82,10 +82,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
 
   async function hint() {
     try {
-      if (hints.view !== view || !hints.moves.length) {
-        const asked = view;
-        hints = { view: asked, moves: await commands.hint(), index: -1 };
-      }
+      if (hints.view !== view || !hints.moves.length) hints = { view, moves: await commands.hint(), index: -1 };
       const { moves } = hints;
       if (!moves.length) {
         toast("No moves left: undo, or deal the stock if you still can.", "info");

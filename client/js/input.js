@@ -245,7 +245,7 @@ export function attachInput(board, actions, options = {}) {
     /** Call after each board update: keep the tab stop and selection valid. */
     refresh() {
       if (selected && !board.cardEl(selected)) select(null);
-      else if (selected) board.select(selected);
+      else if (selected) select(selected); // the board changed: so may the columns it fits
       syncTabStop();
     },
     clear: () => select(null),

@@ -17,19 +17,27 @@ export function mountDaily(ctx, date) {
   const { root, store } = ctx;
   const day = date || todayUTC();
   store.set({ daily: null, board: null, myStatus: null, welcomed: false, hints: [] });
-  // A ranked attempt ended somewhere: fetch the leaderboard (ranked by the server) again.
+  let game = null;
+  let summary = null;
+  // A ranked attempt ended: fetch the leaderboard (ranked by the server) again; soon for our
+  // own, a little later and spread out for someone else's (everyone playing gets that event).
   let leaderboardTimer = null;
-  const refreshLeaderboard = () => {
+  const refreshLeaderboard = (delay, tries = 3) => {
     clearTimeout(leaderboardTimer);
     leaderboardTimer = setTimeout(() => api.daily(day).then((d) => {
       summary = d;
       const current = store.get().daily;
       if (current) store.set({ daily: { ...current, leaderboard: d.leaderboard || [] } });
-    }).catch(() => {}), 300);
+      // Our ranked attempt ended but is not listed yet: ask again (a few times).
+      const a = current?.attempt;
+      const missing = a?.ranked && a.status !== "playing" && !(d.leaderboard || []).some((e) => e.player === store.get().me?.id);
+      if (missing && tries > 1) refreshLeaderboard(1000, tries - 1);
+    }).catch(() => {}), delay);
   };
-  const session = openSession(store, { daily: day, onEvent: (ev) => { if (ev.event === "finished") refreshLeaderboard(); } });
-  let game = null;
-  let summary = null;
+  const onEvent = (ev) => {
+    if (ev.event === "finished" && ev.player !== store.get().me?.id) refreshLeaderboard(1000 + Math.random() * 2000);
+  };
+  const session = openSession(store, { daily: day, onEvent });
   const title = h("h1", { text: `Daily challenge · ${longDate(day)}` });
   const sub = h("p.lead");
   const main = h("div.race-main");
@@ -111,7 +119,7 @@ export function mountDaily(ctx, date) {
     }
     if (a?.status && a.status !== "playing" && lastStatus === "playing") {
       loadStreak();
-      refreshLeaderboard(); // our own result: its rank comes with the leaderboard
+      refreshLeaderboard(200); // our own result: its rank comes with the leaderboard
     }
     lastStatus = a?.status ?? lastStatus;
     const st = d.streak || summary?.streak || streakInfo;
