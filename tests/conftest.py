@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 
 @pytest.fixture

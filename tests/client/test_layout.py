@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import play_by_keys, solo

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import create_room, name_player

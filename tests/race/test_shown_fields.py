@@ -59,3 +59,20 @@ def test_every_view_lists_the_legal_moves() -> None:
     assert answer["view"] == shadow.view()
     given_up: Any = a.command("give-up")
     assert given_up["view"]["legal"] == []
+
+
+def test_a_follower_gets_no_legal_moves() -> None:
+    # A move onto a masked card would name it (7C>1: an 8C lies there), and only the board's
+    # own player plays: a follower's views carry no legal moves; the racer's own do.
+    _h, a, _b, c = racing()
+    assert a.command("deal")["type"] == "applied"  # Ada's stock cards: still hidden by Bo's
+    followed: Any = c.command("follow", player="a")
+    assert "??" in str(followed["view"]) and "legal" not in followed["view"]
+    replica = Game.new(7, "classic")
+    replica.play("deal")
+    move = str(replica.legal_moves()[0])
+    replica.play(move)
+    own: Any = a.command("move", move=move)
+    assert own["view"]["legal"] == [str(m) for m in replica.legal_moves()]
+    seen: Any = c.last("view")["view"]
+    assert "legal" not in seen and seen["moves"] == 2

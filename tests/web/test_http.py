@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from scorpion.web.testing import Api, ServerProcess
+from support.server import Api, ServerProcess
 
 
 async def test_health_ready_and_metrics(server: ServerProcess, api: Api) -> None:
