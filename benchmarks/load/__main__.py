@@ -18,7 +18,10 @@ import shlex
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
+
+import orjson
 
 from .phases import PHASES, echo
 from .report import table
@@ -37,6 +40,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--spammers", type=int, default=2)
     parser.add_argument("--spam-command", default="auto", choices=["auto", "hint"])
     parser.add_argument("--out", type=Path, help="also write the table (and command) here")
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     unknown = set(args.phases.split(",")) - set(PHASES)
     if unknown:
@@ -79,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.out:
         args.out.write_text(text)
+    if args.json:
+        args.json.write_bytes(orjson.dumps([{**asdict(row), "served": row.served} for row in rows]))
     return 0
 
 
