@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 Frame = dict[str, Any]
 
@@ -33,11 +33,22 @@ class Sample:
 
 
 @dataclass(slots=True)
+class Pending:
+    """A command written and not answered yet."""
+
+    started: float  # perf_counter
+    sample: Sample | None
+    answer: asyncio.Future[Frame] | None
+    kind: str
+    fields: dict[str, Any]
+
+
+@dataclass(slots=True)
 class Record:
     """What one client process saw: the samples and the trouble."""
 
     samples: list[Sample] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)  # sockets closed by the server
+    dropped: list[tuple[str, int]] = field(default_factory=list)  # (group, close code)
     send_lag: list[float] = field(default_factory=list)  # paced sends: actual - scheduled
     extra: list[dict[str, Any]] = field(default_factory=list)  # what a role reports besides
 
@@ -55,18 +66,41 @@ class Conn:
         self.version = 0
         self.round = 0  # of the last start event
         self.welcome: Frame = {}
-        self.pending: dict[int, tuple[float, Sample | None, asyncio.Future[Frame] | None]] = {}
+        self.pending: dict[int, Pending] = {}
         self.waiters: list[tuple[Callable[[Frame], bool], asyncio.Future[Frame]]] = []
         self.reader: asyncio.Task[None] | None = None
+        self.reconnecting: asyncio.Task[None] | None = None
         self.closing = False
         self.closed: asyncio.Event = asyncio.Event()
+        self.up: asyncio.Event = asyncio.Event()  # open and welcomed
         self.frames = 0
+        self.hello: dict[str, Any] = {}
+        self.resume_until = 0.0  # reconnect after a drop until then (wall clock)
+        self.resumed = 0  # reconnections that got a welcome
+        self.answers: list[Frame] = []  # applied answers, kept when asked (kill -9 check)
+        self.keep_answers = False
 
-    async def open(self, timeout: float = 60.0, read: bool = True, **hello: Any) -> Frame:
+    async def open(
+        self,
+        timeout: float = 60.0,
+        read: bool = True,
+        sock: Any = None,
+        resuming: bool = False,
+        **hello: Any,
+    ) -> Frame:
         """Connect and say ``hello``; the ``welcome`` (a refusal raises)."""
         self.closed.clear()
+        self.hello = hello
         self.ws = await asyncio.wait_for(
-            connect(self.url, compression=None, open_timeout=timeout, max_size=2**22), timeout
+            connect(
+                self.url,
+                compression=None,
+                open_timeout=timeout,
+                max_size=2**22,
+                sock=sock,
+                max_queue=1 if not read else 16,
+            ),
+            timeout,
         )
         await self.ws.send(orjson.dumps({"type": "hello", "token": self.token, **hello}).decode())
         if not read:  # a reader that never reads: nothing takes frames off the socket
@@ -77,7 +111,26 @@ class Conn:
             raise RuntimeError(f"hello refused: {frame}")
         self.welcome = frame
         self.version = frame["version"]
+        if not resuming:
+            self.up.set()
         return frame
+
+    async def reconnect(self) -> None:
+        """After a drop: hello again with ``last_version`` until ``resume_until``, then
+        resend every unanswered command with its original seq."""
+        while time.time() < self.resume_until:
+            try:
+                hello = {**self.hello, "last_version": self.version}
+                await self.open(timeout=5.0, resuming=True, **hello)
+            except (OSError, RuntimeError, TimeoutError, ConnectionClosed, InvalidHandshake):
+                await asyncio.sleep(0.2)
+                continue
+            self.resumed += 1
+            # the unanswered ones first, in order: new commands wait for ``up``
+            for seq, pending in sorted(self.pending.items()):
+                await self.resend(seq, pending.kind, **pending.fields)
+            self.up.set()
+            return
 
     async def command(self, kind: str, timed: bool = True, **fields: Any) -> int:
         """Write a command with the next seq; its answer is timed into the record."""
@@ -106,7 +159,7 @@ class Conn:
         sample = Sample(self.group, time.time()) if timed else None
         if sample is not None:
             self.record.samples.append(sample)
-        self.pending[seq] = (time.perf_counter(), sample, answer)
+        self.pending[seq] = Pending(time.perf_counter(), sample, answer, kind, fields)
         await self.ws.send(orjson.dumps({"type": kind, "seq": seq, **fields}).decode())
 
     def wait(self, match: Callable[[Frame], bool], timeout: float = 60.0) -> Any:
@@ -127,24 +180,29 @@ class Conn:
         except ConnectionClosed:
             pass
         finally:
+            self.up.clear()
             if not self.closing:
-                close = self.ws.close_rcvd
-                self.record.dropped.append(f"{self.group}: {close.code if close else 'no close'}")
-            for _, _, answer in self.pending.values():
-                if answer is not None and not answer.done():
-                    answer.set_exception(ConnectionError("socket closed"))
-            self.closed.set()
+                self.record.dropped.append((self.group, self.ws.close_code or 0))
+            for pending in self.pending.values():
+                if pending.answer is not None and not pending.answer.done():
+                    pending.answer.set_exception(ConnectionError("socket closed"))
+            if not self.closing and time.time() < self.resume_until:
+                self.reconnecting = asyncio.create_task(self.reconnect())
+            else:
+                self.closed.set()
 
     def _dispatch(self, frame: Frame) -> None:
         kind = frame["type"]
         if kind in ("applied", "refused") and frame.get("seq") in self.pending:
-            started, sample, answer = self.pending.pop(frame["seq"])
-            if sample is not None:
-                sample.latency = time.perf_counter() - started
+            pending = self.pending.pop(frame["seq"])
+            if pending.sample is not None:
+                pending.sample.latency = time.perf_counter() - pending.started
                 if kind == "refused":
-                    sample.refused = frame["code"]
-            if answer is not None and not answer.done():
-                answer.set_result(frame)
+                    pending.sample.refused = frame["code"]
+            if pending.answer is not None and not pending.answer.done():
+                pending.answer.set_result(frame)
+            if self.keep_answers and kind == "applied":
+                self.answers.append({**frame, "sent": pending.kind})
         elif kind == "event":
             self.version = frame["v"]
             if frame["event"] == "start":

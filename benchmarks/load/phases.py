@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,4 +114,80 @@ def spam(args: argparse.Namespace, data: Path) -> list[Row]:
     return rows
 
 
-PHASES = {"spam": spam}
+def play(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Real play, a follower per room: closed loop, then paced at the offered rate."""
+    rows = []
+    racers = max(1, args.play_racers // args.room_size) * args.room_size
+    for mode, seconds in (("closed", args.play_seconds), ("paced", args.play_seconds)):
+        with ServerProcess.scorpion(data / f"play-{mode}") as server:
+            extra = {"mode": mode, "rate": args.play_rate, "script": "line", "undo_every": 8,
+                     "followers": True, "window": mode}  # fmt: skip
+            result = run(racer_parts(args, server, racers, extra), {mode: (0.0, seconds)},
+                         lambda: server.pid)  # fmt: skip
+        what = "closed loop" if mode == "closed" else f"paced at {args.play_rate:g}/s"
+        row = measure(result, "play", f"{racers} racers, {what}", mode, "racer", racers,
+                      mode == "paced")  # fmt: skip
+        frames = sum(e.get("follower_frames", 0) for e in result.extra)
+        row.note = f"{racers // args.room_size} followers read {frames / seconds:.0f} frames/s"
+        rows.append(row)
+    return rows
+
+
+def kill(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Paced play, kill -9 halfway, restart on the same database; check the records."""
+    racers = max(1, args.kill_racers // args.room_size) * args.room_size
+    seconds = args.kill_seconds
+    restart: dict[str, float] = {}
+    with ServerProcess.scorpion(data / "kill") as server:
+
+        def fault(go: dict[str, Any]) -> None:
+            time.sleep(max(0.0, go["start"] + seconds / 2 - time.time()))
+            killed = time.time()
+            server.kill()
+            server.start()
+            restart.update(killed=killed - go["start"], took=time.time() - killed)
+
+        extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
+                 "resume": True, "window": "kill"}  # fmt: skip
+        result = run(racer_parts(args, server, racers, extra), {"kill": (0.0, seconds)},
+                     lambda: server.pid, during=fault)  # fmt: skip
+    row = measure(result, "kill -9", f"{racers} racers at {args.play_rate:g}/s", "kill", "racer",
+                  racers, True)  # fmt: skip
+    row.server_cpu = None  # two processes: the killed one's CPU time is gone
+    # the kill itself drops every socket without a close frame (1006): count the others
+    row.dropped = sum(1 for g, code in result.dropped if g == "racer" and code not in (0, 1006))
+    checks = [e for e in result.extra if "lost" in e]
+    lost = sum(c["lost"] for c in checks)
+    row.note = (
+        f"killed at {restart.get('killed', 0):.1f} s, ready again {restart.get('took', 0):.1f} s "
+        f"later; acknowledged moves/deals/undos {sum(c['acked_actions'] for c in checks)}, "
+        f"LOST {lost}, players whose record differs {sum(c['players_off'] for c in checks)} "
+        f"(games not ended {sum(c['unfinished'] for c in checks)}), "
+        f"sockets resumed {sum(c['resumed'] for c in checks)}/{racers}"
+    )
+    return [row]
+
+
+def reader(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Paced play beside spectators that never read (the server must drop them, alone)."""
+    racers = max(1, args.reader_racers // args.room_size) * args.room_size
+    seconds = args.reader_seconds
+    with ServerProcess.scorpion(data / "reader") as server:
+        extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
+                 "followers": True, "window": "reader"}  # fmt: skip
+        parts = racer_parts(args, server, racers, extra)
+        parts[0][1]["readers"] = args.readers
+        result = run(parts, {"reader": (0.0, seconds)}, lambda: server.pid)
+    row = measure(result, "reader", f"{racers} racers at {args.play_rate:g}/s, "
+                  f"{args.readers} never read", "reader", "racer", racers, True)  # fmt: skip
+    readers = [r for e in result.extra for r in e.get("readers", [])]
+    closed = [r["closed"] for r in readers if r["closed"] is not None]
+    row.note = (
+        f"never-reading sockets: {len(closed)}/{len(readers)} closed by the server "
+        f"(codes {sorted(set(closed))}; 4008: too slow), "
+        f"{sum(r['frames'] for r in readers)} frames were waiting for them"
+    )
+    return [row]
+
+
+PHASES = {"spam": spam, "play": play, "reader": reader, "kill": kill}

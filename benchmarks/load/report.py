@@ -71,7 +71,7 @@ def measure(
         acked=sum(1 for s in mine if s[2] is not None and not s[3]),
         refused=sum(1 for s in mine if s[3]),
         unanswered=sum(1 for s in mine if s[2] is None),
-        dropped=len(result.dropped),
+        dropped=sum(1 for g, _ in result.dropped if g in (group, "follower")),
         paced=paced,
     )
     if latencies:

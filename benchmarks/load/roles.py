@@ -7,9 +7,10 @@ within its window and closes. Every loop is bounded by the window's end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -18,10 +19,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from .clients import Conn, Record, Sample, gather_bounded, new_player, new_room, sleep_until
-from .workers import Go, role
+from .faults import check_records, drain_reader, never_reader
+from .workers import Ready, role
 
 Step = tuple[str, dict[str, Any]]
-Ready = Callable[[], Awaitable[Go]]
 ECHO_FRAME = {"type": "move", "move": "4H>7"}
 
 
@@ -55,6 +56,16 @@ def move_undo(line: list[str]) -> Iterator[Step]:
     while True:
         yield ("move", {"move": line[0]})
         yield ("undo", {})
+
+
+def replayed_line(line: list[str], undo_every: int) -> Iterator[Step]:
+    """A winning line but its last move (so the game never ends), then undone to the deal,
+    over and over."""
+    forward = line[:-1]
+    while True:
+        yield from winning_line(forward, undo_every)
+        for _ in forward:
+            yield ("undo", {})
 
 
 def winning_line(line: list[str], undo_every: int) -> Iterator[Step]:
@@ -105,8 +116,15 @@ async def paced(conn: Conn, steps: Iterator[Step], rate: float, t0: float, t1: f
         if at >= t1 or conn.closed.is_set():
             return
         await sleep_until(at)
-        conn.record.send_lag.append(time.time() - at)
-        await conn.command(kind, **fields)
+        if not conn.up.is_set():  # reconnecting after a drop: commands wait (bounded)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(conn.up.wait(), max(0.01, t1 - time.time()))
+            if not conn.up.is_set():
+                return
+        else:
+            conn.record.send_lag.append(time.time() - at)
+        with contextlib.suppress(ConnectionClosed):  # still pending: resent on reconnection
+            await conn.command(kind, **fields)
         at += 1 / rate
 
 
@@ -124,7 +142,12 @@ async def closed(conn: Conn, steps: Iterator[Step], t0: float, t1: float) -> Non
 
 @role("racers")
 async def racers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
-    """Rooms of racers playing deals with known winning lines (and a follower per room)."""
+    """Rooms of racers replaying winning lines of known deals, a follower per room if asked.
+
+    ``script``: ``move-undo`` (a move and its undo) or ``line`` (the line with some undos,
+    rewound and replayed); ``mode``: ``paced`` at ``rate`` or ``closed``. With ``resume``,
+    dropped sockets reconnect and the records are checked against the answers at the end.
+    """
     lines: list[tuple[int, list[str]]] = spec["lines"]
     async with httpx.AsyncClient(base_url=spec["http"], timeout=60) as http:
 
@@ -140,24 +163,38 @@ async def racers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
             return conns, followers, line
 
         rooms = await gather_bounded([one_room(i) for i in range(spec["rooms"])], 20)
-    go = await ready()
-    t0, t1 = go["windows"][spec["window"]]
-    plays = []
-    for conns, _, line in rooms:
-        for conn in conns:
-            steps = (
-                move_undo(line)
-                if spec["script"] == "move-undo"
-                else winning_line(line, spec.get("undo_every", 0))
+        readers = [
+            await never_reader(http, spec, conns[0], record)
+            for conns, _, _ in rooms[: spec.get("readers", 0)]
+        ]
+        go = await ready()
+        t0, t1 = go["windows"][spec["window"]]
+        drain = spec.get("drain", 3.0)
+        everyone = [c for conns, followers, _ in rooms for c in conns + followers]
+        for conn in everyone:
+            conn.keep_answers = bool(spec.get("resume"))
+            conn.resume_until = t1 + drain if spec.get("resume") else 0.0
+        plays = []
+        for conns, _, line in rooms:
+            for conn in conns:
+                steps = (
+                    move_undo(line)
+                    if spec["script"] == "move-undo"
+                    else replayed_line(line, spec.get("undo_every", 0))
+                )
+                if spec["mode"] == "closed":
+                    plays.append(closed(conn, steps, t0, t1))
+                else:
+                    plays.append(paced(conn, steps, spec["rate"], t0, t1))
+        await asyncio.gather(*plays)
+        await sleep_until(t1 + drain)
+        record.extra.append({"follower_frames": sum(f.frames for _, fs, _ in rooms for f in fs)})
+        if readers:
+            record.extra.append({"readers": [await drain_reader(r) for r in readers]})
+        if spec.get("resume"):
+            record.extra.append(
+                await check_records(http, [c for conns, _, _ in rooms for c in conns])
             )
-            if spec["mode"] == "closed":
-                plays.append(closed(conn, steps, t0, t1))
-            else:
-                plays.append(paced(conn, steps, spec["rate"], t0, t1))
-    await asyncio.gather(*plays)
-    await sleep_until(t1 + spec.get("drain", 3.0))
-    everyone = [c for conns, followers, _ in rooms for c in conns + followers]
-    record.extra.append({"follower_frames": sum(f.frames for _, fs, _ in rooms for f in fs)})
     await asyncio.gather(*(c.close() for c in everyone))
 
 

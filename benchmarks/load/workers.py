@@ -20,8 +20,36 @@ from typing import Any
 from .clients import Record
 from .servers import Usage
 
-Go = dict[str, Any]  # {"start", "end", "windows": {name: [t0, t1]}, "servers": {...}}
-Role = Callable[[dict[str, Any], Record, Callable[[], Awaitable[Go]]], Awaitable[None]]
+Go = dict[str, Any]  # {"start", "end", "windows": {name: [t0, t1]}}
+
+
+class Ready:
+    """How a role waits for the others: ``checkpoint()`` between setup steps (the parent
+    reads the server's memory when all got there), then ``await ready()`` for the start."""
+
+    def __init__(self, pipe: multiprocessing.connection.Connection, checkpoints: int) -> None:
+        self.pipe = pipe
+        self.left = checkpoints
+        self.go: Go = {}
+
+    async def _wait(self) -> Any:
+        self.pipe.send(("ready", None))
+        return await asyncio.get_running_loop().run_in_executor(None, self.pipe.recv)
+
+    async def checkpoint(self) -> None:
+        if self.left > 0:
+            self.left -= 1
+            await self._wait()
+
+    async def __call__(self) -> Go:
+        while self.left > 0:
+            await self.checkpoint()
+        go: Go = await self._wait()
+        self.go = go
+        return go
+
+
+Role = Callable[[dict[str, Any], Record, Ready], Awaitable[None]]
 ROLES: dict[str, Role] = {}
 
 
@@ -38,14 +66,17 @@ class Result:
     """What the workers of one phase measured, and the server's usage over time."""
 
     samples: list[tuple[str, float, float | None, str]] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
+    dropped: list[tuple[str, int]] = field(default_factory=list)  # (group, close code)
+    checkpoints: list[Usage] = field(default_factory=list)  # the server when all got there
     send_lag: list[float] = field(default_factory=list)
     client_cpu: dict[str, list[float]] = field(default_factory=dict)  # window: per worker
     usage: list[Usage] = field(default_factory=list)
     extra: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _worker(name: str, spec: dict[str, Any], pipe: multiprocessing.connection.Connection) -> None:
+def _worker(
+    name: str, spec: dict[str, Any], pipe: multiprocessing.connection.Connection, checkpoints: int
+) -> None:
     try:
         import uvloop
 
@@ -53,32 +84,31 @@ def _worker(name: str, spec: dict[str, Any], pipe: multiprocessing.connection.Co
     except ImportError:
         pass
     try:
-        asyncio.run(_play(name, spec, pipe))
+        asyncio.run(_play(name, spec, pipe, checkpoints))
     except BaseException:
         pipe.send(("error", traceback.format_exc()))
 
 
 async def _play(
-    name: str, spec: dict[str, Any], pipe: multiprocessing.connection.Connection
+    name: str, spec: dict[str, Any], pipe: multiprocessing.connection.Connection, checkpoints: int
 ) -> None:
     record = Record()
     marks: dict[str, list[float]] = {}
-    loop = asyncio.get_running_loop()
+    tasks: list[asyncio.Task[None]] = []
 
     async def mark(window: str, t0: float, t1: float) -> None:
         for at in (t0, t1):
             await asyncio.sleep(max(0.0, at - time.time()))
             marks.setdefault(window, []).append(time.process_time())
 
-    async def ready() -> Go:
-        pipe.send(("ready", None))
-        go: Go = await loop.run_in_executor(None, pipe.recv)
-        for window, (t0, t1) in go["windows"].items():
-            tasks.append(asyncio.create_task(mark(window, t0, t1)))
-        return go
+    class Marking(Ready):
+        async def __call__(self) -> Go:
+            go = await super().__call__()
+            for window, (t0, t1) in go["windows"].items():
+                tasks.append(asyncio.create_task(mark(window, t0, t1)))
+            return go
 
-    tasks: list[asyncio.Task[None]] = []
-    await ROLES[name](spec, record, ready)
+    await ROLES[name](spec, record, Marking(pipe, checkpoints))
     for task in tasks:
         task.cancel()
     report = {
@@ -98,25 +128,39 @@ def run(
     setup_timeout: float = 300.0,
     drain: float = 5.0,
     during: Callable[[Go], None] | None = None,
+    checkpoints: int = 0,
 ) -> Result:
     """Run the parts (role name, spec) in one process each on a common clock.
 
     ``windows`` are offsets in seconds from the start; the last end plus ``drain``
     bounds the run. ``during`` (if given) runs in the parent right after the start
-    (for faults such as kill -9), with the go message.
+    (for faults such as kill -9), with the go message. With ``checkpoints``, every worker
+    stops that many times during its setup; the server's usage is read at each and at the
+    end of the setup (``Result.checkpoints``).
     """
     context = multiprocessing.get_context("fork")
     pipes, processes = [], []
     for name, spec in parts:
         parent_end, child_end = context.Pipe()
-        process = context.Process(target=_worker, args=(name, spec, child_end), daemon=True)
+        process = context.Process(
+            target=_worker, args=(name, spec, child_end, checkpoints), daemon=True
+        )
         process.start()
         pipes.append(parent_end)
         processes.append(process)
     result = Result()
     try:
+        for _ in range(checkpoints):
+            for pipe in pipes:
+                _expect(pipe, "ready", setup_timeout)
+            if server_pid is not None:
+                result.checkpoints.append(_usage(server_pid, result.checkpoints))
+            for pipe in pipes:
+                pipe.send("continue")
         for pipe in pipes:
             _expect(pipe, "ready", setup_timeout)
+        if server_pid is not None:
+            result.checkpoints.append(_usage(server_pid, result.checkpoints))
         start = time.time() + 1.0
         end = start + max(t1 for _, t1 in windows.values())
         go: Go = {
