@@ -252,6 +252,12 @@ async def gather_bounded(jobs: list[Any], at_once: int = 50) -> list[Any]:
     return list(await asyncio.gather(*(one(job) for job in jobs)))
 
 
+async def answered(conns: list[Conn], deadline: float) -> None:
+    """Until every command written on these sockets is answered, or the deadline."""
+    while time.time() < deadline and any(conn.pending for conn in conns):
+        await asyncio.sleep(0.05)
+
+
 async def sleep_until(wall: float) -> None:
     delay = wall - time.time()
     if delay > 0:

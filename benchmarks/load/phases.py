@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import roles  # noqa: F401  (registers the roles)
+from . import crowd, roles  # noqa: F401  (registers the roles)
 from .report import Row, measure
 from .servers import BENCHMARKS, ServerProcess
-from .workers import run
+from .workers import Result, run
 
 LINES = BENCHMARKS / "results" / "solve_classic_1-2000.jsonl"
 
@@ -190,4 +190,75 @@ def reader(args: argparse.Namespace, data: Path) -> list[Row]:
     return [row]
 
 
-PHASES = {"spam": spam, "play": play, "reader": reader, "kill": kill}
+def idle(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Many idle authenticated sockets (memory per socket, against the echo's), then paced
+    play beside them."""
+    count, seconds = args.idle_sockets, args.idle_seconds
+    shares = split(count, args.workers)
+    with ServerProcess.echo(data) as server:
+        parts = [("echo-idle", {"url": server.ws_url, "sockets": n}) for n in shares]
+        echo_result = run(parts, {"idle": (0.0, 0.5)}, lambda: server.pid, checkpoints=1)
+    racers = max(1, args.play_racers // args.room_size) * args.room_size
+    with ServerProcess.scorpion(data / "idle") as server:
+        parts = [("idle", {"url": server.ws_url, "http": server.url, "sockets": n})
+                 for n in shares]  # fmt: skip
+        extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
+                 "followers": True, "window": "idle"}  # fmt: skip
+        parts += racer_parts(args, server, racers, extra)
+        result = run(parts, {"idle": (0.0, seconds)}, lambda: server.pid, checkpoints=1)
+    row = measure(result, "idle", f"{racers} racers at {args.play_rate:g}/s", "idle", "racer",
+                  racers, True)  # fmt: skip
+    row.note = (
+        f"beside {count} idle authenticated sockets: {per_socket(result, count):.1f} KB each "
+        f"(server RSS), echo {per_socket(echo_result, count):.1f} KB each; "
+        f"idle sockets dropped {sum(1 for g, _ in result.dropped if g == 'idle')}"
+    )
+    return [row]
+
+
+def per_socket(result: Result, count: int) -> float:
+    """KB of server memory per socket opened between the two checkpoints."""
+    before, after = result.checkpoints[0], result.checkpoints[-1]
+    return (after.rss - before.rss) / count / 1024
+
+
+def daily(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Today's daily: a crowd of sockets, some playing at 1 move/s, the others watching."""
+    seconds = args.daily_seconds
+    players, count = min(args.daily_players, args.daily_sockets), args.daily_sockets
+    with ServerProcess.scorpion(data / "daily") as server:
+        parts = [
+            (
+                "daily",
+                {
+                    "url": server.ws_url,
+                    "http": server.url,
+                    "sockets": n,
+                    "players": round(players * n / count),
+                    "rate": args.daily_rate,
+                    "window": "daily",
+                },
+            )
+            for n in split(count, args.workers)
+        ]
+        result = run(parts, {"daily": (0.0, seconds)}, lambda: server.pid)
+    row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
+                  "daily", players, True)  # fmt: skip
+    frames = sum(e.get("watcher_frames", 0) for e in result.extra)
+    watchers = sum(e.get("watchers", 0) for e in result.extra)
+    dropped = sum(1 for g, _ in result.dropped if g == "watcher")
+    row.note = (
+        f"{watchers} watching: {frames / max(1, watchers) / seconds:.1f} frames per socket "
+        f"per second; watchers dropped {dropped}"
+    )
+    return [row]
+
+
+PHASES = {
+    "spam": spam,
+    "play": play,
+    "idle": idle,
+    "reader": reader,
+    "daily": daily,
+    "kill": kill,
+}

@@ -18,7 +18,16 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from .clients import Conn, Record, Sample, gather_bounded, new_player, new_room, sleep_until
+from .clients import (
+    Conn,
+    Record,
+    Sample,
+    answered,
+    gather_bounded,
+    new_player,
+    new_room,
+    sleep_until,
+)
 from .faults import check_records, drain_reader, never_reader
 from .workers import Ready, role
 
@@ -187,7 +196,7 @@ async def racers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
                 else:
                     plays.append(paced(conn, steps, spec["rate"], t0, t1))
         await asyncio.gather(*plays)
-        await sleep_until(t1 + drain)
+        await answered(everyone, t1 + drain)
         record.extra.append({"follower_frames": sum(f.frames for _, fs, _ in rooms for f in fs)})
         if readers:
             record.extra.append({"readers": [await drain_reader(r) for r in readers]})

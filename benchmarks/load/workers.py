@@ -172,7 +172,7 @@ def run(
             pipe.send(go)
         if during is not None:
             during(go)
-        while time.time() < end + drain and any(p.is_alive() for p in processes):
+        while time.time() < end + drain + 60 and not all(pipe.poll() for pipe in pipes):
             if server_pid is not None:
                 result.usage.append(_usage(server_pid, result.usage))
             time.sleep(0.2)
