@@ -223,21 +223,29 @@ class Conn:
                 await asyncio.wait_for(self.reader, 5.0)
 
 
+async def post(http: httpx.AsyncClient, path: str, body: Any, token: str = "") -> Any:
+    """POST JSON, retried (3 tries) when a kept-alive connection was closed under us."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    for attempt in range(3):
+        try:
+            answer = await http.post(path, json=body, headers=headers)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            continue
+        answer.raise_for_status()
+        return answer.json()
+
+
 async def new_player(http: httpx.AsyncClient, name: str) -> tuple[str, str]:
     """POST /api/players: the player's (id, token)."""
-    answer = await http.post("/api/players", json={"name": name})
-    answer.raise_for_status()
-    body = answer.json()
+    body = await post(http, "/api/players", {"name": name})
     return body["player"]["id"], body["token"]
 
 
 async def new_room(http: httpx.AsyncClient, token: str, settings: dict[str, Any]) -> str:
     """POST /api/rooms: the room id."""
-    answer = await http.post(
-        "/api/rooms", json=settings, headers={"Authorization": f"Bearer {token}"}
-    )
-    answer.raise_for_status()
-    room: str = answer.json()["room"]
+    room: str = (await post(http, "/api/rooms", settings, token))["room"]
     return room
 
 

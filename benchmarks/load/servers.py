@@ -150,5 +150,7 @@ class ServerProcess:
         self.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         self.stop()
+        if kind is not None:
+            print(f"{self.name} server log (end):\n{self.log()}", file=sys.stderr)
