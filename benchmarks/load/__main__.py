@@ -37,6 +37,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--spam-racers", type=int, default=100)
     parser.add_argument("--spam-rate", type=float, default=2.0, help="moves/s per racer")
     parser.add_argument("--spam-seconds", type=float, default=10.0, help="each of the 2 windows")
+    parser.add_argument(
+        "--spam-mode",
+        default="paced",
+        choices=["paced", "closed"],
+        help="racers beside the spammers: paced at --spam-rate, or closed loop",
+    )
     parser.add_argument("--spammers", type=int, default=2)
     parser.add_argument("--spam-command", default="auto", choices=["auto", "hint"])
     parser.add_argument("--play-racers", type=int, default=400)

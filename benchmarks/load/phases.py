@@ -75,7 +75,12 @@ def spam(args: argparse.Namespace, data: Path) -> list[Row]:
             args,
             server,
             racers,
-            {"mode": "paced", "rate": args.spam_rate, "script": "move-undo", "window": "all"},
+            {
+                "mode": args.spam_mode,
+                "rate": args.spam_rate,
+                "script": "move-undo",
+                "window": "all",
+            },
         )
         parts.append(
             (
@@ -92,9 +97,10 @@ def spam(args: argparse.Namespace, data: Path) -> list[Row]:
         windows = {"all": (0.0, 2 * seconds), "without": (0.0, seconds),
                    "with": (seconds, 2 * seconds)}  # fmt: skip
         result = run(parts, windows, lambda: server.pid)
-    what = f"{racers} racers at {args.spam_rate:g}/s"
+    paced = args.spam_mode == "paced"
+    what = f"{racers} racers at {args.spam_rate:g}/s" if paced else f"{racers} racers, closed"
     rows = [
-        measure(result, "spam", f"{what}, no spam", "without", "racer", racers, True),
+        measure(result, "spam", f"{what}, no spam", "without", "racer", racers, paced),
         measure(
             result,
             "spam",
@@ -102,7 +108,7 @@ def spam(args: argparse.Namespace, data: Path) -> list[Row]:
             "with",
             "racer",
             racers,
-            True,
+            paced,
         ),
     ]
     answers = next((e["spam_answers"] for e in result.extra if "spam_answers" in e), {})
@@ -148,7 +154,7 @@ def kill(args: argparse.Namespace, data: Path) -> list[Row]:
             restart.update(killed=killed - go["start"], took=time.time() - killed)
 
         extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
-                 "resume": True, "window": "kill"}  # fmt: skip
+                 "resume": True, "drain": 30.0, "window": "kill"}  # fmt: skip
         result = run(racer_parts(args, server, racers, extra), {"kill": (0.0, seconds)},
                      lambda: server.pid, during=fault)  # fmt: skip
     row = measure(result, "kill -9", f"{racers} racers at {args.play_rate:g}/s", "kill", "racer",
