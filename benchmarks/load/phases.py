@@ -51,6 +51,19 @@ def echo(args: argparse.Namespace, data: Path) -> list[Row]:
     return [row]
 
 
+def whole_rooms(args: argparse.Namespace, racers: int) -> int:
+    """``racers`` rounded down to whole rooms of ``--room-size`` (at least one room)."""
+    return max(1, racers // args.room_size) * args.room_size
+
+
+def real_play(
+    args: argparse.Namespace, window: str, mode: str = "paced", **more: Any
+) -> dict[str, Any]:
+    """Racers replaying winning lines, every 8th move undone and played again."""
+    return {"mode": mode, "rate": args.play_rate, "script": "line", "undo_every": 8,
+            "window": window, **more}  # fmt: skip
+
+
 def racer_parts(
     args: argparse.Namespace, server: ServerProcess, racers: int, extra: dict[str, Any]
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -69,7 +82,7 @@ def racer_parts(
 def spam(args: argparse.Namespace, data: Path) -> list[Row]:
     """Paced racers, first alone, then beside players sending Auto (or hint) nonstop."""
     seconds = args.spam_seconds
-    racers = max(1, args.spam_racers // args.room_size) * args.room_size
+    racers = whole_rooms(args, args.spam_racers)
     with ServerProcess.scorpion(data / "spam") as server:
         parts = racer_parts(
             args,
@@ -123,11 +136,10 @@ def spam(args: argparse.Namespace, data: Path) -> list[Row]:
 def play(args: argparse.Namespace, data: Path) -> list[Row]:
     """Real play, a follower per room: closed loop, then paced at the offered rate."""
     rows = []
-    racers = max(1, args.play_racers // args.room_size) * args.room_size
+    racers = whole_rooms(args, args.play_racers)
     for mode, seconds in (("closed", args.play_seconds), ("paced", args.play_seconds)):
         with ServerProcess.scorpion(data / f"play-{mode}") as server:
-            extra = {"mode": mode, "rate": args.play_rate, "script": "line", "undo_every": 8,
-                     "followers": True, "window": mode}  # fmt: skip
+            extra = real_play(args, mode, mode=mode, followers=True)
             result = run(racer_parts(args, server, racers, extra), {mode: (0.0, seconds)},
                          lambda: server.pid)  # fmt: skip
         what = "closed loop" if mode == "closed" else f"paced at {args.play_rate:g}/s"
@@ -141,7 +153,7 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
 
 def kill(args: argparse.Namespace, data: Path) -> list[Row]:
     """Paced play, kill -9 halfway, restart on the same database; check the records."""
-    racers = max(1, args.kill_racers // args.room_size) * args.room_size
+    racers = whole_rooms(args, args.kill_racers)
     seconds = args.kill_seconds
     restart: dict[str, float] = {}
     with ServerProcess.scorpion(data / "kill") as server:
@@ -153,8 +165,7 @@ def kill(args: argparse.Namespace, data: Path) -> list[Row]:
             server.start()
             restart.update(killed=killed - go["start"], took=time.time() - killed)
 
-        extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
-                 "resume": True, "drain": 30.0, "window": "kill"}  # fmt: skip
+        extra = real_play(args, "kill", resume=True, drain=30.0)
         result = run(racer_parts(args, server, racers, extra), {"kill": (0.0, seconds)},
                      lambda: server.pid, during=fault)  # fmt: skip
     row = measure(result, "kill -9", f"{racers} racers at {args.play_rate:g}/s", "kill", "racer",
@@ -176,11 +187,10 @@ def kill(args: argparse.Namespace, data: Path) -> list[Row]:
 
 def reader(args: argparse.Namespace, data: Path) -> list[Row]:
     """Paced play beside spectators that never read (the server must drop them, alone)."""
-    racers = max(1, args.reader_racers // args.room_size) * args.room_size
+    racers = whole_rooms(args, args.reader_racers)
     seconds = args.reader_seconds
     with ServerProcess.scorpion(data / "reader") as server:
-        extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
-                 "followers": True, "window": "reader"}  # fmt: skip
+        extra = real_play(args, "reader", followers=True)
         parts = racer_parts(args, server, racers, extra)
         parts[0][1]["readers"] = args.readers
         result = run(parts, {"reader": (0.0, seconds)}, lambda: server.pid)
@@ -204,12 +214,11 @@ def idle(args: argparse.Namespace, data: Path) -> list[Row]:
     with ServerProcess.echo(data) as server:
         parts = [("echo-idle", {"url": server.ws_url, "sockets": n}) for n in shares]
         echo_result = run(parts, {"idle": (0.0, 0.5)}, lambda: server.pid, checkpoints=1)
-    racers = max(1, args.play_racers // args.room_size) * args.room_size
+    racers = whole_rooms(args, args.play_racers)
     with ServerProcess.scorpion(data / "idle") as server:
         parts = [("idle", {"url": server.ws_url, "http": server.url, "sockets": n})
                  for n in shares]  # fmt: skip
-        extra = {"mode": "paced", "rate": args.play_rate, "script": "line", "undo_every": 8,
-                 "followers": True, "window": "idle"}  # fmt: skip
+        extra = real_play(args, "idle", followers=True)
         parts += racer_parts(args, server, racers, extra)
         result = run(parts, {"idle": (0.0, seconds)}, lambda: server.pid, checkpoints=1)
     row = measure(result, "idle", f"{racers} racers at {args.play_rate:g}/s", "idle", "racer",

@@ -150,17 +150,14 @@ def run(
         processes.append(process)
     result = Result()
     try:
-        for _ in range(checkpoints):
+        for stage in range(checkpoints + 1):
             for pipe in pipes:
                 _expect(pipe, "ready", setup_timeout)
             if server_pid is not None:
                 result.checkpoints.append(_usage(server_pid, result.checkpoints))
-            for pipe in pipes:
-                pipe.send("continue")
-        for pipe in pipes:
-            _expect(pipe, "ready", setup_timeout)
-        if server_pid is not None:
-            result.checkpoints.append(_usage(server_pid, result.checkpoints))
+            if stage < checkpoints:
+                for pipe in pipes:
+                    pipe.send("continue")
         start = time.time() + 1.0
         end = start + max(t1 for _, t1 in windows.values())
         go: Go = {
