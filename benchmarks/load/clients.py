@@ -79,6 +79,7 @@ class Conn:
         self.resumed = 0  # reconnections that got a welcome
         self.answers: list[Frame] = []  # applied answers, kept when asked (kill -9 check)
         self.keep_answers = False
+        self.welcomed = False  # this socket got its welcome (a drop then starts a reconnect)
 
     async def open(
         self,
@@ -111,6 +112,7 @@ class Conn:
             raise RuntimeError(f"hello refused: {frame}")
         self.welcome = frame
         self.version = frame["version"]
+        self.welcomed = True
         if not resuming:
             self.up.set()
         return frame
@@ -127,9 +129,10 @@ class Conn:
                 continue
             self.resumed += 1
             # the unanswered ones first, in order: new commands wait for ``up``
-            for seq, pending in sorted(self.pending.items()):
-                await self.resend(seq, pending.kind, **pending.fields)
-            self.up.set()
+            with contextlib.suppress(ConnectionClosed):  # dropped again: a new reconnect runs
+                for seq, pending in sorted(self.pending.items()):
+                    await self.resend(seq, pending.kind, **pending.fields)
+                self.up.set()
             return
 
     async def command(self, kind: str, timed: bool = True, **fields: Any) -> int:
@@ -181,12 +184,15 @@ class Conn:
             pass
         finally:
             self.up.clear()
+            welcomed, self.welcomed = self.welcomed, False
             if not self.closing:
                 self.record.dropped.append((self.group, self.ws.close_code or 0))
-            for pending in self.pending.values():
-                if pending.answer is not None and not pending.answer.done():
-                    pending.answer.set_exception(ConnectionError("socket closed"))
-            if not self.closing and time.time() < self.resume_until:
+            waiting = [p.answer for p in self.pending.values()] + [f for _, f in self.waiters]
+            for future in waiting:
+                if future is not None and not future.done():
+                    future.set_exception(ConnectionError("socket closed"))
+            self.waiters = []
+            if welcomed and not self.closing and time.time() < self.resume_until:
                 self.reconnecting = asyncio.create_task(self.reconnect())
             else:
                 self.closed.set()
