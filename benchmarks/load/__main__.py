@@ -8,6 +8,25 @@ Starts its own servers on free 127.0.0.1 ports (rate and creation limits raised,
 prints one table: rates, latency (client-measured, from writing a command to reading
 its answer), server CPU (cores) and memory, the busiest client process's CPU, and
 the ratio to the echo's closed-loop rate measured in the same run.
+
+Phases (``--phases``, sizes by flags, every loop bounded in count and time):
+
+- spam: paced racers (move, undo, ...) alone, then beside players sending Auto or
+  hint nonstop in relaxed rooms with hints (``--spam-mode closed``: racers in closed loop);
+- play: racers replaying solver-proved winning lines (benchmarks/results/
+  solve_classic_1-2000.jsonl: moves, deals, runs leaving, every 8th move undone and
+  replayed), a follower per room; closed loop, then paced;
+- idle: idle authenticated sockets (server memory per socket, against the echo's),
+  paced play beside them;
+- reader: paced play beside spectators that never read (4 KB receive buffer);
+- daily: sockets on today's daily, a few playing at 1 move/s, the rest watching;
+- kill: paced play, ``kill -9`` halfway, restart on the same database; clients
+  reconnect with ``last_version`` and resend unanswered commands (same seq); every
+  acknowledged move, deal and undo must be in the game records (GET /api/me/games).
+
+Clients run in ``--workers`` processes per role; the table shows the busiest one's
+CPU and how late paced commands were written (lag99): both stay low when the clients
+are not the bottleneck.
 """
 
 from __future__ import annotations
