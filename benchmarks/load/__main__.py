@@ -116,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         "Latency: client-measured, from writing a command to reading its answer. served: >=97% "
         "acknowledged, no refusal, no dropped socket.\nsrv cpu: server CPU in cores "
         "(/proc/<pid>/stat); srv MB: its highest RSS; cli cpu: the busiest client process, "
-        "in cores (below ~0.8 the clients were not the bottleneck); lag99: p99 of how late "
-        "paced commands were written.\n"
+        "in cores (below ~0.8 the clients were not the bottleneck); lag99: p99 over the phase "
+        "of how late paced commands were written (ms; high with low cli cpu: the machine is "
+        "busy with other work).\n"
     )
     print(text)
     if args.out:
