@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import time
 from collections import Counter, OrderedDict
 
@@ -62,6 +63,13 @@ class Services:
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
+        """Start in the background: /readyz answers "not ready" while the store waits for
+        its database (PostgreSQL may come up after us) and the logs are replayed."""
+        task = asyncio.create_task(self._start(), name="scorpion-start")
+        task.add_done_callback(_exit_if_failed)
+        self._tasks.append(task)
+
+    async def _start(self) -> None:
         await self.store.open()
         await self.restore()
         self._tasks.append(asyncio.create_task(self.bridge.timers(), name="scorpion-timers"))
@@ -187,3 +195,11 @@ def _count(source: object, name: str) -> float:
         return float(getattr(source, name))
     except (AttributeError, NotImplementedError, TypeError):
         return 0.0
+
+
+def _exit_if_failed(task: asyncio.Task[None]) -> None:
+    """A start that failed (a database that refuses us, a bad schema) ends the process, as
+    a failed startup would: like kill -9, it loses nothing committed."""
+    if not task.cancelled() and task.exception() is not None:
+        log.critical("the server cannot start: %s", task.exception())
+        os._exit(1)

@@ -65,7 +65,8 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
     if (
-        svc.closing
+        not svc.ready  # starting: the rooms are not restored yet
+        or svc.closing
         or len(svc.connections) >= limits.max_connections
         or svc.per_address[address] >= limits.max_connections_per_address
     ):
