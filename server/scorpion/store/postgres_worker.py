@@ -19,10 +19,9 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from .base import DuplicateError, StoreError, StoreUnavailable
 from .postgres_schema import META, MIGRATIONS, VERSION
@@ -30,7 +29,12 @@ from .postgres_schema import META, MIGRATIONS, VERSION
 log = logging.getLogger("scorpion.store")
 
 T = TypeVar("T")
-Conn = PoolConnectionProxy[asyncpg.Record]  # a pooled connection
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+    Conn = PoolConnectionProxy[asyncpg.Record]  # a pooled connection
+else:
+    Conn = Any
 PgOp = Callable[[Conn], Awaitable[Any]]
 
 _TRANSIENT = (
