@@ -62,6 +62,12 @@ class PostgresCluster:
         self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-t", "30",
                           "-l", str(self.root / "log"), "start")  # fmt: skip
 
+    def start_if_stopped(self) -> None:
+        status = self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "status",
+                                   check=False)  # fmt: skip
+        if status.returncode != 0:
+            self.start()
+
     def stop(self) -> None:
         self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-m", "fast",
                           "stop", check=False)  # fmt: skip
@@ -73,10 +79,12 @@ class PostgresCluster:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    def psql(self, sql: str, database: str = "postgres") -> str:
+    def psql(self, sql: str, database: str | None = None) -> str:
+        """Run SQL on a database (a name or a URL; default: postgres); its output."""
+        url = database if database and "://" in database else self.url(database or "postgres")
         psql = str(self.bin / "psql")
         done = self._as_postgres(psql, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1",
-                                 "-d", self.url(database), "-c", sql)  # fmt: skip
+                                 "-d", url, "-c", sql)  # fmt: skip
         return done.stdout.strip()
 
     def new_database(self) -> str:
