@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from scorpion.engine import Game, card_text
 from scorpion.web.testing import Api, Client, Racer, ServerProcess
+
+pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 
 DEAL = 20261129
 CARD = re.compile(r"^(?:10|[A2-9TJQK])[SHDC](?:>\d+)?$", re.IGNORECASE)
