@@ -245,7 +245,7 @@ async def test_batch_write_is_one_transaction(store: Store) -> None:
     assert await store.game("gone") is None
 
 
-async def test_daily_rooms_reopen_and_claims_are_idempotent(store: Store) -> None:
+async def test_daily_rooms_reopen_and_a_day_is_claimed_once(store: Store) -> None:
     await store.create_player("p", b"h", "P")
     day = OpenRoom("daily:2026-11-29", None, {}, reopen=True)
     await store.write([day, AppendLog(day.room_id, {"n": 1})])
@@ -256,9 +256,12 @@ async def test_daily_rooms_reopen_and_claims_are_idempotent(store: Store) -> Non
     # Reopening marks it active now: idle-log pruning counts from the last write.
     assert await store.close_rooms_before("daily:", created_before=between) == 0
     claim = ClaimDaily("2026-11-29", "p", "g1")
-    await store.write([claim, claim])
     await store.write([claim])
+    for again in ([claim], [ClaimDaily("2026-11-29", "p", "g2")]):
+        with pytest.raises(DuplicateError):  # the same attempt started on another process
+            await store.write([OpenRoom("r", None, {}), *again])
     assert await store.daily_attempt("2026-11-29", "p") == "g1"
+    assert await store.open_room_logs() == [(day.room_id, {"n": 2})]  # nothing of them kept
 
 
 async def test_daily_deals_are_kept_first_one_wins(store: Store) -> None:

@@ -103,9 +103,9 @@ class SaveGame:
 
 @dataclass(frozen=True, slots=True)
 class ClaimDaily:
-    """Record a player's one ranked attempt of a day. Claiming the same game again is
-    harmless; another game of the same player and day is a :class:`DuplicateError`
-    (the database's unique key enforces it, as it does one ranked game row)."""
+    """Record a player's one ranked attempt of a day: a second claim for the same player
+    and day is a :class:`DuplicateError` (the database's primary key enforces it, so two
+    processes on one database cannot both start one)."""
 
     day: str
     player_id: str

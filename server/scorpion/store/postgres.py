@@ -110,12 +110,10 @@ def _op(w: Write) -> PgOp:
     if isinstance(w, CloseRoom):
         return _close_room(w.room_id, time.time())
     if isinstance(w, ClaimDaily):
-        # Claiming the same game again is harmless; another game hits the primary key.
+        # A second claim of a player's day, by any process, hits the primary key.
         return lambda c: c.execute(
             "INSERT INTO daily_attempts (day, player_id, game_id) "
-            "SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM players WHERE id = $2) "
-            "AND NOT EXISTS (SELECT 1 FROM daily_attempts "
-            "WHERE day = $1 AND player_id = $2 AND game_id = $3)",
+            "SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM players WHERE id = $2)",
             w.day,
             w.player_id,
             w.game_id,

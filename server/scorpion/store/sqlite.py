@@ -87,14 +87,12 @@ class SQLiteStore(SQLiteWorker):
         if isinstance(w, CloseRoom):
             return self._close_room_op(w.room_id)
         if isinstance(w, ClaimDaily):
-            day, player, game = w.day, w.player_id, w.game_id
-            # Claiming the same game again is harmless; another game hits the primary key.
+            # A second claim of a player's day, by any process, hits the primary key.
+            values = (w.day, w.player_id, w.game_id, w.player_id)
             return lambda c: c.execute(
                 "INSERT INTO daily_attempts (day, player_id, game_id) "
-                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-                "AND NOT EXISTS (SELECT 1 FROM daily_attempts "
-                "WHERE day = ? AND player_id = ? AND game_id = ?)",
-                (day, player, game, player, day, player, game),
+                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                values,
             )
         if isinstance(w, SaveDaily):
             values = (w.day, str(w.deal), int(w.verified), time.time())
