@@ -88,11 +88,11 @@ class SQLiteStore(SQLiteWorker):
             return self._close_room_op(w.room_id)
         if isinstance(w, ClaimDaily):
             # A second claim of a player's day, by any process, hits the primary key.
-            values = (w.day, w.player_id, w.game_id, w.player_id)
+            claim = (w.day, w.player_id, w.game_id, w.player_id)
             return lambda c: c.execute(
                 "INSERT INTO daily_attempts (day, player_id, game_id) "
                 "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
-                values,
+                claim,
             )
         if isinstance(w, SaveDaily):
             values = (w.day, str(w.deal), int(w.verified), time.time())
