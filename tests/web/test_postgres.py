@@ -175,3 +175,13 @@ async def test_database_restarted_mid_race_nothing_acknowledged_is_lost(
         ann.client = await Client.connect(server.ws_url, "ann")
         welcome = await ann.client.hello(tokens["Ann"], room=room)
         assert welcome["type"] == "welcome" and welcome["view"] == ann.views[-1]
+
+
+async def test_a_database_that_refuses_us_ends_the_start_with_a_clear_message(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
+    missing = postgres.url("no_such_database")
+    server = ServerProcess(missing, log_path=tmp_path / "server.log")
+    with pytest.raises(RuntimeError, match="cannot start.*no_such_database"):
+        await asyncio.to_thread(server.start)
+    assert not server.running

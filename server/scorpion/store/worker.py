@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .base import DuplicateError, StoreError
+from .base import DuplicateError, StoreError, StoreUnavailable
 from .schema import MIGRATIONS, PRAGMAS, VERSION
 
 T = TypeVar("T")
@@ -83,12 +83,12 @@ class SQLiteWorker:
     # -------------------------------------------------------------- plumbing
     async def _call(self, fn: Callable[[], T]) -> T:
         if self._executor is None:
-            raise StoreError("the store is not open")
+            raise StoreUnavailable("the store is not open")
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise StoreError("the store is not open")
+            raise StoreUnavailable("the store is not open")
         return self._conn
 
     async def _read(self, op: Callable[[sqlite3.Connection], T]) -> T:
