@@ -42,6 +42,15 @@ def postgres() -> Iterator[PostgresCluster]:
 
 
 @pytest.fixture
+def stoppable_postgres(postgres: PostgresCluster) -> Iterator[PostgresCluster]:
+    """The session's cluster, which the test may stop: it is running again afterwards."""
+    try:
+        yield postgres
+    finally:
+        postgres.start_if_stopped()
+
+
+@pytest.fixture
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database setting: a SQLite file in tmp_path, or a new PostgreSQL database URL."""
     if getattr(request, "param", "sqlite") == "postgresql":

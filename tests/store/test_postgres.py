@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from tests.support.postgres import PostgresCluster
@@ -18,15 +18,6 @@ from scorpion.store.postgres_schema import META, SCHEMA_V1, VERSION
 @pytest.fixture
 def url(postgres: PostgresCluster) -> str:
     return postgres.new_database()
-
-
-@pytest.fixture
-def cluster(postgres: PostgresCluster) -> Iterator[PostgresCluster]:
-    """The session's cluster, which the test may stop: it is running again afterwards."""
-    try:
-        yield postgres
-    finally:
-        postgres.start_if_stopped()
 
 
 @pytest.fixture
@@ -76,47 +67,47 @@ async def test_the_first_secret_is_kept_for_every_process(url: str) -> None:
 
 
 async def test_open_waits_for_the_database(
-    cluster: PostgresCluster, url: str, caplog: pytest.LogCaptureFixture
+    stoppable_postgres: PostgresCluster, url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, "scorpion.store")
-    cluster.stop()
+    stoppable_postgres.stop()
     store = PostgresStore(url)
     opening = asyncio.create_task(store.open())
     await logged(caplog, "waiting for PostgreSQL")
     assert not opening.done() and not await store.ping()
-    await asyncio.to_thread(cluster.start)
+    await asyncio.to_thread(stoppable_postgres.start)
     await opening
     assert await store.ping()
     await store.close()
 
 
 async def test_a_write_during_a_restart_is_committed_once_the_database_is_back(
-    cluster: PostgresCluster, store: PostgresStore, caplog: pytest.LogCaptureFixture
+    stoppable_postgres: PostgresCluster, store: PostgresStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, "scorpion.store")
     await store.write([OpenRoom("r", None, {}), AppendLog("r", {"n": 1})])
-    await asyncio.to_thread(cluster.stop)
+    await asyncio.to_thread(stoppable_postgres.stop)
     assert not await store.ping()
     with pytest.raises(StoreUnavailable):
         await store.open_room_logs()  # reads do not wait: the web answers 503
     writing = asyncio.create_task(store.write([AppendLog("r", {"n": 2})]))
     await logged(caplog, "retrying a commit")
     assert not writing.done()  # not acknowledged while the database is away
-    await asyncio.to_thread(cluster.start)
+    await asyncio.to_thread(stoppable_postgres.start)
     await writing
     assert await store.open_room_logs() == [("r", {"n": 1}), ("r", {"n": 2})]
 
 
 async def test_a_long_outage_fails_the_write_and_keeps_nothing_of_it(
-    cluster: PostgresCluster, url: str
+    stoppable_postgres: PostgresCluster, url: str
 ) -> None:
     store = PostgresStore(url, retry_for=0.2)
     await store.open()
     await store.write([OpenRoom("r", None, {})])
-    await asyncio.to_thread(cluster.stop)
+    await asyncio.to_thread(stoppable_postgres.stop)
     with pytest.raises(StoreUnavailable):
         await store.write([AppendLog("r", {"n": 1})])
-    await asyncio.to_thread(cluster.start)
+    await asyncio.to_thread(stoppable_postgres.start)
     await store.write([AppendLog("r", {"n": 2})])
     assert await store.open_room_logs() == [("r", {"n": 2})]
     await store.close()

@@ -25,15 +25,6 @@ def today() -> str:
 
 
 @pytest.fixture
-def cluster(postgres: PostgresCluster) -> Iterator[PostgresCluster]:
-    """The session's cluster, which the test may stop: it is running again afterwards."""
-    try:
-        yield postgres
-    finally:
-        postgres.start_if_stopped()
-
-
-@pytest.fixture
 def servers() -> Iterator[list[ServerProcess]]:
     """Servers a test starts; stopped at the end."""
     started: list[ServerProcess] = []
@@ -102,10 +93,10 @@ async def test_one_ranked_attempt_per_day_across_processes(
 
 
 async def test_database_down_at_start_the_server_waits_not_ready(
-    cluster: PostgresCluster, tmp_path: Path, servers: list[ServerProcess]
+    stoppable_postgres: PostgresCluster, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    url = cluster.new_database()
-    await asyncio.to_thread(cluster.stop)
+    url = stoppable_postgres.new_database()
+    await asyncio.to_thread(stoppable_postgres.stop)
     server = ServerProcess(url, log_path=tmp_path / "server.log")
     servers.append(server)
     starting = asyncio.create_task(asyncio.to_thread(server.start, 60.0))
@@ -123,7 +114,7 @@ async def test_database_down_at_start_the_server_waits_not_ready(
         code, _ = await early.closed()
         assert code == 1013  # try again later
         assert not starting.done()
-        await asyncio.to_thread(cluster.start)
+        await asyncio.to_thread(stoppable_postgres.start)
         await starting
         assert (await http.get("/readyz")).json() == {"ready": True}
         assert (await http.post("/api/players", json={"name": "Later"})).status_code == 201
@@ -136,10 +127,10 @@ async def play(racer: Racer, count: int) -> None:
 
 
 async def test_database_restarted_mid_race_nothing_acknowledged_is_lost(
-    cluster: PostgresCluster, tmp_path: Path, servers: list[ServerProcess]
+    stoppable_postgres: PostgresCluster, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
     server = ServerProcess(
-        cluster.new_database(), args=("--grace", "60"), log_path=tmp_path / "server.log"
+        stoppable_postgres.new_database(), args=("--grace", "60"), log_path=tmp_path / "server.log"
     )
     servers.append(server)
     server.start()
@@ -147,11 +138,11 @@ async def test_database_restarted_mid_race_nothing_acknowledged_is_lost(
         room, racers, tokens = await start_race(server, api, ["Ann", "Bob"], DEAL)
         ann = racers["Ann"]
         await play(ann, 2)
-        await asyncio.to_thread(cluster.stop)
+        await asyncio.to_thread(stoppable_postgres.stop)
         move = ann.pick()
         seq = await ann.client.command("move", move=move)
         assert (await api.call("GET", "/readyz")).status_code == 503
-        await asyncio.to_thread(cluster.start)
+        await asyncio.to_thread(stoppable_postgres.start)
         try:
             answer: dict[str, Any] = await ann.client.answer(seq, timeout=30.0)
         except ConnectionClosed:  # the outcome was unknown: the client is told to reconnect
@@ -182,6 +173,6 @@ async def test_a_database_that_refuses_us_ends_the_start_with_a_clear_message(
 ) -> None:
     missing = postgres.url("no_such_database")
     server = ServerProcess(missing, log_path=tmp_path / "server.log")
-    with pytest.raises(RuntimeError, match="cannot start.*no_such_database"):
+    with pytest.raises(RuntimeError, match=r"cannot start.*no_such_database"):
         await asyncio.to_thread(server.start)
     assert not server.running

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import asyncpg
 import orjson
@@ -29,49 +29,14 @@ from .base import (
     Write,
 )
 from .postgres_worker import Conn, PgOp, PostgresWorker
+from .rows import ENTRY_KEYS, GAME_COLUMNS, GAME_UPDATES, dumps, game_from_row, game_values
 
-_GAME_COLUMNS = (
-    "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
-    "result, elapsed, score, runs, moves, turned, actions, revealed"
-)
-_UPDATES = ", ".join(
-    f"{name} = excluded.{name}"
-    for name in _GAME_COLUMNS.split(", ")
-    if name not in ("id", "started", "revealed")
-)
 _SAVE_GAME = (
-    f"INSERT INTO games ({_GAME_COLUMNS}) "
+    f"INSERT INTO games ({GAME_COLUMNS}) "
     f"SELECT {', '.join(f'${i}' for i in range(1, 19))} "
     "WHERE EXISTS (SELECT 1 FROM players WHERE id = $2) "
-    f"ON CONFLICT (id) DO UPDATE SET {_UPDATES}"
+    f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
 )
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _game(row: asyncpg.Record) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        player_id=row["player_id"],
-        room_id=row["room_id"],
-        daily=row["daily"],
-        ranked=row["ranked"],
-        preset=row["preset"],
-        rules=orjson.loads(row["rules"]),
-        deal=int(row["deal"]),
-        started=row["started"],
-        finished=row["finished"],
-        result=row["result"],
-        elapsed=row["elapsed"],
-        score=row["score"],
-        runs=row["runs"],
-        moves=row["moves"],
-        turned=row["turned"],
-        actions=[(a, e) for a, e in orjson.loads(row["actions"])],
-        revealed=row["revealed"],
-    )
 
 
 def _player(row: asyncpg.Record | None) -> Player | None:
@@ -81,7 +46,7 @@ def _player(row: asyncpg.Record | None) -> Player | None:
 def _op(w: Write) -> PgOp:
     """One write as a coroutine on the transaction's connection."""
     if isinstance(w, AppendLog):
-        room, text = w.room_id, _dumps(w.entry)
+        room, text = w.room_id, dumps(w.entry)
 
         async def append(c: Conn) -> None:
             # One insert checked against the room's key: the cost does not grow with the log.
@@ -96,16 +61,13 @@ def _op(w: Write) -> PgOp:
 
         return append
     if isinstance(w, SaveGame):
-        r = w.record
-        values = (r.id, r.player_id, r.room_id, r.daily, r.ranked, r.preset, _dumps(r.rules),
-                  str(r.deal), r.started, r.finished, r.result, r.elapsed, r.score, r.runs,
-                  r.moves, r.turned, _dumps(r.actions), r.revealed)  # fmt: skip
+        values = game_values(w.record)
         return lambda c: c.execute(_SAVE_GAME, *values)
     if isinstance(w, OpenRoom):
         sql = "INSERT INTO rooms (id, creator, settings, created) VALUES ($1, $2, $3, $4)"
         if w.reopen:
             sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL, created = excluded.created"
-        row = (w.room_id, w.creator, _dumps(w.settings), time.time())
+        row = (w.room_id, w.creator, dumps(w.settings), time.time())
         return lambda c: c.execute(sql, *row)
     if isinstance(w, CloseRoom):
         return _close_room(w.room_id, time.time())
@@ -249,9 +211,9 @@ class PostgresStore(PostgresWorker):
 
     # ---------------------------------------------------------- game records
     async def game(self, game_id: str) -> GameRecord | None:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1"
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
         row = await self._read(lambda c: c.fetchrow(sql, game_id))
-        return None if row is None else _game(row)
+        return None if row is None else game_from_row(row)
 
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None
@@ -259,11 +221,11 @@ class PostgresStore(PostgresWorker):
         """A player's games, newest first; ``before`` pages on by start time."""
         cutoff = float("inf") if before is None else before
         sql = (
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE player_id = $1 AND started < $2 "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = $1 AND started < $2 "
             "ORDER BY started DESC LIMIT $3"
         )
         rows = await self._read(lambda c: c.fetch(sql, player_id, cutoff, limit))
-        return [_game(r) for r in rows]
+        return [game_from_row(r) for r in rows]
 
     async def results(self, player_id: str) -> list[tuple[str, str]]:
         """(preset, result) of a player's games in the order started; 'playing' when unfinished."""
@@ -289,8 +251,7 @@ class PostgresStore(PostgresWorker):
                 limit,
             )
         )
-        keys = ("player", "name", "status", "elapsed", "runs", "score", "moves")
-        return [dict(zip(keys, tuple(r), strict=True)) for r in rows]
+        return [dict(zip(ENTRY_KEYS, tuple(r), strict=True)) for r in rows]
 
     async def daily_deal(self, day: str) -> tuple[int, bool] | None:
         """The day's saved daily deal and whether it was verified winnable, or None."""

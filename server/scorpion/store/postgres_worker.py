@@ -1,10 +1,9 @@
 """PostgreSQL through an asyncpg connection pool, with group commit and reconnects.
 
-Reads take any pooled connection. Writes are queued: one flusher at a time commits
-everything queued in one transaction (group commit), so a busy server costs a few
-commits per second rather than one per move; each write resolves only after its
-transaction has committed. A write that fails (a unique key, a closed room) is rolled
-back alone: the batch is run again with a savepoint around each write.
+Reads take any pooled connection. Writes are group-committed
+(:mod:`scorpion.store.group`) on one connection at a time. A write that fails (a
+unique key, a closed room) is rolled back alone: the batch is run again with a
+savepoint around each write.
 
 The database may be unreachable: :meth:`PostgresWorker.open` waits for it; a write
 whose transaction failed before COMMIT was sent is tried again on a new connection
@@ -19,11 +18,12 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import asyncpg
 
 from .base import DuplicateError, StoreError, StoreUnavailable
+from .group import GroupCommit, Outcome
 from .postgres_schema import META, MIGRATIONS, VERSION
 
 log = logging.getLogger("scorpion.store")
@@ -56,17 +56,15 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, _TRANSIENT)
 
 
-class PostgresWorker:
+class PostgresWorker(GroupCommit):
     """Opens, migrates and closes the pool; runs reads and group-committed writes."""
 
     def __init__(self, url: str, pool_size: int = 10, retry_for: float = 15.0) -> None:
+        super().__init__()
         self.url = url
         self.pool_size = pool_size
         self.retry_for = retry_for
         self._pool: asyncpg.Pool | None = None
-        self._pending: list[tuple[PgOp, asyncio.Future[Any]]] = []
-        self._flusher: asyncio.Task[None] | None = None
-        self.commits = 0  # transactions committed (for tests and metrics)
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
@@ -112,8 +110,7 @@ class PostgresWorker:
 
     async def close(self) -> None:
         """Commit what is queued, then close. Safe to call twice."""
-        if self._flusher is not None:
-            await asyncio.shield(self._flusher)
+        await self._drain()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -143,34 +140,10 @@ class PostgresWorker:
 
     async def _write(self, op: Callable[[Conn], Awaitable[T]]) -> T:
         """Queue ``op`` for the next group commit; return its result once committed."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((op, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush(), name="scorpion-store-flush")
-        return await future
+        return cast(T, await self._queue(op))
 
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                results = await self._commit_retrying([op for op, _ in batch])
-            except BaseException as exc:  # the whole transaction failed: fail every write in it
-                error = exc if isinstance(exc, StoreError) else StoreError(f"commit failed: {exc}")
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
-                if isinstance(exc, asyncio.CancelledError):
-                    raise
-                continue
-            for (_, future), (ok, value) in zip(batch, results, strict=True):
-                if future.done():
-                    continue  # its caller went away; the write is committed all the same
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-
-    async def _commit_retrying(self, ops: list[PgOp]) -> list[tuple[bool, Any]]:
+    async def _commit_batch(self, ops: list[PgOp]) -> list[Outcome]:
+        """Commit ``ops``; tried again on a new connection while the database is away."""
         deadline = time.monotonic() + self.retry_for
         delay = 0.05
         while True:
@@ -186,7 +159,6 @@ class PostgresWorker:
                     finally:
                         if not committing and not conn.is_closed() and conn.is_in_transaction():
                             await conn.execute("ROLLBACK")
-                self.commits += 1
                 return results
             except Exception as exc:
                 if not transient(exc):
@@ -200,7 +172,7 @@ class PostgresWorker:
                 delay = min(delay * 2, 1.0)
 
     @staticmethod
-    async def _run(conn: Conn, ops: list[PgOp]) -> list[tuple[bool, Any]]:
+    async def _run(conn: Conn, ops: list[PgOp]) -> list[Outcome]:
         """Every op in the open transaction; if one fails, again with a savepoint each."""
         await conn.execute("SAVEPOINT batch")
         try:
@@ -209,7 +181,7 @@ class PostgresWorker:
             if transient(exc):
                 raise
             await conn.execute("ROLLBACK TO SAVEPOINT batch")
-        results: list[tuple[bool, Any]] = []
+        results: list[Outcome] = []
         for op in ops:
             await conn.execute("SAVEPOINT op")
             try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -27,39 +27,14 @@ from .base import (
     StoreError,
     Write,
 )
+from .rows import ENTRY_KEYS, GAME_COLUMNS, GAME_UPDATES, dumps, game_from_row, game_values
 from .worker import Op, SQLiteWorker
 
-_GAME_COLUMNS = (
-    "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
-    "result, elapsed, score, runs, moves, turned, actions, revealed"
+_SAVE_GAME = (
+    f"INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * 18)} "
+    "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
+    f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
 )
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _game_from_row(row: sqlite3.Row) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        player_id=row["player_id"],
-        room_id=row["room_id"],
-        daily=row["daily"],
-        ranked=bool(row["ranked"]),
-        preset=row["preset"],
-        rules=orjson.loads(row["rules"]),
-        deal=int(row["deal"]),
-        started=row["started"],
-        finished=row["finished"],
-        result=row["result"],
-        elapsed=row["elapsed"],
-        score=row["score"],
-        runs=row["runs"],
-        moves=row["moves"],
-        turned=row["turned"],
-        actions=[(a, e) for a, e in orjson.loads(row["actions"])],
-        revealed=bool(row["revealed"]),
-    )
 
 
 class SQLiteStore(SQLiteWorker):
@@ -79,11 +54,11 @@ class SQLiteStore(SQLiteWorker):
 
     def _op(self, w: Write) -> Op:
         if isinstance(w, AppendLog):
-            return self._append_op(w.room_id, _dumps(w.entry))
+            return self._append_op(w.room_id, dumps(w.entry))
         if isinstance(w, SaveGame):
             return self._save_game_op(w.record)
         if isinstance(w, OpenRoom):
-            return self._open_room_op(w.room_id, w.creator, _dumps(w.settings), w.reopen)
+            return self._open_room_op(w.room_id, w.creator, dumps(w.settings), w.reopen)
         if isinstance(w, CloseRoom):
             return self._close_room_op(w.room_id)
         if isinstance(w, ClaimDaily):
@@ -233,44 +208,14 @@ class SQLiteStore(SQLiteWorker):
     # ---------------------------------------------------------- game records
     @staticmethod
     def _save_game_op(record: GameRecord) -> Op:
-        values = (
-            record.id,
-            record.player_id,
-            record.room_id,
-            record.daily,
-            int(record.ranked),
-            record.preset,
-            _dumps(record.rules),
-            str(record.deal),
-            record.started,
-            record.finished,
-            record.result,
-            record.elapsed,
-            record.score,
-            record.runs,
-            record.moves,
-            record.turned,
-            _dumps(record.actions),
-            int(record.revealed),
-        )
-        marks = ", ".join("?" * len(values))
-        updates = ", ".join(
-            f"{name} = excluded.{name}"
-            for name in _GAME_COLUMNS.split(", ")
-            if name not in ("id", "started", "revealed")
-        )
-        sql = (
-            f"INSERT INTO games ({_GAME_COLUMNS}) SELECT {marks} "
-            "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-            f"ON CONFLICT (id) DO UPDATE SET {updates}"
-        )
-        return lambda c: c.execute(sql, (*values, record.player_id))
+        values = (*game_values(record), record.player_id)
+        return lambda c: c.execute(_SAVE_GAME, values)
 
     async def game(self, game_id: str) -> GameRecord | None:
         def op(c: sqlite3.Connection) -> GameRecord | None:
-            row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            row = c.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             found = row.fetchone()
-            return None if found is None else _game_from_row(found)
+            return None if found is None else game_from_row(found)
 
         return await self._read(op)
 
@@ -281,9 +226,9 @@ class SQLiteStore(SQLiteWorker):
         cutoff = float("inf") if before is None else before
         return await self._read(
             lambda c: [
-                _game_from_row(r)
+                game_from_row(r)
                 for r in c.execute(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
                     "ORDER BY started DESC LIMIT ?",
                     (player_id, cutoff, limit),
                 )
@@ -324,8 +269,7 @@ class SQLiteStore(SQLiteWorker):
                 "ORDER BY g.finished LIMIT ?",
                 (day, limit),
             ).fetchall()
-            keys = ("player", "name", "status", "elapsed", "runs", "score", "moves")
-            return [dict(zip(keys, tuple(r), strict=True)) for r in rows]
+            return [dict(zip(ENTRY_KEYS, tuple(r), strict=True)) for r in rows]
 
         return await self._read(op)
 
