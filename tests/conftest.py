@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.support.postgres import PostgresCluster, postgres_bin
 
-from scorpion.web.testing import ServerProcess
+from support.postgres import PostgresCluster, postgres_bin
+from support.server import ServerProcess
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -3,7 +3,7 @@
 // from where a card was to where it is now (FLIP), a turned card flips, the stock's cards fly
 // to their columns and a finished run flies to its foundation.
 
-import { faceDownCard, faceUpCard, cardName, suitName } from "./cards.js";
+import { MASKED, faceDownCard, faceUpCard, maskedCard, cardName, suitName } from "./cards.js";
 import { h, reducedMotion } from "./dom.js";
 import { animateChanges, shakeBack } from "./motion.js";
 import { columnLabel, coveredRunNote, coveredRuns } from "./tableau.js";
@@ -111,6 +111,12 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         y += L.downStep;
       }
       column.up.forEach((text, i) => {
+        if (text === MASKED) {
+          const key = `m:${j}:${i}`;
+          place(getCard(key, maskedCard), key, column.down + i);
+          if (i < column.up.length - 1) y += L.steps[j];
+          return;
+        }
         const key = `c:${text}`;
         const card = getCard(key, () => faceUpCard(text));
         card.setAttribute("role", "button");

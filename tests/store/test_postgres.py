@@ -8,11 +8,11 @@ import logging
 from collections.abc import AsyncIterator
 
 import pytest
-from tests.support.postgres import PostgresCluster
 
 from scorpion.store import AppendLog, OpenRoom, StoreUnavailable
 from scorpion.store.postgres import PostgresStore, kept_secret
 from scorpion.store.postgres_schema import META, SCHEMA_V1, VERSION
+from support.postgres import PostgresCluster
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from scorpion.web.testing import Api, ServerProcess
+from support.server import Api, ServerProcess
 
 
 @pytest.mark.backends

@@ -15,7 +15,7 @@ import pytest
 from websockets.client import ClientProtocol
 from websockets.uri import parse_uri
 
-from scorpion.web.testing import Api, Client, ServerProcess
+from support.server import Api, Client, ServerProcess
 
 
 def start_server(tmp_path: Path, limits: dict[str, float]) -> ServerProcess:

@@ -11,11 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.postgres import PostgresCluster
 from websockets.exceptions import ConnectionClosed
 
 from scorpion.race.daily import daily_seed
-from scorpion.web.testing import Api, Client, Racer, ServerProcess, start_race
+from support.postgres import PostgresCluster
+from support.server import Api, Client, Replica, ServerProcess, start_race
 
 DEAL = 4242
 
@@ -62,7 +62,7 @@ async def test_three_processes_on_one_database_serve_the_same_daily(
     secret = postgres.psql("SELECT value FROM meta WHERE key = 'secret'", url)
     deal = int(postgres.psql(f"SELECT deal FROM dailies WHERE day = '{day}'", url))
     assert deal == daily_seed(secret.encode(), day)
-    assert views[0] == Racer(client, "", deal).views[-1]
+    assert views[0] == Replica(client, "", deal).views[-1]
 
 
 async def test_one_ranked_attempt_per_day_across_processes(
@@ -120,7 +120,7 @@ async def test_database_down_at_start_the_server_waits_not_ready(
         assert (await http.post("/api/players", json={"name": "Later"})).status_code == 201
 
 
-async def play(racer: Racer, count: int) -> None:
+async def play(racer: Replica, count: int) -> None:
     for _ in range(count):
         answer = await racer.act("move", move=racer.pick())
         assert answer["type"] == "applied", answer

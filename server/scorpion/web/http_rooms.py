@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.race import RoomSettings, SettingsError, daily_streak, rank_entries
+from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak, rank_entries
+from scorpion.race.daily import check_date
 
 from .auth import bearer, new_id
 from .http_common import api, me, services, today
@@ -50,15 +50,12 @@ async def room_summary(request: Request) -> Response:
 
 # -------------------------------------------------------------------- daily
 def check_day(text: str) -> str:
+    """The websocket's rule (race.daily.check_date): a real day, not after today, not older
+    than the dailies that can be played."""
     try:
-        day = dt.date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(404, "unknown-day", "a day is a date like 2026-11-29") from None
-    if day.isoformat() != text:
-        raise ApiError(404, "unknown-day", "a day is a date like 2026-11-29")
-    if text > today():
-        raise ApiError(404, "unknown-day", "future dailies are secret")
-    return text
+        return check_date(text, time.time())
+    except RaceError as exc:
+        raise ApiError(404, "unknown-day", exc.message) from None
 
 
 async def daily_json(svc: Services, day: str) -> dict[str, Any]:
