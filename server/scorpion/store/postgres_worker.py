@@ -150,15 +150,16 @@ class PostgresWorker(GroupCommit):
             committing = False
             try:
                 async with self._live_pool().acquire(timeout=10.0) as conn:
+                    tx = conn.transaction()
+                    await tx.start()
                     try:
-                        tx = conn.transaction()
-                        await tx.start()
                         results = await self._run(conn, ops)
-                        committing = True
-                        await tx.commit()
-                    finally:
-                        if not committing and not conn.is_closed() and conn.is_in_transaction():
-                            await conn.execute("ROLLBACK")
+                    except BaseException:
+                        if not conn.is_closed():
+                            await tx.rollback()
+                        raise
+                    committing = True
+                    await tx.commit()
                 return results
             except Exception as exc:
                 if not transient(exc):
