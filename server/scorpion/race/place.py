@@ -24,6 +24,7 @@ from .errors import RaceError
 from .events import EventLog
 from .members import Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .protocol import PROTOCOL_VERSION
 from .racer import HINT, Racer
 from .records import ActionRecord
 from .searches import (
@@ -131,6 +132,7 @@ class Place:
             "state": state,
             "view": view,
             "now": now,
+            "protocol": PROTOCOL_VERSION,
         }
         return welcome
 

@@ -21,6 +21,7 @@ from .outputs import Close, ConnId, Message, Output, Send, refused
 from .place import Runner
 from .players import Player
 from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of
+from .racer import Racer
 from .records import Record
 from .recovery import Logs, restore_room
 from .room import Room
@@ -119,6 +120,16 @@ class Referee:
             return self.daily(date, now).summary(now)
         except RaceError:
             return None
+
+    def racer(self, place: str, round_: int, player: str) -> Racer | None:
+        """The game a player is playing in a room's round or a daily attempt, if held here."""
+        date = date_of(place)
+        if date is not None:
+            daily = self.dailies.get(date)
+            tries = daily.attempts.get(player, []) if daily is not None else []
+            return next((a for a in tries if a.round == round_), None)
+        room = self.rooms.get(place)
+        return room.racers.get(player) if room is not None and room.round == round_ else None
 
     # ------------------------------------------------------------------ connections
     def hello(self, conn: ConnId, player: Player, message: object, now: float) -> list[Output]:

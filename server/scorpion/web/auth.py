@@ -47,6 +47,22 @@ def new_id(prefix: str = "", nbytes: int = 6) -> str:
     return prefix + secrets.token_urlsafe(nbytes).replace("-", "x").replace("_", "y")
 
 
+# Room codes are read aloud and typed from a friend's screen: lower case only, and none of
+# the look-alikes 0/o/O, 1/l/I (so no i either).
+ROOM_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+ROOM_ID_LENGTH = 10  # 31**10: about 49 bits, as many as the 8-character ids before
+
+
+def new_room_id() -> str:
+    """A room code of ROOM_ALPHABET only.
+
+    >>> code = new_room_id()
+    >>> len(code), set(code) <= set(ROOM_ALPHABET), set(code) & set("01ilIoO")
+    (10, True, set())
+    """
+    return "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_ID_LENGTH))
+
+
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from scorpion.race import Referee, statistics
+from scorpion.race.disclosure import deal_shown
 from scorpion.race.protocol import BAD_TOKEN
 from scorpion.race.racer import Racer
 from scorpion.store import GameRecord, Player
@@ -103,22 +104,16 @@ def live_racer(referee: Referee, game: GameRecord) -> Racer | None:
     """The racer (or daily attempt) of a game still being played, from the referee."""
     try:
         place, number, player = game.id.rsplit(":", 2)  # records.game_id
-        round_ = int(number)
+        return referee.racer(place, int(number), player)
     except ValueError:
         return None
-    if game.daily is not None:
-        daily = referee.dailies.get(game.daily)
-        tries = daily.attempts.get(player, []) if daily is not None else []
-        return next((a for a in tries if a.round == round_), None)
-    room = referee.rooms.get(place)
-    return room.racers.get(player) if room is not None and room.round == round_ else None
 
 
 def game_json(game: GameRecord, day: str, live: Racer | None = None) -> dict[str, Any]:
     """A game record for its owner. The deal number stays hidden while it could help
     someone still playing: a race before its results, today's daily. A game still being
     played (``live``: its racer) shows its live numbers and log, not the stored start."""
-    shown = game.revealed if game.daily is None else game.daily < day
+    shown = deal_shown(revealed=game.revealed, daily=game.daily, today=day)
     numbers: dict[str, Any] = {
         "status": game.result or "playing",
         "elapsed": game.elapsed,
