@@ -176,3 +176,19 @@ async def test_a_database_that_refuses_us_ends_the_start_with_a_clear_message(
     with pytest.raises(RuntimeError, match=r"cannot start.*no_such_database"):
         await asyncio.to_thread(server.start)
     assert not server.running
+
+
+async def test_a_secret_from_the_environment_is_used_not_kept(
+    postgres: PostgresCluster, tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    url = postgres.new_database()
+    env = {"SCORPION_SECRET": "from-the-environment"}
+    servers.append(ServerProcess(url, secret=None, env=env, log_path=tmp_path / "server.log"))
+    servers[0].start()
+    day = today()
+    _, client, started = await start_daily(servers[0], day)
+    assert started["type"] == "applied"
+    await client.close()
+    deal = int(postgres.psql(f"SELECT deal FROM dailies WHERE day = '{day}'", url))
+    assert deal == daily_seed(b"from-the-environment", day)
+    assert postgres.psql("SELECT count(*) FROM meta WHERE key = 'secret'", url) == "0"
