@@ -101,12 +101,14 @@ async def test_database_down_at_start_the_server_waits_not_ready(
     servers.append(server)
     starting = asyncio.create_task(asyncio.to_thread(server.start, 60.0))
     async with httpx.AsyncClient(base_url=server.url, timeout=5.0) as http:
-        for _ in range(1000):  # until the server listens (bounded)
+        ready = None
+        for _ in range(3000):  # until the server listens (at most a minute)
             try:
                 ready = await http.get("/readyz")
                 break
             except httpx.TransportError:
                 await asyncio.sleep(0.02)
+        assert ready is not None, server.log()
         assert ready.status_code == 503 and ready.json()["error"]["code"] == "not-ready"
         created = await http.post("/api/players", json={"name": "Early"})
         assert created.status_code == 503 and created.json()["error"]["code"] == "unavailable"
