@@ -39,7 +39,7 @@ from collections.abc import Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
 from scorpion.engine import Game, card_text
-from scorpion.engine.cards import HIDDEN
+from scorpion.engine.cards import CARD_TEXTS, HIDDEN
 
 MASK: Final = HIDDEN  # "??": how a masked face-up card is sent
 
@@ -68,8 +68,10 @@ def face_down(game: Game) -> frozenset[str]:
     >>> len(face_down(Game.new(1, "classic")))  # 4 columns of 3, and 3 in the stock
     15
     """
-    down = [card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
-    return frozenset(down).union(card_text(c) for c in game.stock)
+    texts = CARD_TEXTS
+    down = [texts[c] for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
+    down.extend(texts[c] for c in game.stock)
+    return frozenset(down)
 
 
 def face_up(game: Game) -> frozenset[str]:
