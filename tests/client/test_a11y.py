@@ -73,7 +73,7 @@ def test_axe_on_every_view(server: ServerProcess, pages: PageFactory) -> None:
     serious(practice, "practice")
 
     solo = pages(390, 844, mobile=True)
-    one_seat_race(solo, server.url, "Solo")
+    one_seat_race(solo, server.url, "Solo", preset="classic", time_limit=0, hints=True)
     serious(solo, "race")
     solo.get_by_role("button", name="Rules").click()
     expect(solo.locator(".rules-overlay .rules-example")).to_have_count(4)
@@ -188,7 +188,7 @@ def test_give_up_and_status_tags_meet_aa_contrast(
     server: ServerProcess, pages: PageFactory
 ) -> None:
     page = pages()
-    one_seat_race(page, server.url, "Gil")
+    one_seat_race(page, server.url, "Gil", preset="classic", time_limit=0, hints=True)
     page.locator(".racers").evaluate(
         "r => r.insertAdjacentHTML('beforeend', '<span class=\"tag won\">finished</span>"
         '<span class="tag out">gave up</span><span class="tag away">away</span>'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from scorpion.engine import Game
+from scorpion.engine import Game, get_rules
 from scorpion.race import GameResult, PracticeDealt, Referee, RoomConfig, record_from_dict
 from scorpion.race import Player as RacePlayer
 
@@ -28,6 +28,7 @@ def test_practice_starts_with_new_deal_and_plays_with_undo_hints_and_auto() -> N
     assert dealt["type"] == "applied", dealt
     fields = (dealt["game"], dealt["preset"], dealt["deal"], dealt["status"])
     assert fields == (1, "hard", "301", "playing")
+    assert dealt["rules"] == get_rules("hard").to_dict()  # the client copies no rule
     game = Game.new(301, "hard")
     assert dealt["view"] == game.view()
     move = str(game.legal_moves()[0])
@@ -110,7 +111,9 @@ def test_a_practice_game_comes_back_after_a_restart() -> None:
     welcome = back.inbox[0]
     assert welcome["view"] == game.view()
     assert welcome["last_seq"] == ada.seq
-    assert welcome["state"]["game"]["hints"] == 1 and welcome["state"]["game"]["preset"] == "normal"
+    held = welcome["state"]["game"]
+    assert (held["hints"], held["preset"]) == (1, "normal")
+    assert held["rules"] == get_rules("normal").to_dict()
     back.seq = ada.seq
     assert back.command("undo")["type"] == "applied"
 

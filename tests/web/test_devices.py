@@ -1,12 +1,16 @@
 """Your player on another device (one-time code, recovery code) and name reports, against a
 real server: each device gets its own token of the same player; codes work once, expire, are
-rate-limited and never travel in a URL."""
+rate-limited and never travel in a URL. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import sqlite3
+import pytest
 
+from scorpion.web.devices import code_hash
 from support.server import Api, Client, ServerProcess, scorpion_reports
+from support.sql import query
+
+pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 
 
 async def test_a_one_time_code_moves_the_player_and_works_once(api: Api) -> None:
@@ -33,8 +37,7 @@ async def test_a_one_time_code_moves_the_player_and_works_once(api: Api) -> None
 async def test_an_expired_code_is_refused(server: ServerProcess, api: Api) -> None:
     _, token = await api.new_player("Bo")
     code = (await api.call("POST", "/api/me/device-code", token)).json()["code"]
-    with sqlite3.connect(server.db) as db:  # the clock moved past the expiry
-        db.execute("UPDATE device_codes SET expires = expires - 3600")
+    await query(server.db, "UPDATE device_codes SET expires = expires - 3600")  # time passed
     r = await api.call("POST", "/api/devices/claim", body={"code": code})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad-code"
 
@@ -46,9 +49,8 @@ async def test_a_recovery_code_is_shown_once_kept_hashed_and_can_be_replaced(
     r = await api.call("POST", "/api/me/recovery-code", token)
     assert r.status_code == 201
     code = r.json()["recovery_code"]
-    with sqlite3.connect(server.db) as db:
-        stored = db.execute("SELECT code_hash FROM recovery_codes").fetchall()
-    assert len(stored) == 1 and code.encode() not in stored[0][0]
+    stored = await query(server.db, "SELECT code_hash FROM recovery_codes")
+    assert stored == [(code_hash(code),)] and code.encode() not in stored[0][0]
     for _ in range(2):  # good until replaced, each use a new token
         r = await api.call("POST", "/api/recover", body={"code": code})
         assert r.status_code == 200 and r.json()["player"]["id"] == pid

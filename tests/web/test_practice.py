@@ -1,10 +1,15 @@
 """Practice over a real server: dealt on demand, a hint from a search worker, never ranked but in
-the statistics, and the game in hand back after kill -9 and a restart."""
+the statistics, and the game in hand back after kill -9 and a restart (on SQLite and on
+PostgreSQL)."""
 
 from __future__ import annotations
 
+import pytest
+
 from scorpion.engine import Game
 from support.server import Api, Client, ServerProcess
+
+pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 
 
 async def test_practice_survives_kill_9_and_counts_in_statistics(

@@ -6,6 +6,7 @@ import { PRESETS, presetLabel } from "../presets.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { lockControl, personControls } from "./hostcontrols.js";
+import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
   const parts = {};
@@ -35,6 +36,9 @@ export function createLobby({ roomId, session, me }) {
     parts.actions = h("div.row");
     parts.note = h("p.muted");
     parts.title = h("h1");
+    const sound = h("input", { type: "checkbox", id: "sound-toggle" });
+    sound.checked = soundOn();
+    sound.addEventListener("change", () => setSound(sound.checked));
     return h("div.stack", {},
       parts.title,
       h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
@@ -43,7 +47,8 @@ export function createLobby({ roomId, session, me }) {
           h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
         h("section.panel.stack", {},
           h("h2", { text: "Invite" }), h("div.share", {}, input, copy, share),
-          h("h2", { text: "Settings" }), parts.settings)));
+          h("h2", { text: "Settings" }), parts.settings,
+          h("label.check", { for: "sound-toggle" }, sound, "A sound when the race starts or someone joins while this tab is in the background"))));
   }
 
   function update(s) {
@@ -55,13 +60,13 @@ export function createLobby({ roomId, session, me }) {
       const tags = [p.id === r.host ? h("span.tag", { text: "host" }) : null,
         p.connected === false ? h("span.tag.away", { text: "away" }) : null];
       parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
-        dot, h("span", { text: p.id === me() ? `${p.name} (you)` : p.name, style: "flex:1" }), ...tags,
+        dot, h("span.name", { text: p.id === me() ? `${p.name} (you)` : p.name }), ...tags,
         h("span.muted", { text: p.ready ? "ready" : "not ready" }),
         ...personControls({ room: r, person: p, seated: true, me: me(), session })));
     }
     if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
     for (const x of r.spectators) {
-      parts.players.append(h("li.muted", {}, h("span", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}`, style: "flex:1" }),
+      parts.players.append(h("li.muted", {}, h("span.name", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}` }),
         ...personControls({ room: r, person: x, seated: false, me: me(), session })));
     }
     if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));

@@ -6,7 +6,7 @@ import { announce, clear, h } from "../dom.js";
 import { token } from "../api.js";
 import { Connection } from "../socket.js";
 import { createGame } from "../game.js";
-import { PRESETS, presetLabel, presetRules } from "../presets.js";
+import { PRESETS, presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
@@ -102,7 +102,7 @@ export function mountPractice(ctx, wanted) {
       board = createGame({
         commands,
         label: "Your board",
-        rules: () => presetRules(game?.preset),
+        rules: () => game?.rules || {},
         allowUndo: () => true,
         allowHints: () => true,
       });

@@ -1,8 +1,8 @@
 """``scorpion reports``: the names players reported as offensive, newest first (for the
 operator; nobody else can read them).
 
-Reads the server's SQLite file (``--db``, or SCORPION_DB), which may be in use by a
-running server.
+Reads the server's database (``--db``, or SCORPION_DB: a SQLite file or a postgresql://
+URL), which may be in use by a running server.
 """
 
 from __future__ import annotations
@@ -14,22 +14,26 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scorpion.store import JSON, SQLiteStore
+from scorpion.store import JSON, StoreError, is_database_url, open_store
 from scorpion.web.config import DEFAULT_DATA, env
+
+OPEN_TIMEOUT = 30.0  # seconds
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("reports", help="names reported as offensive")
-    parser.add_argument("--db", type=Path, default=Path(env("DB") or DEFAULT_DATA / "scorpion.db"),
-                        help="[SCORPION_DB] the server's SQLite file")  # fmt: skip
+    parser.add_argument("--db", default=env("DB") or str(DEFAULT_DATA / "scorpion.db"),
+                        help="[SCORPION_DB] the server's SQLite file "
+                             "or postgresql://user:password@host:port/database")  # fmt: skip
     parser.add_argument("--limit", type=int, default=100, help="at most this many (newest)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     parser.set_defaults(func=run)
 
 
-async def _read(db: Path, limit: int) -> list[JSON]:
-    store = SQLiteStore(db)
-    await store.open()
+async def _read(db: str, limit: int) -> list[JSON]:
+    store = open_store(db)
+    # PostgreSQL: open() waits while the database is away; an operator's command gives up.
+    await asyncio.wait_for(store.open(), OPEN_TIMEOUT)
     try:
         return await store.name_reports(limit)
     finally:
@@ -50,9 +54,14 @@ def line(report: JSON) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.db.exists():
+    if not is_database_url(args.db) and not Path(args.db).exists():
         raise SystemExit(f"scorpion reports: no database at {args.db}")
-    reports = asyncio.run(_read(args.db, max(1, args.limit)))
+    try:
+        reports = asyncio.run(_read(args.db, max(1, args.limit)))
+    except TimeoutError:
+        raise SystemExit("scorpion reports: cannot reach the database") from None
+    except StoreError as exc:
+        raise SystemExit(f"scorpion reports: {exc}") from None
     for report in reports:
         print(json.dumps(report) if args.json else line(report))
     if not reports and not args.json:

@@ -75,6 +75,7 @@ class Practice(Place):
             **game.progress(),
             "game": game.round,
             "preset": game.preset,
+            "rules": game.game.rules.to_dict(),  # the client copies no rule
             "deal": str(game.game.deal),  # a string: beyond JavaScript's exact integers
             "started_at": game.started_at,
         }

@@ -70,10 +70,17 @@ CREATE TABLE IF NOT EXISTS dailies (
 ) WITHOUT ROWID;
 """
 
+# One ranked daily game per player and day, enforced by the database (a second process
+# on the same database, or a bug, cannot record two).
+SCHEMA_V3: Final = """
+CREATE UNIQUE INDEX IF NOT EXISTS games_one_ranked_daily ON games (daily, player_id)
+    WHERE ranked = 1 AND daily IS NOT NULL;
+"""
+
 # A player on several devices, recovery codes and name reports (store/sqlite_devices.py).
 # Codes and tokens are kept only as SHA-256 hashes. Reports have no foreign keys: the
 # operator keeps them after the players are gone.
-SCHEMA_V3: Final = """
+SCHEMA_V4: Final = """
 CREATE TABLE IF NOT EXISTS device_tokens (
     token_hash BLOB PRIMARY KEY,
     player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
@@ -101,8 +108,8 @@ CREATE TABLE IF NOT EXISTS name_reports (
 );
 """
 
-VERSION: Final = 3
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3}
+VERSION: Final = 4
+MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
 
 PRAGMAS: Final = (
     # WAL with synchronous=NORMAL: a committed transaction survives the process being

@@ -1,6 +1,6 @@
 """The SQLite queries of a player on several devices, recovery codes and name reports.
 
-Tables of schema version 3 (:mod:`.schema`): ``device_tokens`` (more tokens of one
+Tables of schema version 4 (:mod:`.schema`): ``device_tokens`` (more tokens of one
 player, beside ``players.token_hash``), ``device_codes`` (one-time codes that move a
 player to another device, until they expire), ``recovery_codes`` (one per player) and
 ``name_reports``. Codes and tokens are SHA-256 hashes; the plain ones are never stored.
@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import astuple
 
 from .base import JSON, Player, SaveReport
+from .rows import REPORT_COLUMNS, player_from_row
 from .worker import Op, SQLiteWorker
-
-
-def _player_row(row: sqlite3.Row | None) -> Player | None:
-    return None if row is None else Player(row["id"], row["name"], row["created"])
 
 
 def _add_token(c: sqlite3.Connection, token_hash: bytes, player_id: str) -> None:
@@ -26,9 +24,18 @@ def _add_token(c: sqlite3.Connection, token_hash: bytes, player_id: str) -> None
     )
 
 
-def _player(c: sqlite3.Connection, player_id: str) -> Player | None:
-    return _player_row(
+def player_by_id(c: sqlite3.Connection, player_id: str) -> Player | None:
+    return player_from_row(
         c.execute("SELECT id, name, created FROM players WHERE id = ?", (player_id,)).fetchone()
+    )
+
+
+def save_report(report: SaveReport) -> Op:
+    """The :class:`SaveReport` write."""
+    values = astuple(report)
+    return lambda c: c.execute(
+        f"INSERT INTO name_reports ({REPORT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        values,
     )
 
 
@@ -38,7 +45,7 @@ class DevicesAndReports(SQLiteWorker):
     async def player_by_device_token(self, token_hash: bytes) -> Player | None:
         """The player of a token given to another device (not the player's first token)."""
         return await self._read(
-            lambda c: _player_row(
+            lambda c: player_from_row(
                 c.execute(
                     "SELECT p.id, p.name, p.created FROM device_tokens d "
                     "JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?",
@@ -75,7 +82,7 @@ class DevicesAndReports(SQLiteWorker):
             if row["expires"] <= now:
                 return None
             _add_token(c, token_hash, row["player_id"])
-            return _player(c, row["player_id"])
+            return player_by_id(c, row["player_id"])
 
         result: Player | None = await self._write(op)
         return result
@@ -102,26 +109,10 @@ class DevicesAndReports(SQLiteWorker):
             if row is None:
                 return None
             _add_token(c, token_hash, row["player_id"])
-            return _player(c, row["player_id"])
+            return player_by_id(c, row["player_id"])
 
         result: Player | None = await self._write(op)
         return result
-
-    @staticmethod
-    def save_report_op(report: SaveReport) -> Op:
-        values = (
-            report.room_id,
-            report.player_id,
-            report.name,
-            report.reporter_id,
-            report.reason,
-            report.created,
-        )
-        return lambda c: c.execute(
-            "INSERT INTO name_reports (room_id, player_id, name, reporter_id, reason, created) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            values,
-        )
 
     async def name_reports(self, limit: int = 100) -> list[JSON]:
         """The latest reports, newest first."""
@@ -129,8 +120,7 @@ class DevicesAndReports(SQLiteWorker):
             lambda c: [
                 dict(row)
                 for row in c.execute(
-                    "SELECT id, room_id, player_id, name, reporter_id, reason, created "
-                    "FROM name_reports ORDER BY id DESC LIMIT ?",
+                    f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT ?",
                     (limit,),
                 )
             ]
