@@ -3,7 +3,6 @@ database of every older schema version is migrated to the current one."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,12 +24,10 @@ pytestmark = pytest.mark.backends
 
 
 @pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    s = open_store(database)
-    await s.open()
-    await s.create_player("p1", b"t1", "Ada")
-    yield s
-    await s.close()
+async def store(store: Store) -> Store:
+    """The store (tests/store/conftest.py) with player p1, whose first token is t1."""
+    await store.create_player("p1", b"t1", "Ada")
+    return store
 
 
 async def test_a_device_code_works_once_before_it_expires(store: Store) -> None:

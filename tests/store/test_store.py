@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -27,14 +26,6 @@ from scorpion.store import (
 )
 
 pytestmark = pytest.mark.backends
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    s = open_store(database)
-    await s.open()
-    yield s
-    await s.close()
 
 
 async def log_of(store: Store, room: str) -> list[JSON]:
