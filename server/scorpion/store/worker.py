@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import lock
 from .base import DuplicateError, StoreError
 from .schema import MIGRATIONS, PRAGMAS, VERSION
 
@@ -34,13 +35,19 @@ class SQLiteWorker:
         self._pending: list[tuple[Op, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed (for tests and metrics)
+        self._lock: lock.InstanceLock | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._lock = lock.hold(self.path)  # one process per file
+            lock.create_private(self.path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorpion-store")
-        await self._call(self._connect)
+        try:
+            await self._call(self._connect)
+        except BaseException:
+            await self.close()
+            raise
 
     def _connect(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -68,6 +75,9 @@ class SQLiteWorker:
         await self._call(self._disconnect)
         self._executor.shutdown(wait=True)
         self._executor = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _disconnect(self) -> None:
         if self._conn is not None:

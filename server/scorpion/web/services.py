@@ -71,6 +71,7 @@ class Services:
             asyncio.create_task(self.dailies.prepare_ahead(), name="scorpion-dailies")
         )
         self.ready = True
+        log.info("ready: %d rooms in memory", _count(self.referee, "room_count"))
 
     async def restore(self) -> None:
         """Rebuild rooms and dailies from the store's logs (after a restart or a crash)."""
