@@ -20,7 +20,7 @@ import orjson
 
 from scorpion.hub import Hub
 from scorpion.race import Close, Output, Persist, Referee, Send
-from scorpion.store import Store, Write
+from scorpion.store import CloseRoom, OpenRoom, Store, Write
 
 from .metrics import Metrics
 from .records import RecordWriter, is_move
@@ -55,11 +55,16 @@ class Bridge:
             if isinstance(out, Persist):
                 writes.extend(self.writer.writes(out.record))
                 moves += is_move(out.record)
+        for w in writes:
+            if isinstance(w, OpenRoom | CloseRoom):
+                log.info("room %s %s", w.room_id, "opened" if isinstance(w, OpenRoom) else "closed")
         previous, done = self._tail, asyncio.get_running_loop().create_future()
         self._tail = done
         try:
             if writes:
+                started = time.perf_counter()
                 await self.store.write(writes)  # queued before any other await: order kept
+                self.metrics.store_write_seconds.observe(time.perf_counter() - started)
             if previous is not None and not previous.done():
                 await asyncio.shield(previous)
             self.metrics.moves.inc(moves)

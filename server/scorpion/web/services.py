@@ -25,6 +25,7 @@ from .dailies import DailyDeals, on_loop_fallback
 from .limits import KeyedBuckets
 from .metrics import Metrics
 from .records import DAILY_PREFIX
+from .retention import purge_forever
 
 log = logging.getLogger("scorpion.web")
 
@@ -67,6 +68,12 @@ class Services:
         self._tasks.append(asyncio.create_task(self.bridge.timers(), name="scorpion-timers"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="scorpion-sweep"))
         self._tasks.append(asyncio.create_task(self._maintain(), name="scorpion-maintain"))
+        self._tasks.append(
+            asyncio.create_task(self.metrics.watch_event_loop(), name="scorpion-loop-lag")
+        )
+        if self.settings.retention_days:
+            purge = purge_forever(self.store, self.settings.retention_days)
+            self._tasks.append(asyncio.create_task(purge, name="scorpion-retention"))
         self._tasks.append(
             asyncio.create_task(self.dailies.prepare_ahead(), name="scorpion-dailies")
         )

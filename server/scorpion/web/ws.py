@@ -28,6 +28,7 @@ from .connection import (
     TRY_AGAIN,
     Connection,
 )
+from .logs import CONN_ID
 from .services import Services
 
 log = logging.getLogger("scorpion.web")
@@ -69,11 +70,14 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         or len(svc.connections) >= limits.max_connections
         or svc.per_address[address] >= limits.max_connections_per_address
     ):
+        log.warning("websocket from %s refused: server busy or closing", address)
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
         return
     await websocket.accept()
-    conn = Connection(svc.new_conn_id(), websocket, limits, svc.metrics)
+    conn_id = svc.new_conn_id()
+    CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
+    conn = Connection(conn_id, websocket, limits, svc.metrics)
     svc.connections[conn.id] = conn
     svc.per_address[address] += 1
     attached = False
@@ -140,6 +144,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
 
 async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
     svc.metrics.commands.inc()
+    started = time.perf_counter()
     if not conn.bucket.take():  # before decoding: junk frames count against the limit too
         conn.refusals += 1
         try:
@@ -149,6 +154,7 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
             seq = None
         refuse(svc, conn, Refusal("rate-limited", "too many commands: slow down", seq))
         if conn.refusals >= svc.settings.limits.flood_refusals:
+            log.warning("closing connection %s of %s: flood", conn.id, conn.player)
             conn.close(FLOOD, "flood: too many commands")
         return
     conn.refusals = 0
@@ -165,3 +171,4 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
         refuse(svc, conn, Refusal("server-error", "the server could not handle this", seq))
         return
     await svc.bridge.run(outputs)
+    svc.metrics.ack_seconds.observe(time.perf_counter() - started)
