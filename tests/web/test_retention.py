@@ -32,7 +32,7 @@ def game(game_id: str, player: str, finished: float | None) -> GameRecord:
 
 def rows(path: Path, table: str) -> list[tuple[object, ...]]:
     with sqlite3.connect(path) as c:
-        return list(c.execute(f"SELECT * FROM {table}"))  # noqa: S608 (a constant name)
+        return list(c.execute(f"SELECT * FROM {table}"))
 
 
 async def test_purge_deletes_only_what_ended_before_the_retention(store: SQLiteStore) -> None:

@@ -88,5 +88,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if lock is not None:
             lock.release()
-    log.info("scorpion stopped")
     return 0

@@ -6,7 +6,7 @@ Lines are readable text by default and JSON objects with ``log_format="json"``::
     {"time": "...", "level": "INFO", "logger": "scorpion.web", "request": "r7", "conn": 3, ...}
 
 Nothing secret is logged: request lines carry no query string and no header, frames are
-never logged (the websockets library's frame log is kept off, even in debug), and as a
+never logged (the websockets library's wire log is dropped, even in debug), and as a
 last guard every line is scrubbed of bearer tokens and ``"token": ...`` values:
 
 >>> scrub('hello {"type": "hello", "token": "abc"} and Bearer xyz')
@@ -45,9 +45,13 @@ def scrub(text: str) -> str:
 
 
 class _Context(logging.Filter):
-    """Adds the request and connection ids of the running task to each record."""
+    """Adds the request and connection ids of the running task to each record, and drops
+    the websockets library's wire log (``< TEXT '{"type": "hello", ...'``, ``< Header:
+    value``): uvicorn hands it its own logger, so its debug level would log every frame."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg[:2] in ("< ", "> "):
+            return False
         record.request = REQUEST_ID.get()
         record.conn = CONN_ID.get()
         return True
@@ -179,13 +183,14 @@ class AccessLog:
             elif message["type"] == "websocket.close":
                 what = "closed by server" if accepted else "refused"
                 code, reason = message.get("code", 1000), message.get("reason") or ""
-                access.info("%s websocket %s: %s %s", address, what, code, reason)
+                access.info("%s websocket %s %s: %s %s", address, path, what, code, reason)
             await send(message)
 
         async def watch_receive() -> Message:
             message = await receive()
             if message["type"] == "websocket.disconnect":
-                access.info("%s websocket closed by client: %s", address, message.get("code"))
+                code = message.get("code")
+                access.info("%s websocket %s closed by client: %s", address, path, code)
             return message
 
         try:

@@ -37,6 +37,7 @@ class ScorpionServer(uvicorn.Server):
         await self.services.close_all(GOING_AWAY, "server shutting down: reconnect")
         await self.services.bridge.drain()
         await super().shutdown(sockets)
+        log.info("scorpion stopped")
 
 
 def uvicorn_config(

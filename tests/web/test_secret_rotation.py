@@ -1,0 +1,51 @@
+"""Rotating the server secret (after a leak) changes no daily already prepared or played."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from scorpion.race.daily import daily_seed, utc_date
+from scorpion.web.testing import Api, Client, ServerProcess
+
+
+def saved_dailies(db: Path) -> dict[str, str]:
+    with sqlite3.connect(db) as c:
+        return dict(c.execute("SELECT day, deal FROM dailies"))
+
+
+async def board_of_the_day(server: ServerProcess, name: str, day: str) -> dict[str, object]:
+    async with Api(server.url) as api:
+        _, token = await api.new_player(name)
+        client = await Client.connect(server.ws_url, name)
+        welcome = await client.hello(token, daily=day)
+        await client.close()
+    assert welcome["type"] == "welcome", welcome
+    view: dict[str, object] = welcome["view"]
+    return view
+
+
+async def test_a_new_secret_keeps_the_saved_daily_deals(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "scorpion.db"
+    today = utc_date(time.time())
+    old = ServerProcess(db, secret="old-secret")
+    old.start()
+    try:
+        before = await board_of_the_day(old, "Ann", today)
+    finally:
+        old.stop()
+    prepared = saved_dailies(db)  # today's and tomorrow's, prepared ahead
+    assert prepared[today] == str(daily_seed(b"old-secret", today))
+    assert len(prepared) >= 2
+
+    rotated = ServerProcess(db, secret="new-secret")
+    rotated.start()
+    try:
+        after = await board_of_the_day(rotated, "Bo", today)
+    finally:
+        rotated.stop()
+    assert after == before  # the same deal, dealt the same way
+    kept = saved_dailies(db)
+    assert {day: kept[day] for day in prepared} == prepared
+    assert daily_seed(b"new-secret", today) != daily_seed(b"old-secret", today)
