@@ -14,7 +14,7 @@ def sample(text: str, name: str) -> float:
 
 
 async def test_metrics_show_latency_lag_search_and_process(server: ServerProcess, api: Api) -> None:
-    room, racers, _ = await start_race(server, api, ["Ann", "Bo"], 4242)
+    _, racers, _ = await start_race(server, api, ["Ann", "Bo"], 4242)
     for racer in racers.values():
         assert (await racer.act("move", move=racer.pick()))["type"] == "applied"
     text = (await api.call("GET", "/metrics")).text
