@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -32,10 +33,16 @@ def test_ctrl_c_with_two_jobs_stops_cleanly_and_summarises() -> None:
             proc.wait(10)
     assert proc.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
-    decided = 1 + len(out.splitlines())
+    written = 1 + len(out.splitlines())
     assert first["verdict"] in ("won", "lost", "unknown")
-    assert f"interrupted: {decided} of 100000 deals done" in err
-    assert f"preset classic: {decided} deals" in err
+    summary = re.search(
+        r"interrupted: (\d+) of 100000 deals done\npreset classic: (\d+) deals", err
+    )
+    assert summary, err
+    decided = int(summary.group(1))
+    assert int(summary.group(2)) == decided
+    # Ctrl+C may land between a deal's result and its JSON line: at most that one is missing.
+    assert written <= decided <= written + 1
 
 
 def test_json_to_a_file_reports_progress_on_stderr(tmp_path: Path) -> None:
