@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorpion.web.testing import Api, Client, ServerProcess, start_race
+from support.server import Api, Client, ServerProcess, start_race
 
 DEAL = 4242
 

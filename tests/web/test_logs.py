@@ -7,7 +7,7 @@ import re
 import secrets
 from pathlib import Path
 
-from scorpion.web.testing import Api, Client, ServerProcess, start_race
+from support.server import Api, Client, ServerProcess, start_race
 
 DEAL = 4242
 LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR) +\S+")

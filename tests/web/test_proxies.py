@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 # One new player per address, then none for a long while (no refill during the test).
 ONE_PLAYER = '{"new_players_burst": 1, "new_players_per_minute": 0.001}'

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from scorpion.race.daily import daily_seed, utc_date
-from scorpion.web.testing import Api, Client, ServerProcess
+from support.server import Api, Client, ServerProcess
 
 
 def saved_dailies(db: Path) -> dict[str, str]:

@@ -8,7 +8,8 @@ import time
 from typing import Any, TextIO
 
 from scorpion.engine import PRESETS, Game, GameRecord, MoveError
-from scorpion.race.solver_bridge import auto_step, suggest
+from scorpion.race.searches import AUTO_NODES, HINT_NODES
+from scorpion.solver import hints, solve
 
 HELP = """Type a move and press Enter:
   4H>7    move the 4H (and every card on it) onto column 7
@@ -47,9 +48,18 @@ def random_deal() -> int:
 
 
 def _hint(game: Game) -> str:
-    marks: dict[object, str] = {True: "winnable", False: "loses"}
-    hints = [f"{h['move']} ({marks.get(h['winnable'], '?')})" for h in suggest(game)]
-    return "hints: " + (" ".join(hints) or "none")
+    """The server's hint: every legal move, marked by the solver (same node budget)."""
+    marks = {True: "winnable", False: "loses", None: "?"}
+    found = [f"{h.move} ({marks[h.winnable]})" for h in hints(game.copy(), max_nodes=HINT_NODES)]
+    return "hints: " + (" ".join(found) or "none")
+
+
+def _auto(game: Game) -> tuple[str, str | None]:
+    """The server's Auto: the next move of a winning line, or the verdict without one."""
+    solution = solve(game.copy(), max_nodes=AUTO_NODES)
+    if solution.verdict == "won" and solution.line:
+        return "won", str(solution.line[0])
+    return solution.verdict, None
 
 
 def _status(game: Game) -> str:
@@ -89,7 +99,7 @@ def play(game: Game, stdin: TextIO, stdout: TextIO) -> int:
                 out(_hint(game) + "\n")
                 continue
             elif command == "auto":
-                verdict, move = auto_step(game)
+                verdict, move = _auto(game)
                 if move is None:
                     out(f"auto: no winning move found ({verdict})\n")
                     continue

@@ -57,14 +57,14 @@ class Metrics:
             "How late the event loop ran a timer, last sample (every 0.5 s)",
             registry=r,
         )
-        # Hooks for the daily deal search pool: it sets the queue gauge (searches waiting or
-        # running) and observes each search's time.
+        # The search pool (hints, Auto, winnable deals): Services sets the queue gauge
+        # (searches waiting or running) and the pool observes each search's time.
         self.search_queue = Gauge(
             "scorpion_search_queue", "Deal searches waiting or running", registry=r
         )
         self.search_seconds = Histogram(
             "scorpion_search_seconds",
-            "Time of one deal search (from queued to found)",
+            "Time of one solver search in a worker (hint, Auto, winnable deal)",
             buckets=SEARCH_BUCKETS,
             registry=r,
         )

@@ -17,7 +17,6 @@ from starlette.applications import Starlette
 
 from .app import create_app
 from .config import Settings
-from .connection import GOING_AWAY
 from .services import Services
 
 log = logging.getLogger("scorpion.web")
@@ -33,8 +32,8 @@ class ScorpionServer(uvicorn.Server):
             server.close()
         self.services.closing = True
         self.services.ready = False
-        log.info("shutting down: closing %d websockets with 1001", len(self.services.connections))
-        await self.services.close_all(GOING_AWAY, "server shutting down: reconnect")
+        log.info("shutting down: closing %d websockets with 1001", self.services.connections.count)
+        await self.services.close_all()
         await self.services.bridge.drain()
         await super().shutdown(sockets)
         log.info("scorpion stopped")
