@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 
 from scorpion.store import ClaimDaily, CloseRoom, GameRecord, OpenRoom, SaveGame, SQLiteStore
 from scorpion.web.retention import purge_once
+from support.server import ServerProcess
 
 DAY = 86400.0
 NOW = 1_800_000_000.0
@@ -69,3 +72,25 @@ async def test_deleting_a_player_reaches_every_table(store: SQLiteStore) -> None
     for table in ("players", "games", "daily_attempts", "rooms"):
         assert not any("p1" in row for row in rows(path, table)), table
     assert [r[0] for r in rows(path, "players")] == ["p2"]
+
+
+async def test_a_server_with_retention_days_purges_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "scorpion.db"
+    store = SQLiteStore(db)
+    await store.open()
+    await store.create_player("p1", b"h1", "Ann")
+    now = time.time()
+    await store.write([SaveGame(game("old", "p1", now - 40 * DAY)),
+                       SaveGame(game("new", "p1", now - 5 * DAY))])  # fmt: skip
+    await store.close()
+    server = ServerProcess(db, args=("--retention-days", "30"))
+    server.start()
+    try:
+        for _ in range(200):  # the purge runs in the background at start: bounded wait
+            if len(rows(db, "games")) == 1:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        server.stop()
+    assert [r[0] for r in rows(db, "games")] == ["new"]
+    assert "retention: deleted 1 rows older than 30 days" in server.log()
