@@ -5,11 +5,25 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from scorpion.web.config import BadSettings, Database, settings_from
+
+
+@pytest.fixture(autouse=True)
+def only(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, str]], None]:
+    """No SCORPION_* variable but the ones a test sets with ``only({...})``."""
+    for key in [k for k in os.environ if k.startswith("SCORPION_")]:
+        monkeypatch.delenv(key)
+
+    def set_variables(variables: dict[str, str]) -> None:
+        for key, value in variables.items():
+            monkeypatch.setenv(key, value)
+
+    return set_variables
 
 
 @pytest.mark.parametrize(
@@ -30,21 +44,26 @@ from scorpion.web.config import BadSettings, Database, settings_from
         ({"SCORPION_TRUSTED_PROXIES": "10.0.0.1,proxy"}, "'proxy' is not an IP address"),
     ],
 )
-def test_bad_variables_are_one_clear_line(environ: dict[str, str], message: str) -> None:
+def test_bad_variables_are_one_clear_line(
+    only: Callable[[dict[str, str]], None], environ: dict[str, str], message: str
+) -> None:
+    only(environ)
     with pytest.raises(BadSettings) as caught:
-        settings_from({}, environ=environ)
+        settings_from({})
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
 
 
 def test_a_bad_flag_is_named_as_the_flag() -> None:
     with pytest.raises(BadSettings, match=r"^--daily-search: must be one of solver, none"):
-        settings_from({"daily_search": "bogus"}, environ={})
+        settings_from({"daily_search": "bogus"})
 
 
-def test_flags_win_over_variables_and_variables_over_defaults() -> None:
-    environ = {"SCORPION_PORT": "9001", "SCORPION_GRACE": "5", "SCORPION_LOG_LEVEL": "DEBUG"}
-    chosen = settings_from({"port": "9002", "log_format": "json"}, environ=environ)
+def test_flags_win_over_variables_and_variables_over_defaults(
+    only: Callable[[dict[str, str]], None],
+) -> None:
+    only({"SCORPION_PORT": "9001", "SCORPION_GRACE": "5", "SCORPION_LOG_LEVEL": "DEBUG"})
+    chosen = settings_from({"port": "9002", "log_format": "json"})
     assert (chosen.port, chosen.grace, chosen.log_level, chosen.log_format) == (
         9002,
         5.0,
@@ -54,15 +73,8 @@ def test_flags_win_over_variables_and_variables_over_defaults() -> None:
     assert chosen.host == "127.0.0.1" and chosen.daily_search == "solver"
 
 
-def test_the_real_environment_is_read_and_left_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SCORPION_PORT", "9003")
-    assert settings_from({}).port == 9003
-    assert settings_from({}, environ={}).port == 8000
-    assert os.environ["SCORPION_PORT"] == "9003"
-
-
 def test_limits_json_accepts_whole_numbers_and_numbers() -> None:
-    limits = settings_from({"limits": '{"send_queue": 64, "rate": 50}'}, environ={}).limits
+    limits = settings_from({"limits": '{"send_queue": 64, "rate": 50}'}).limits
     assert (limits.send_queue, limits.rate, limits.burst) == (64, 50.0, 40.0)
 
 
@@ -70,25 +82,25 @@ def test_database_takes_a_path_or_a_url() -> None:
     assert Database.parse("race.db") == Database("sqlite", Path("race.db"))
     assert Database.parse("sqlite:///data/race.db").path == Path("data/race.db")
     assert Database.parse("sqlite:////srv/race.db").path == Path("/srv/race.db")
-    pg = settings_from({"db": "postgresql://race:pw@localhost/race"}, environ={}).db
+    pg = settings_from({"db": "postgresql://race:pw@localhost/race"}).db
     assert pg.kind == "postgresql" and pg.url.endswith("/race")
     assert "pw" not in str(pg)  # the log line at start shows no password
     with pytest.raises(BadSettings, match="no file"):
-        settings_from({"db": "sqlite://"}, environ={})
+        settings_from({"db": "sqlite://"})
 
 
-def test_retention_and_trusted_proxies() -> None:
-    chosen = settings_from(
-        {"trusted_proxies": "127.0.0.1, 10.0.0.0/8"}, environ={"SCORPION_RETENTION_DAYS": "30"}
-    )
+def test_retention_and_trusted_proxies(only: Callable[[dict[str, str]], None]) -> None:
+    only({"SCORPION_RETENTION_DAYS": "30"})
+    chosen = settings_from({"trusted_proxies": "127.0.0.1, 10.0.0.0/8"})
     assert chosen.trusted_proxies == ("127.0.0.1", "10.0.0.0/8")
     assert chosen.retention_days == 30
-    default = settings_from({}, environ={})
+    only({"SCORPION_RETENTION_DAYS": ""})
+    default = settings_from({})
     assert default.trusted_proxies == () and default.retention_days is None
 
 
 def test_the_secret_is_not_in_the_settings_repr() -> None:
-    assert "hush" not in repr(settings_from({"secret": "hush"}, environ={}))
+    assert "hush" not in repr(settings_from({"secret": "hush"}))
 
 
 @pytest.mark.parametrize(

@@ -4,17 +4,17 @@ environment variables and defaults (a flag wins over its variable).
 Every value goes through :class:`Settings` (pydantic-settings), whichever way it came,
 and a bad one is reported on one line naming the flag or variable:
 
->>> settings_from({"port": "80", "limits": '{"rate": 5}'}, environ={}).limits.rate
+>>> settings_from({"port": "80", "limits": '{"rate": 5}'}).limits.rate
 5.0
->>> settings_from({"limits": '{"send_queue": 2.5}'}, environ={})
+>>> settings_from({"limits": '{"send_queue": 2.5}'})
 Traceback (most recent call last):
 ...
 scorpion.web.config.BadSettings: --limits send_queue: must be a whole number, not 2.5
->>> settings_from({}, environ={"SCORPION_LOG_LEVEL": "bogus"})
+>>> settings_from({"log_level": "bogus"})
 Traceback (most recent call last):
 ...
-scorpion.web.config.BadSettings: SCORPION_LOG_LEVEL: must be one of critical, error, warning, \
-info, debug, not 'bogus'
+scorpion.web.config.BadSettings: --log-level: must be one of critical, error, warning, info, \
+debug, not 'bogus'
 """
 
 from __future__ import annotations
@@ -205,27 +205,16 @@ class Settings(BaseSettings):
         return tuple(out)
 
 
-def settings_from(given: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Settings:
+def settings_from(given: Mapping[str, Any]) -> Settings:
     """Settings from flags ``given`` (None: not given) over SCORPION_* variables over
     defaults. Raises :class:`BadSettings` with one line naming each bad value's source."""
     flags = {k: v for k, v in given.items() if v is not None}
-    env = os.environ if environ is None else environ
-    saved = {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIX)}
     try:
-        if environ is not None:  # pydantic-settings reads os.environ: show it ``environ``
-            for key in saved:
-                del os.environ[key]
-            os.environ.update({k: v for k, v in env.items() if k.startswith(ENV_PREFIX)})
         return Settings(**flags)
     except ValidationError as exc:
         raise BadSettings(_one_line(exc, flags)) from None
     except SettingsError as exc:  # a variable pydantic-settings could not even read
         raise BadSettings(str(exc)) from None
-    finally:
-        if environ is not None:
-            for key in [k for k in os.environ if k.startswith(ENV_PREFIX)]:
-                del os.environ[key]
-            os.environ.update(saved)
 
 
 def _one_line(exc: ValidationError, flags: Mapping[str, Any]) -> str:
