@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from scorpion.store import StoreError
-from scorpion.web.config import SECRET_FILE, write_private
+from scorpion.store.lock import write_private
+from scorpion.web.config import SECRET_FILE
 
 from .backup import database
 

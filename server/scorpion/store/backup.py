@@ -8,7 +8,6 @@ future ones, is saved beside it as ``<backup>.secret``. Both files are 0600.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
@@ -21,12 +20,6 @@ PAGES_PER_STEP = 1024  # copy in steps: the server's writes go on between them
 
 def secret_path(backup: Path) -> Path:
     return Path(str(backup) + ".secret")
-
-
-def _private(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
 
 
 def backup(db: Path, target: Path, secret: str | None) -> int:
@@ -49,7 +42,7 @@ def backup(db: Path, target: Path, secret: str | None) -> int:
         source.close()
     partial.replace(target)  # a crash mid-way never leaves a half backup under the name
     if secret:
-        _private(secret_path(target), secret + "\n")
+        lock.write_private(secret_path(target), secret + "\n")
     return pages
 
 

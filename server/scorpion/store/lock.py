@@ -72,3 +72,11 @@ def create_private(db: str | Path) -> None:
     path = Path(db)
     path.parent.mkdir(parents=True, exist_ok=True)
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, readable by its owner only (0600): the secret, backups."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o600)

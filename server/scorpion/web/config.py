@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import ipaddress
-import os
+import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,6 +30,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
+
+from scorpion.store.lock import write_private
 
 DEFAULT_DATA = Path("data")
 SECRET_FILE = "secret"
@@ -162,8 +164,6 @@ class Settings(BaseSettings):
     @classmethod
     def _limits_json(cls, value: object) -> object:
         if isinstance(value, str):
-            import json
-
             if not value.strip():
                 return {}
             try:
@@ -260,14 +260,6 @@ def load_secret(given: str | None, data_dir: Path | None) -> str:
     text = secrets.token_hex(32)
     write_private(path, text + "\n")
     return text
-
-
-def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``, readable by its owner only (0600)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.chmod(path, 0o600)
 
 
 def installed_client() -> Path | None:
