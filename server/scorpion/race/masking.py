@@ -39,7 +39,7 @@ from collections.abc import Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
 from scorpion.engine import Game, card_text
-from scorpion.engine.cards import HIDDEN
+from scorpion.engine.cards import CARD_TEXTS, HIDDEN
 
 MASK: Final = HIDDEN  # "??": how a masked face-up card is sent
 
@@ -68,8 +68,10 @@ def face_down(game: Game) -> frozenset[str]:
     >>> len(face_down(Game.new(1, "classic")))  # 4 columns of 3, and 3 in the stock
     15
     """
-    down = [card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
-    return frozenset(down).union(card_text(c) for c in game.stock)
+    texts = CARD_TEXTS
+    down = [texts[c] for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
+    down.extend(texts[c] for c in game.stock)
+    return frozenset(down)
 
 
 def face_up(game: Game) -> frozenset[str]:
@@ -148,13 +150,18 @@ def mask_view(view: Mapping[str, object], hidden: Set[str]) -> dict[str, object]
     Returns a new dict (the given view is not changed); columns and the reserve are
     copied only where a card is masked.
 
+    The legal moves (``legal``) are left out: only the board's own player plays them, and
+    a move onto a masked card would tell what that card is (``7C>1``: an 8C lies there).
+
     >>> view = {"columns": [{"down": 1, "up": ["4H", "3H"]}], "reserve": ["5S"], "stock": 0}
     >>> mask_view(view, {"4H", "5S"})
     {'columns': [{'down': 1, 'up': ['??', '3H']}], 'reserve': ['??'], 'stock': 0}
     >>> view["columns"][0]["up"]
     ['4H', '3H']
+    >>> "legal" in mask_view({**view, "legal": ["3H>1"]}, set())
+    False
     """
-    masked = dict(view)
+    masked = {key: value for key, value in view.items() if key != "legal"}  # issue 14
     if not hidden:
         return masked
     columns = view.get("columns")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from scorpion.engine import Game, MoveError, apply_action
+from scorpion.engine.progress import ordered_cards
 
 from .errors import RaceError
 from .players import Player
@@ -51,6 +52,7 @@ class Racer:
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
+        self.autos = 0  # issue 14: Auto used, for the results (not kept across a restart)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
         # (elapsed, runs, score) after each change: the results chart.
@@ -140,6 +142,8 @@ class Racer:
             if self.finished_elapsed is not None
             else self.last_elapsed,
             "hints": self.hints,
+            "autos": self.autos,  # issue 14
+            "ordered": ordered_cards(game),  # issue 14: cards in final order, the bars' measure
         }
 
     def entry(self) -> dict[str, object]:

@@ -19,7 +19,7 @@ from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place
 from .players import Player
 from .racer import Racer
-from .ranking import rank_entries
+from .ranking import live_ranks, rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
 from .settings import RoomSettings
@@ -179,7 +179,9 @@ class Room(Place):
             out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
-        self.emit(out, {"event": "progress", **racer.progress()})
+        # issue 14: every racer's live rank (the server ranks; the client only shows it).
+        ranks = live_ranks(r.progress() for r in self.racers.values())
+        self.emit(out, {"event": "progress", **racer.progress(), "ranks": ranks})
         self._unmask(out, racer)
 
     def _unmask(self, out: list[Output], changed: Racer) -> None:
@@ -213,6 +215,7 @@ class Room(Place):
                 }
             )
         if racing:
+            ranks = live_ranks(r.progress() for r in self.racers.values())  # issue 14
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -222,6 +225,7 @@ class Room(Place):
                     "connected": bool(seat and seat.connected),
                 }
                 entry.update(racer.progress())
+                entry["rank"] = ranks[pid]  # issue 14
                 del entry["player"]
                 players.append(entry)
         return {
