@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from . import lock
 from .base import DuplicateError, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
 from .schema import MIGRATIONS, PRAGMAS, VERSION
@@ -29,13 +30,19 @@ class SQLiteWorker(GroupCommit):
         self.path = str(path)
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None
+        self._lock: lock.InstanceLock | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._lock = lock.hold(self.path)  # one process per file
+            lock.create_private(self.path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorpion-store")
-        await self._call(self._connect)
+        try:
+            await self._call(self._connect)
+        except BaseException:
+            await self.close()
+            raise
 
     def _connect(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -62,6 +69,9 @@ class SQLiteWorker(GroupCommit):
         await self._call(self._disconnect)
         self._executor.shutdown(wait=True)
         self._executor = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _disconnect(self) -> None:
         if self._conn is not None:
