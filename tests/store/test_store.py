@@ -283,3 +283,22 @@ async def test_a_version_1_sqlite_database_is_migrated(tmp_path: Path) -> None:
     await store.write([SaveDaily("2026-11-29", 7, False)])
     assert await store.daily_deal("2026-11-29") == (7, False)
     await store.close()
+
+
+async def test_purge_deletes_what_ended_before_the_retention(store: Store) -> None:
+    now = time.time()
+    await store.create_player("p1", b"h1", "Ann")
+    await store.write([
+        SaveGame(record("old", "p1", now - 100, "won")),
+        SaveGame(record("playing", "p1", now - 100, None)),
+        ClaimDaily("2026-01-01", "p1", "old"),
+        OpenRoom("gone", "p1", {}),
+        CloseRoom("gone"),
+        OpenRoom("open", "p1", {}),
+    ])  # fmt: skip
+    # The old game ended and the room closed before now + 1: those two and the attempt go.
+    assert await store.purge(now + 1) == 3
+    assert [g.id for g in await store.player_games("p1")] == ["playing"]
+    assert await store.daily_attempt("2026-01-01", "p1") is None
+    assert [r for r, _ in await store.open_room_logs()] == []  # "open" has no log entries
+    assert await store.purge(now + 1) == 0

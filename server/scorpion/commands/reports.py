@@ -11,27 +11,34 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-from pathlib import Path
 from typing import Any
 
-from scorpion.store import JSON, StoreError, is_database_url, open_store
-from scorpion.web.config import DEFAULT_DATA, env
+from scorpion.store import JSON, SQLiteStore, Store, StoreError, open_store
+from scorpion.web.config import BadSettings, Database, settings_from
 
 OPEN_TIMEOUT = 30.0  # seconds
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("reports", help="names reported as offensive")
-    parser.add_argument("--db", default=env("DB") or str(DEFAULT_DATA / "scorpion.db"),
-                        help="[SCORPION_DB] the server's SQLite file "
-                             "or postgresql://user:password@host:port/database")  # fmt: skip
+    parser.add_argument("--db", default=None, help="[SCORPION_DB] the server's database: a "
+                        "SQLite file or postgresql://... (data/scorpion.db)")  # fmt: skip
     parser.add_argument("--limit", type=int, default=100, help="at most this many (newest)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     parser.set_defaults(func=run)
 
 
-async def _read(db: str, limit: int) -> list[JSON]:
-    store = open_store(db)
+def reader(db: Database) -> Store:
+    """The store to read ``db`` with; a SQLite file read-only, beside the server that holds
+    it (one server per file)."""
+    if db.kind == "postgresql":
+        return open_store(db.url)
+    assert db.path is not None
+    return SQLiteStore(db.path, read_only=True)
+
+
+async def _read(db: Database, limit: int) -> list[JSON]:
+    store = reader(db)
     # PostgreSQL: open() waits while the database is away; an operator's command gives up.
     await asyncio.wait_for(store.open(), OPEN_TIMEOUT)
     try:
@@ -54,10 +61,11 @@ def line(report: JSON) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not is_database_url(args.db) and not Path(args.db).exists():
-        raise SystemExit(f"scorpion reports: no database at {args.db}")
     try:
-        reports = asyncio.run(_read(args.db, max(1, args.limit)))
+        db = settings_from({"db": args.db}).db
+        reports = asyncio.run(_read(db, max(1, args.limit)))
+    except BadSettings as exc:
+        raise SystemExit(f"scorpion reports: {exc}") from None
     except TimeoutError:
         raise SystemExit("scorpion reports: cannot reach the database") from None
     except StoreError as exc:

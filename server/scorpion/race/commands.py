@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from .errors import RaceError
+from .protocol import daily_key, practice_key
 
 MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
@@ -187,6 +188,16 @@ class Hello:
     daily: str | None
     last_version: int | None
     practice: bool = False  # the player's own practice (neither room nor daily)
+
+    def place_key(self, player_id: str) -> str:
+        """The key of the place this hello opens for ``player_id``: what records name.
+
+        >>> Hello("t", None, None, None, practice=True).place_key("p_1")
+        'practice:p_1'
+        """
+        if self.room is not None:
+            return self.room
+        return practice_key(player_id) if self.daily is None else daily_key(self.daily)
 
 
 def seq_of(message: Mapping[str, object]) -> int | None:

@@ -273,7 +273,9 @@ class Daily(Place):
         attempt.round = started.attempt
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
-            replay_action(member, attempt, action)
+            skipped = replay_action(member, attempt, action)
+            if skipped:
+                self.skipped.append(skipped)
         if attempt.ranked and not attempt.playing:
             self.board[attempt.player.id] = attempt.entry()
 

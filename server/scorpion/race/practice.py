@@ -183,4 +183,6 @@ class Practice(Place):
         member, _ = self.members.ensure(self.player)
         member.role = "player"
         for action in actions:
-            replay_action(member, game, action)
+            skipped = replay_action(member, game, action)
+            if skipped:
+                self.skipped.append(skipped)

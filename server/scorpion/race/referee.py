@@ -303,4 +303,25 @@ class Referee:
                 practice.restore(dealt, logs.practice_actions(dealt))
             except (ValueError, KeyError) as exc:
                 self.restore_errors.append(f"practice {dealt.player}: {exc!r}")
+        for place in [*self.rooms.values(), *self.dailies.values(), *self.practices.values()]:
+            self.restore_errors.extend(place.skipped)
+            place.skipped.clear()
         return out
+
+    def forget(self, key: str) -> list[ConnId]:
+        """Drop a room, a daily (``daily:<date>``) or a practice (``practice:<player>``)
+        from memory, to be restored from its log (its last writes failed: memory may be
+        ahead of the store); the connections that were in it (the caller closes them)."""
+        player, date = practice_player(key), date_of(key)
+        place: AnyPlace | None
+        if player is not None:
+            place = self.practices.pop(player, None)
+        elif date is not None:
+            place = self.dailies.pop(date, None)
+        else:
+            place = self.rooms.pop(key, None)
+        self._deadlines.pop(key, None)
+        conns = [conn for conn, where in self.places.items() if where is place]
+        for conn in conns:
+            del self.places[conn]
+        return conns

@@ -216,6 +216,25 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
 
         return await self._write(op)
 
+    async def purge(self, before: float) -> int:
+        """Delete game records that ended and rooms that closed before ``before`` (epoch
+        seconds), with their daily attempts; the number of rows deleted (retention)."""
+
+        async def op(c: Conn) -> int:
+            deleted = 0
+            for sql in (
+                "DELETE FROM games WHERE finished < $1",
+                "DELETE FROM rooms WHERE closed < $1",
+            ):
+                status = await c.execute(sql, before)
+                deleted += int(status.split()[-1])
+            status = await c.execute(
+                "DELETE FROM daily_attempts WHERE game_id NOT IN (SELECT id FROM games)"
+            )
+            return deleted + int(status.split()[-1])
+
+        return await self._write(op)
+
     # ---------------------------------------------------------- game records
     async def game(self, game_id: str) -> GameRecord | None:
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"

@@ -138,6 +138,20 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
 
         return await self._write(op)
 
+    async def purge(self, before: float) -> int:
+        """Delete game records that ended and rooms that closed before ``before`` (epoch
+        seconds), with their daily attempts; the number of rows deleted (retention)."""
+
+        def op(c: sqlite3.Connection) -> int:
+            games = c.execute("DELETE FROM games WHERE finished < ?", (before,)).rowcount
+            attempts = c.execute(
+                "DELETE FROM daily_attempts WHERE game_id NOT IN (SELECT id FROM games)"
+            ).rowcount
+            rooms = c.execute("DELETE FROM rooms WHERE closed < ?", (before,)).rowcount
+            return int(games + attempts + rooms)
+
+        return await self._write(op)
+
     # ------------------------------------------------------------- room logs
     @staticmethod
     def _open_room_op(room_id: str, creator: str | None, settings: str, reopen: bool) -> Op:

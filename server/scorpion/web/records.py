@@ -40,6 +40,16 @@ def game_id(room: str, round_: int, player: str) -> str:
     return f"{room}:{round_}:{player}"
 
 
+def log_key(record: Record) -> str:
+    """The log a record goes to: its room's, its daily's (``daily:<date>``) or its
+    practice's (``practice:<player>``)."""
+    if isinstance(record, DailyStarted):
+        return daily_key(record.date)
+    if isinstance(record, PracticeDealt):
+        return practice_key(record.player)
+    return record.room
+
+
 class RecordWriter:
     """Turns race records into store writes; remembers each room's settings for game rows."""
 
@@ -59,12 +69,7 @@ class RecordWriter:
         if isinstance(record, RoomClosed):
             self.forget(record.room)
             return [CloseRoom(record.room)]
-        if isinstance(record, DailyStarted):
-            room = daily_key(record.date)
-        elif isinstance(record, PracticeDealt):
-            room = practice_key(record.player)
-        else:
-            room = record.room
+        room = log_key(record)
         out: list[Write] = []
         if isinstance(record, RoomOpened):
             self._settings[room] = dict(record.settings)

@@ -1,9 +1,10 @@
-"""After a restart or a crash: rooms and dailies rebuilt from the store's logs."""
+"""After a restart or a crash: rooms, dailies and practices rebuilt from the store's logs."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Collection
 
 from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
 from scorpion.race.protocol import DAILY_PREFIX, PRACTICE_PREFIX, date_of
@@ -25,12 +26,22 @@ async def close_idle_daily_logs(store: Store, now: float) -> int:
     return closed + await store.close_rooms_before(PRACTICE_PREFIX, before)
 
 
-async def restore(store: Store, referee: Referee, dailies: DailyDeals, bridge: Bridge) -> None:
-    """Replay every open log into the referee (the dailies' deals installed first)."""
+async def restore(
+    store: Store,
+    referee: Referee,
+    dailies: DailyDeals,
+    bridge: Bridge,
+    only: Collection[str] | None = None,
+) -> None:
+    """Replay every open log into the referee (the dailies' deals installed first), or
+    ``only`` those logs (places the referee forgot after a failed write)."""
     now = time.time()
-    await close_idle_daily_logs(store, now)
+    if only is None:
+        await close_idle_daily_logs(store, now)
     records: list[Record] = []
     for room, entry in await store.open_room_logs():
+        if only is not None and room not in only:
+            continue
         try:
             records.append(record_from_dict(entry))
         except (ValueError, KeyError, TypeError, AssertionError):

@@ -17,7 +17,7 @@ import time
 from scorpion.hub import LocalHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
-from scorpion.race.protocol import GOING_AWAY
+from scorpion.race.protocol import GOING_AWAY, SERVER_ERROR
 from scorpion.store import Player, Store
 
 from .auth import Tokens
@@ -29,6 +29,7 @@ from .limits import KeyedBuckets
 from .metrics import Metrics
 from .registry import Registry
 from .restore import close_idle_daily_logs, restore
+from .retention import purge_forever
 from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
@@ -57,6 +58,7 @@ class Services:
             self.metrics,
             close=self.connections.close,
             search=self.searches.submit,
+            failed=self.reload_later,
         )
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.new_players = KeyedBuckets(
@@ -66,10 +68,15 @@ class Services:
         self.devices = DeviceLimits()  # codes tried per address, made per player
         self.ready = False
         self.closing = False
+        self.reloading: set[str] = set()  # places (rooms, dailies, practices) being rebuilt
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.connections.set_function(lambda: self.connections.count)
         self.metrics.rooms.set_function(lambda: len(self.referee.rooms))
         self.metrics.commits.set_function(lambda: self.store.commits)
+        self.metrics.search_queue.set_function(
+            lambda: self.searches.queue.qsize() + self.searches.running
+        )
+        self.searches.timed = self.metrics.search_seconds.observe
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for
@@ -87,9 +94,14 @@ class Services:
             ("sweep", self.connections.sweep(self.settings.limits.idle_timeout)),
             ("maintain", self._maintain()),
             ("dailies", self.dailies.prepare_ahead()),
+            ("loop-lag", self.metrics.watch_event_loop()),
         ):
             self._tasks.append(asyncio.create_task(job, name=f"scorpion-{name}"))
+        if self.settings.retention_days:
+            purge = purge_forever(self.store, self.settings.retention_days)
+            self._tasks.append(asyncio.create_task(purge, name="scorpion-retention"))
         self.ready = True
+        log.info("ready: %d rooms in memory", len(self.referee.rooms))
 
     async def stop(self) -> None:
         """Graceful shutdown: close every socket with 1001, write what is pending, close."""
@@ -111,6 +123,32 @@ class Services:
         await self.connections.close_all(
             GOING_AWAY, "server shutting down: reconnect", self.settings.shutdown_timeout
         )
+
+    def reload_later(self, keys: set[str]) -> None:
+        """Rooms, dailies and practices whose records the store did not keep: out of the
+        referee now (their sockets told to reconnect), back from their logs as soon as the
+        store answers. Hellos for them meanwhile are asked to retry (:attr:`reloading`)."""
+        keys = keys - self.reloading
+        if not keys:
+            return
+        self.reloading |= keys
+        for key in keys:
+            for conn in self.referee.forget(key):
+                self.connections.close(conn, SERVER_ERROR, "server error: not saved, reconnect")
+        self._tasks.append(asyncio.create_task(self._reload(keys), name="scorpion-reload"))
+
+    async def _reload(self, keys: set[str]) -> None:
+        delay = 0.5
+        while True:
+            try:
+                await restore(self.store, self.referee, self.dailies, self.bridge, only=keys)
+                break
+            except Exception:
+                log.exception("could not reload %s from the store; retrying", sorted(keys))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+        log.info("reloaded %s from the store", sorted(keys))
+        self.reloading -= keys
 
     async def searched(self, answer: SearchAnswer) -> None:
         """A search ended: its answer goes to the referee like any input."""
