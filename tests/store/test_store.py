@@ -51,6 +51,28 @@ async def test_sqlite_file_is_created_with_its_directory(tmp_path: Path) -> None
     assert not await store.ping()
 
 
+async def test_a_read_only_sqlite_store_reads_beside_the_one_holding_the_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    with pytest.raises(StoreError, match="no database"):
+        await SQLiteStore(path, read_only=True).open()
+    assert not path.exists()
+    holder = SQLiteStore(path)
+    await holder.open()
+    await holder.create_player("p1", b"t1", "Ada")
+    reader = SQLiteStore(path, read_only=True)
+    await reader.open()
+    found = await reader.player("p1")
+    assert found is not None and found.name == "Ada"
+    with pytest.raises(StoreError):
+        await reader.create_player("p2", b"t2", "Bo")
+    await holder.rename_player("p1", "Ada L.")
+    assert (await reader.player("p1")).name == "Ada L."  # type: ignore[union-attr]
+    await reader.close()
+    await holder.close()
+
+
 async def test_players_by_token_rename_and_delete(store: Store) -> None:
     p = await store.create_player("p1", b"hash1", "Ann")
     assert p.name == "Ann"
