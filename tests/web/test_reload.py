@@ -28,13 +28,19 @@ class FlakyStore(SQLiteStore):
         await super().write(writes)
 
 
-async def test_a_room_whose_write_failed_comes_back_from_its_log(tmp_path: Path) -> None:
+async def services(tmp_path: Path) -> tuple[FlakyStore, Services]:
+    """Services on a flaky store (open), with player a."""
     store = FlakyStore(tmp_path / "race.db")
     svc = Services(Settings(secret="s", daily_search="none", db=str(tmp_path / "race.db")), store)
     await store.open()
+    await store.create_player("a", b"h", "Ada")
+    return store, svc
+
+
+async def test_a_room_whose_write_failed_comes_back_from_its_log(tmp_path: Path) -> None:
+    store, svc = await services(tmp_path)
     referee, bridge = svc.referee, svc.bridge
     now = time.time()
-    await store.create_player("a", b"h", "Ada")
     await bridge.run(referee.create_room("r1", ADA, RoomSettings.from_dict({"deal": 7}), now))
     await bridge.run(referee.hello(1, ADA, {"type": "hello", "token": "t", "room": "r1"}, now))
     for seq, kind in enumerate(("join", "ready", "start"), 1):
@@ -58,12 +64,9 @@ async def test_a_room_whose_write_failed_comes_back_from_its_log(tmp_path: Path)
 
 
 async def test_a_practice_whose_write_failed_comes_back_from_its_log(tmp_path: Path) -> None:
-    store = FlakyStore(tmp_path / "race.db")
-    svc = Services(Settings(secret="s", daily_search="none", db=str(tmp_path / "race.db")), store)
-    await store.open()
+    store, svc = await services(tmp_path)
     referee, bridge = svc.referee, svc.bridge
     now = time.time()
-    await store.create_player("a", b"h", "Ada")
     await bridge.run(referee.hello(1, ADA, {"type": "hello", "token": "t", "practice": True}, now))
     await bridge.run(referee.receive(1, {"type": "new-deal", "seq": 1}, now))
     game = referee.practices["a"].current
