@@ -33,8 +33,10 @@ def ordered_cards(game: Game) -> int:
     for column, down in zip(game.columns, game.down, strict=True):
         if len(column) > down == 0 and column[0] % 13 == KING_INDEX:
             count += 1
-        for i in range(max(down, 1), len(column)):
-            below, card = column[i - 1], column[i]
-            if below - card == 1 and below // 13 == card // 13 and i - 1 >= down:
-                count += 1
+        # Face-up pairs: one rank higher and the same suit (a King is never on its own suit).
+        count += sum(
+            1
+            for below, card in zip(column[down:], column[down + 1 :], strict=False)
+            if below - card == 1 and card % 13 != KING_INDEX
+        )
     return count

@@ -55,6 +55,7 @@ class Racer:
         self.autos = 0  # issue 14: Auto used, for the results (not kept across a restart)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
+        self._progress: tuple[tuple[object, ...], dict[str, object]] | None = None
         # (elapsed, runs, score) after each change: the results chart.
         self.timeline: list[tuple[float, int, int]] = []
 
@@ -129,9 +130,16 @@ class Racer:
             self.timeline.append((elapsed, len(self.game.runs), self.game.score))
 
     def progress(self) -> dict[str, object]:
-        """Numbers only (never a card): the ``progress`` event's fields."""
+        """Numbers only (never a card): the ``progress`` event's fields.
+
+        The same dict comes back until the game or the clock changes (every move ranks the
+        whole room with it): treat it as read-only.
+        """
         game = self.game
-        return {
+        key = (len(game.log), game.score, self.status, self.hints, self.autos, self.last_elapsed)
+        if self._progress is not None and self._progress[0] == key:
+            return self._progress[1]
+        progress: dict[str, object] = {
             "player": self.player.id,
             "runs": len(game.runs),
             "score": game.score,
@@ -145,6 +153,8 @@ class Racer:
             "autos": self.autos,  # issue 14
             "ordered": ordered_cards(game),  # issue 14: cards in final order, the bars' measure
         }
+        self._progress = (key, progress)
+        return progress
 
     def entry(self) -> dict[str, object]:
         """The ranking entry (results, leaderboards)."""

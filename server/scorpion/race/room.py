@@ -191,8 +191,10 @@ class Room(Place):
     def _unmask(self, out: list[Output], changed: Racer) -> None:
         """After ``changed``'s board or status changed: cards that no playing board hides
         any more are shown at once to the followers of the other boards holding them."""
+        if self.phase == "countdown" or not any(m.following for m in self.members.by_id.values()):
+            return  # nobody follows a board: board() brings the hidden cards up to date
         released = self.hidden.sync(self.racers)
-        if not released or self.phase == "countdown":
+        if not released:
             return
         for pid, racer in self.racers.items():
             if racer is changed or released.isdisjoint(face_up(racer.game)):
