@@ -157,10 +157,8 @@ class Racer:
         return progress
 
     def entry(self) -> dict[str, object]:
-        """The ranking entry (results, leaderboards)."""
-        data = self.progress()
-        data["name"] = self.player.name
-        return data
+        """The ranking entry (results, leaderboards): a copy, never the cached progress."""
+        return {**self.progress(), "name": self.player.name}
 
     def result(self, ranked: bool, now: float) -> GameResult:
         """The finished game's record for the store."""
