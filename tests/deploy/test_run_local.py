@@ -1,0 +1,246 @@
+"""deploy/run-local.sh: PostgreSQL, the app and nginx from Debian packages, on loopback ports.
+
+One topology per module (starting PostgreSQL and nginx costs a few seconds): races played
+through nginx with real websocket clients, the nginx configuration's promises (gzip, the
+static cache, the Host header, private /metrics, X-Forwarded-For), and a PostgreSQL backup
+made with pg_dump and restored into a new database.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from scorpion.web.testing import Api, free_port, start_race
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "deploy" / "run-local.sh"
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+DEAL = 20261201
+# The app's database in the topology. "postgresql" joins once the PostgreSQL store lands
+# (scorpion serve --db postgresql://...); until then the PostgreSQL of the topology is
+# backed up with the race's records copied into it (see test_pg_dump_and_restore).
+DB_KINDS = ("sqlite",)
+# Player creation per client address: a burst of 8, then one per 100 minutes, so the
+# forged-address test below does not depend on how fast it runs.
+LIMITS = {"new_players_burst": 8, "new_players_per_minute": 0.01}
+
+
+@dataclass(frozen=True)
+class Topology:
+    dir: Path
+    db_kind: str
+    http_port: int
+    app_port: int
+    pg_port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    @property
+    def ws_url(self) -> str:  # what start_race connects to: nginx's /ws
+        return f"ws://127.0.0.1:{self.http_port}/ws"
+
+    def env(self) -> dict[str, str]:
+        """The environment file run-local.sh made (SCORPION_SECRET, POSTGRES_PASSWORD)."""
+        lines = (self.dir / "scorpion.env").read_text().splitlines()
+        return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
+            for path in sorted((self.dir / "logs").glob("*.log"))
+        )
+
+
+def run_local(*args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCORPION_", "POSTGRES_"))}
+    env.update(
+        SCORPION_BIN=str(Path(sys.executable).parent / "scorpion"),
+        SCORPION_DAILY_SEARCH="none",
+        SCORPION_LIMITS=json.dumps(LIMITS),
+    )
+    return subprocess.run(
+        [str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+@pytest.fixture(scope="module", params=DB_KINDS)
+def topology(request: pytest.FixtureRequest) -> Iterator[Topology]:
+    # Not under pytest's 0700 tmp folder: the postgres and nobody users must pass through.
+    folder = Path(tempfile.mkdtemp(prefix="scorpion-deploy-"))
+    folder.chmod(0o711)
+    top = Topology(folder, request.param, free_port(), free_port(), free_port())
+    try:
+        started = run_local(
+            "start", str(folder), "--db", top.db_kind, "--http-port", str(top.http_port),
+            "--app-port", str(top.app_port), "--pg-port", str(top.pg_port),
+        )  # fmt: skip
+        assert started.returncode == 0, started.stderr + top.logs()
+        yield top
+    finally:
+        stopped = run_local("stop", str(folder))
+        pids = [
+            folder / "app.pid",
+            folder / "nginx" / "nginx.pid",
+            folder / "pg/data/postmaster.pid",
+        ]
+        left = [p.name for p in pids if p.exists()]
+        shutil.rmtree(folder, ignore_errors=True)
+    assert stopped.returncode == 0 and not left, (stopped.stderr, left)
+
+
+async def play_race(top: Topology) -> tuple[str, dict[str, str], dict[str, str]]:
+    """Ann and Bob race through nginx: each move acknowledged, each seeing the other's
+    progress; both give up. Returns (room, player ids by name, tokens by name)."""
+    async with Api(top.url) as api:
+        room, racers, tokens = await start_race(top, api, ["Ann", "Bob"], DEAL, max_players=2)
+        ann, bob = racers["Ann"], racers["Bob"]
+        try:
+            for turn in range(1, 5):
+                for racer, other in ((ann, bob), (bob, ann)):
+                    answer = await racer.act("move", move=racer.pick())
+                    assert answer["type"] == "applied", answer
+                    seen = await other.client.expect(
+                        lambda f, r=racer, n=turn: (
+                            f.get("event") == "progress" and f["player"] == r.id and f["moves"] == n
+                        )
+                    )
+                    assert seen["status"] == "playing"
+            for racer in (ann, bob):
+                assert (await racer.act("give-up"))["status"] == "gave-up"
+            for racer in (ann, bob):
+                results = await racer.client.expect(lambda f: f.get("event") == "results")
+                assert {e["player"] for e in results["ranking"]} == {ann.id, bob.id}
+                assert int(results["deal"]) == DEAL
+        finally:
+            for racer in (ann, bob):
+                await racer.client.close()
+        games = (await api.call("GET", "/api/me/games", tokens["Bob"])).json()["games"]
+        assert [(g["room"], g["status"], g["moves"]) for g in games] == [(room, "gave-up", 4)]
+    return room, {"Ann": ann.id, "Bob": bob.id}, tokens
+
+
+async def test_a_race_through_nginx(topology: Topology) -> None:
+    await play_race(topology)
+    # The sockets went through nginx's /ws, upgraded.
+    access = (topology.dir / "logs" / "nginx-access.log").read_text()
+    assert access.count('"GET /ws HTTP/1.1" 101') >= 2, access[-2000:]
+
+
+def test_nginx_compresses_and_caches_static_files_and_passes_the_host(topology: Topology) -> None:
+    with httpx.Client(base_url=topology.url, timeout=10.0) as http:
+        first = http.get("/js/main.js", headers={"Accept-Encoding": "gzip"})
+        again = http.get("/js/main.js", headers={"Accept-Encoding": "gzip"})
+        page = http.get("/")
+    assert first.status_code == again.status_code == 200
+    assert again.headers["x-cache-status"] == "HIT"  # nginx answered; the app was not asked
+    assert again.headers["content-encoding"] == "gzip"
+    assert again.headers["cache-control"] == "max-age=600"
+    assert first.text == again.text == (REPO / "client" / "js" / "main.js").read_text()
+    # The app's security headers survive the proxy, and its CSP names the browser's host
+    # with nginx's port (the websocket URL the page will open).
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert f"ws://127.0.0.1:{topology.http_port}" in page.headers["content-security-policy"]
+    assert "x-cache-status" not in page.headers  # pages are not cached
+
+
+def test_metrics_are_private(topology: Topology) -> None:
+    # Both addresses are this host's loopback: only 127.0.0.1 is allowed.
+    with httpx.Client(base_url=topology.url, timeout=10.0) as http:
+        assert http.get("/metrics").text.startswith("# HELP")
+    outside = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(base_url=topology.url, timeout=10.0, transport=outside) as http:
+        assert http.get("/metrics").status_code == 403
+        assert http.get("/readyz").status_code == 200
+
+
+def test_the_app_counts_the_address_nginx_saw_not_one_a_client_forged(
+    topology: Topology,
+) -> None:
+    # 127.0.0.3 spends its burst of new players, each request forging another address in
+    # X-Forwarded-For: nginx sends its peer's address instead, so all count against 127.0.0.3.
+    transport = httpx.HTTPTransport(local_address="127.0.0.3")
+    with httpx.Client(base_url=topology.url, timeout=10.0, transport=transport) as http:
+        codes = [
+            http.post(
+                "/api/players", json={}, headers={"X-Forwarded-For": f"198.51.100.{i}"}
+            ).status_code
+            for i in range(LIMITS["new_players_burst"] + 1)
+        ]
+    assert codes == [201] * LIMITS["new_players_burst"] + [429]
+    # Another peer still gets players: the app sees each peer's address through nginx
+    # (without the trusted-proxy setting every request would come from nginx's 127.0.0.1).
+    with httpx.Client(base_url=topology.url, timeout=10.0) as http:
+        assert http.post("/api/players", json={}).status_code == 201
+
+
+def psql(top: Topology, database: str, sql: str, stdin: str | None = None) -> str:
+    """SQL as the app's role, over TCP with its password (as a backup job would connect)."""
+    env = {**os.environ, "PGPASSWORD": top.env()["POSTGRES_PASSWORD"]}
+    done = subprocess.run(
+        [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(top.pg_port), "-U", "scorpion",
+         "-d", database, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql],
+        input=stdin, capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def copy_race_into_postgres(top: Topology, room: str) -> None:
+    """The SQLite-backed app's records of ``room``, copied into the topology's PostgreSQL."""
+    with sqlite3.connect(f"file:{top.dir / 'app' / 'scorpion.db'}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT id, player_id, room_id, result, moves, actions FROM games WHERE room_id = ?",
+            (room,),
+        ).fetchall()
+    assert len(rows) == 2, rows
+    text = io.StringIO()
+    csv.writer(text).writerows(rows)
+    psql(top, "scorpion", "CREATE TABLE games (id text PRIMARY KEY, player_id text NOT NULL,"
+         " room_id text, result text, moves integer, actions jsonb)")  # fmt: skip
+    psql(top, "scorpion", "COPY games FROM STDIN WITH (FORMAT csv)", stdin=text.getvalue())
+
+
+async def test_pg_dump_and_restore(topology: Topology) -> None:
+    room, ids, _ = await play_race(topology)
+    if topology.db_kind == "sqlite":
+        copy_race_into_postgres(topology, room)
+    query = f"SELECT player_id, result, moves FROM games WHERE room_id = '{room}' ORDER BY 1"
+    before = psql(topology, "scorpion", query)
+    assert sorted(line.split("|")[0] for line in before.split()) == sorted(ids.values())
+
+    # The commands of deploy/README.md: a custom-format dump, a new database, pg_restore.
+    dump = topology.dir / "scorpion.dump"
+    env = {**os.environ, "PGPASSWORD": topology.env()["POSTGRES_PASSWORD"]}
+    server = ["-h", "127.0.0.1", "-p", str(topology.pg_port), "-U", "scorpion"]
+    dumped = subprocess.run(
+        [str(PG_BIN / "pg_dump"), *server, "-Fc", "-f", str(dump), "scorpion"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert dumped.returncode == 0, dumped.stderr
+    created = run_local("psql", str(topology.dir), "-d", "postgres", "-v", "ON_ERROR_STOP=1",
+                        "-c", "CREATE DATABASE restored OWNER scorpion")  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    restored = subprocess.run(
+        [str(PG_BIN / "pg_restore"), *server, "--no-owner", "-d", "restored", str(dump)],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert restored.returncode == 0, restored.stderr
+    assert psql(topology, "restored", query) == before
+    statuses = {line.split("|")[1] for line in before.split()}
+    assert statuses == {"gave-up"}
