@@ -9,7 +9,7 @@
 #   deploy/run-local.sh status DIR
 #   deploy/run-local.sh psql DIR [psql arguments]   # as the cluster's superuser
 #
-# Needs: apt-get install postgresql nginx curl. The app is $SCORPION_BIN (default: the
+# Needs: apt-get install postgresql nginx curl. The app is $APP_BIN (default: the
 # repository's .venv/bin/scorpion); it inherits SCORPION_* variables from the caller
 # (e.g. SCORPION_DAILY_SEARCH=none). DIR/scorpion.env holds the generated secrets, like the
 # environment file of compose.yaml. Logs: DIR/logs/. Every wait is bounded.
@@ -19,7 +19,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 pg_bin="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 nginx_bin="${NGINX_BIN:-/usr/sbin/nginx}"
-scorpion_bin="${SCORPION_BIN:-$repo/.venv/bin/scorpion}"
+scorpion_bin="${APP_BIN:-$repo/.venv/bin/scorpion}"
 
 die() { echo "run-local.sh: $*" >&2; exit 1; }
 
@@ -185,7 +185,7 @@ cmd_start() {
             *) usage ;;
         esac
     done
-    [ -x "$scorpion_bin" ] || die "no $scorpion_bin: run make .venv/bin/scorpion, or set SCORPION_BIN"
+    [ -x "$scorpion_bin" ] || die "no $scorpion_bin: run make .venv/bin/scorpion, or set APP_BIN"
     [ -f "$dir/app.pid" ] && kill -0 "$(cat "$dir/app.pid")" 2>/dev/null &&
         die "already running in $dir (stop it first)"
     mkdir -p "$dir/logs"

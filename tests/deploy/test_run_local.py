@@ -70,7 +70,7 @@ class Topology:
 def run_local(*args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCORPION_", "POSTGRES_"))}
     env.update(
-        SCORPION_BIN=str(Path(sys.executable).parent / "scorpion"),
+        APP_BIN=str(Path(sys.executable).parent / "scorpion"),
         SCORPION_DAILY_SEARCH="none",
         SCORPION_LIMITS=json.dumps(LIMITS),
     )
