@@ -17,7 +17,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
-pg_bin="${PG_BIN:-/usr/lib/postgresql/15/bin}"
+# The newest PostgreSQL installed (Debian 12: 15).
+pg_bin="${PG_BIN:-$(find /usr/lib/postgresql -path "*/bin/initdb" 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname)}"
 nginx_bin="${NGINX_BIN:-/usr/sbin/nginx}"
 scorpion_bin="${APP_BIN:-$repo/.venv/bin/scorpion}"
 
@@ -186,6 +187,8 @@ cmd_start() {
         esac
     done
     [ -x "$scorpion_bin" ] || die "no $scorpion_bin: run make .venv/bin/scorpion, or set APP_BIN"
+    [ -x "$pg_bin/initdb" ] || die "no PostgreSQL: apt-get install postgresql (or set PG_BIN)"
+    [ -x "$nginx_bin" ] || die "no nginx: apt-get install nginx (or set NGINX_BIN)"
     [ -f "$dir/app.pid" ] && kill -0 "$(cat "$dir/app.pid")" 2>/dev/null &&
         die "already running in $dir (stop it first)"
     mkdir -p "$dir/logs"

@@ -28,7 +28,8 @@ from scorpion.web.testing import Api, free_port, start_race
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "deploy" / "run-local.sh"
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# The newest PostgreSQL installed, as run-local.sh picks it.
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: float(p.parent.name))
 DEAL = 20261201
 # The app's database in the topology. "postgresql" joins once the PostgreSQL store lands
 # (scorpion serve --db postgresql://...); until then the PostgreSQL of the topology is
