@@ -88,26 +88,27 @@ start_postgres() {
     if [ ! -f "$data/PG_VERSION" ]; then
         # Local connections only through a socket only its owner may open; TCP needs a password.
         as_postgres "$pg_bin/initdb" -D "$data" -U postgres -E UTF8 --locale=C.UTF-8 \
-            --auth-local=trust --auth-host=scram-sha-256 >>"$dir/logs/postgres.log"
+            --auth-local=trust --auth-host=scram-sha-256 >>"$dir/logs/postgres.log" 2>&1 ||
+            die "initdb failed: see $dir/logs/postgres.log"
         cat >>"$data/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
-port = $pg_port
 unix_socket_directories = '$run'
 unix_socket_permissions = 0700
 shared_buffers = 32MB
 max_connections = 50
 EOF
-        fresh=1
     fi
-    as_postgres "$pg_bin/pg_ctl" -D "$data" -l "$dir/logs/postgres.log" -w -t 30 start >/dev/null ||
+    # The port is given at each start: a restart may choose another.
+    as_postgres "$pg_bin/pg_ctl" -D "$data" -l "$dir/logs/postgres.log" -o "-p $pg_port" -w -t 30 \
+        start >/dev/null ||
         die "PostgreSQL did not start: see $dir/logs/postgres.log"
-    if [ "${fresh:-0}" = 1 ]; then
-        as_postgres "$pg_bin/psql" -h "$run" -p "$pg_port" -U postgres -d postgres -qX \
-            -v ON_ERROR_STOP=1 >/dev/null <<EOF
-CREATE ROLE scorpion LOGIN PASSWORD '$POSTGRES_PASSWORD';
-CREATE DATABASE scorpion OWNER scorpion;
+    # The role, its password (from scorpion.env) and the database, made or brought up to date.
+    as_postgres "$pg_bin/psql" -h "$run" -p "$pg_port" -U postgres -d postgres -qX \
+        -v ON_ERROR_STOP=1 >/dev/null <<EOF
+SELECT 'CREATE ROLE scorpion LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'scorpion')\\gexec
+ALTER ROLE scorpion PASSWORD '$POSTGRES_PASSWORD';
+SELECT 'CREATE DATABASE scorpion OWNER scorpion' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'scorpion')\\gexec
 EOF
-    fi
 }
 
 start_app() {
@@ -170,7 +171,8 @@ start_nginx() {
     write_nginx_conf
     local args=(-e "$dir/logs/nginx-error.log" -p "$dir/nginx" -c "$dir/nginx/nginx.conf")
     "$nginx_bin" "${args[@]}" -t -q || die "nginx refused $dir/nginx/nginx.conf"
-    "$nginx_bin" "${args[@]}" </dev/null >>"$dir/logs/nginx-error.log" 2>&1
+    "$nginx_bin" "${args[@]}" </dev/null >>"$dir/logs/nginx-error.log" 2>&1 ||
+        die "nginx did not start: $(tail -n 2 "$dir/logs/nginx-error.log")"
     wait_http "http://127.0.0.1:$http_port/readyz" 20 ||
         die "no answer through nginx after 20 s: see $dir/logs/nginx-error.log"
 }

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -245,3 +246,31 @@ async def test_pg_dump_and_restore(topology: Topology) -> None:
     assert psql(topology, "restored", query) == before
     statuses = {line.split("|")[1] for line in before.split()}
     assert statuses == {"gave-up"}
+
+
+def test_a_failed_start_leaves_nothing_running_and_a_second_start_reuses_the_folder() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="scorpion-deploy-"))
+    folder.chmod(0o711)
+    ports = ["--app-port", str(free_port()), "--pg-port", str(free_port())]
+    pids = [folder / "app.pid", folder / "nginx" / "nginx.pid", folder / "pg/data/postmaster.pid"]
+    try:
+        with socket.socket() as taken:  # something else already listens on nginx's port
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = str(taken.getsockname()[1])
+            failed = run_local("start", str(folder), "--http-port", port, *ports)
+        assert failed.returncode != 0
+        assert "nginx" in failed.stderr
+        assert not [p.name for p in pids if p.exists()]  # PostgreSQL and the app were stopped
+        secrets = (folder / "scorpion.env").read_text()
+
+        started = run_local("start", str(folder), "--http-port", str(free_port()), *ports)
+        assert started.returncode == 0, started.stderr
+        status = run_local("status", str(folder))
+        assert status.returncode == 0 and "ready through nginx" in status.stdout, status.stdout
+        assert (folder / "scorpion.env").read_text() == secrets  # the same secret and password
+    finally:
+        stopped = run_local("stop", str(folder))
+        left = [p.name for p in pids if p.exists()]
+        shutil.rmtree(folder, ignore_errors=True)
+    assert stopped.returncode == 0 and not left, (stopped.stderr, left)
