@@ -31,11 +31,12 @@ as_postgres() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# Waits up to $2 seconds for URL $1 to answer 2xx.
+# Waits up to $2 seconds for URL $1 to answer 2xx, and no longer than process $3 lives.
 wait_http() {
     local deadline=$((SECONDS + $2))
     until curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null; do
         [ "$SECONDS" -lt "$deadline" ] || return 1
+        [ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null || return 1
         sleep 0.2
     done
 }
@@ -128,8 +129,8 @@ start_app() {
         setsid "$scorpion_bin" serve --client "$repo/client" \
         </dev/null >>"$dir/logs/app.log" 2>&1 &
     echo $! >"$dir/app.pid"
-    wait_http "http://127.0.0.1:$app_port/readyz" 60 ||
-        die "the app is not ready after 60 s: see $dir/logs/app.log"
+    wait_http "http://127.0.0.1:$app_port/readyz" 60 "$(cat "$dir/app.pid")" ||
+        die "the app ended or is not ready after 60 s: $(tail -n 3 "$dir/logs/app.log")"
 }
 
 write_nginx_conf() {
@@ -219,10 +220,15 @@ cmd_stop() {
     fi
 }
 
-cmd_status() {
-    local code=0
+load_ports() {
+    [ -f "$dir/ports" ] || die "nothing was started in $dir"
     # shellcheck source=/dev/null
     . "$dir/ports"
+}
+
+cmd_status() {
+    local code=0
+    load_ports
     if curl -fsS --max-time 2 "http://127.0.0.1:$http_port/readyz" >/dev/null 2>&1; then
         echo "ready through nginx: http://127.0.0.1:$http_port"
     else
@@ -234,8 +240,7 @@ cmd_status() {
 }
 
 cmd_psql() {
-    # shellcheck source=/dev/null
-    . "$dir/ports"
+    load_ports
     as_postgres "$pg_bin/psql" -h "$dir/pg/run" -p "$pg_port" -U postgres -X "$@"
 }
 
