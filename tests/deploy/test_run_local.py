@@ -13,11 +13,13 @@ import io
 import json
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -274,3 +276,83 @@ def test_a_failed_start_leaves_nothing_running_and_a_second_start_reuses_the_fol
         left = [p.name for p in pids if p.exists()]
         shutil.rmtree(folder, ignore_errors=True)
     assert stopped.returncode == 0 and not left, (stopped.stderr, left)
+
+
+def test_the_production_configuration_redirects_to_https_and_sends_hsts(topology: Topology) -> None:
+    """deploy/nginx.conf as written, TLS parts included, with a self-signed certificate:
+    only the addresses, paths and the app's port are changed for this sandbox."""
+    folder = topology.dir / "tls"
+    (folder / "tmp").mkdir(parents=True)
+    key, cert = folder / "privkey.pem", folder / "fullchain.pem"
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=race.example.org", "-keyout", str(key), "-out", str(cert)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    http, https = free_port(), free_port()
+    site = (REPO / "deploy" / "nginx.conf").read_text()
+    for old, new in [
+        ("listen 80;", f"listen 127.0.0.1:{http};"),
+        ("listen [::]:80;", ""),
+        (
+            "listen 443 ssl http2; listen [::]:443 ssl http2;",
+            f"listen 127.0.0.1:{https} ssl http2;",
+        ),
+        ("/etc/nginx/certs/", f"{folder}/"),
+        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{topology.app_port};"),
+        ("/var/cache/nginx/scorpion-race", f"{folder}/cache"),
+        ("/var/www/acme", f"{folder}/acme"),
+    ]:
+        assert old in site, old
+        site = site.replace(old, new)
+    (folder / "site.conf").write_text(site)
+    user = "user nobody nogroup;" if os.geteuid() == 0 else ""
+    if user:
+        shutil.chown(folder / "tmp", "nobody")
+    main = f"""{user}
+        pid {folder}/nginx.pid;
+        error_log {folder}/error.log;
+        events {{ worker_connections 64; }}
+        http {{
+            access_log off;
+            client_body_temp_path {folder}/tmp/body;
+            proxy_temp_path {folder}/tmp/proxy;
+            fastcgi_temp_path {folder}/tmp/fastcgi;
+            uwsgi_temp_path {folder}/tmp/uwsgi;
+            scgi_temp_path {folder}/tmp/scgi;
+            include {folder}/site.conf;
+        }}"""
+    (folder / "nginx.conf").write_text(main)
+    nginx = ["/usr/sbin/nginx", "-e", str(folder / "error.log"), "-p", str(folder),
+             "-c", str(folder / "nginx.conf")]  # fmt: skip
+    started = subprocess.run(nginx, capture_output=True, text=True, timeout=30)
+    assert started.returncode == 0, started.stderr
+    try:
+        with httpx.Client(timeout=10.0) as plain:
+            moved = plain.get(f"http://127.0.0.1:{http}/r/abc?x=1")
+        assert moved.status_code == 301
+        assert moved.headers["location"] == "https://127.0.0.1/r/abc?x=1"
+        with httpx.Client(timeout=10.0, verify=False) as tls:
+            ready = tls.get(f"https://127.0.0.1:{https}/readyz")
+            metrics = tls.get(f"https://127.0.0.1:{https}/metrics")
+        assert ready.status_code == 200 and ready.json() == {"ready": True}
+        assert ready.headers["strict-transport-security"] == "max-age=31536000; includeSubDomains"
+        assert metrics.status_code == 200  # from 127.0.0.1
+        assert "strict-transport-security" in metrics.headers
+    finally:
+        pid = int((folder / "nginx.pid").read_text())
+        subprocess.run([*nginx, "-s", "stop"], capture_output=True, timeout=30)
+        wait_until_gone(pid)
+
+
+def wait_until_gone(pid: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError(f"nginx {pid} still ran {timeout} s after it was told to stop")
