@@ -41,19 +41,21 @@ wait_http() {
     done
 }
 
-# Sends signal $2 to the process in pid file $1 and waits up to $3 seconds for it to end.
-end_process() {
-    local pidfile="$1" sig="$2" limit="$3" pid deadline
+# Sends signal $2 to the process in pid file $1.
+signal_process() {
+    [ -f "$1" ] && kill "-$2" "$(cat "$1")" 2>/dev/null || true
+}
+
+# Waits up to $2 seconds for the process in pid file $1 to end, then kills it.
+wait_process() {
+    local pidfile="$1" limit="$2" pid deadline
     [ -f "$pidfile" ] || return 0
     pid="$(cat "$pidfile")"
+    deadline=$((SECONDS + limit))
+    while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
-        kill "-$sig" "$pid" 2>/dev/null || true
-        deadline=$((SECONDS + limit))
-        while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
-        if kill -0 "$pid" 2>/dev/null; then
-            echo "run-local.sh: pid $pid ignored SIG$sig for ${limit} s: killing it" >&2
-            kill -KILL "$pid" 2>/dev/null || true
-        fi
+        echo "run-local.sh: pid $pid still ran after ${limit} s: killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$pidfile"
 }
@@ -155,6 +157,7 @@ $user
 worker_processes 1;
 pid $dir/nginx/nginx.pid;
 error_log $dir/logs/nginx-error.log warn;
+worker_shutdown_timeout 10s;  # then websockets still open are closed
 events { worker_connections 1024; }
 http {
     access_log $dir/logs/nginx-access.log;
@@ -211,10 +214,13 @@ cmd_start() {
 }
 
 cmd_stop() {
-    # nginx first (no new requests), then the app (SIGTERM: it closes sockets with 1001 and
-    # writes what is pending), then PostgreSQL.
-    end_process "$dir/nginx/nginx.pid" QUIT 10
-    end_process "$dir/app.pid" TERM 30
+    # nginx stops accepting (QUIT) but keeps open websockets; the app (SIGTERM) closes them
+    # with 1001 "going away" through nginx and writes what is pending; then nginx's workers
+    # end, and PostgreSQL stops last.
+    signal_process "$dir/nginx/nginx.pid" QUIT
+    signal_process "$dir/app.pid" TERM
+    wait_process "$dir/app.pid" 30
+    wait_process "$dir/nginx/nginx.pid" 20
     if [ -f "$dir/pg/data/postmaster.pid" ]; then
         as_postgres "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast -w -t 30 stop >/dev/null
     fi

@@ -8,6 +8,7 @@ made with pg_dump and restored into a new database.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -27,7 +28,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from scorpion.web.testing import Api, free_port, start_race
+from scorpion.web.testing import Api, Client, free_port, start_race
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "deploy" / "run-local.sh"
@@ -250,7 +251,7 @@ async def test_pg_dump_and_restore(topology: Topology) -> None:
     assert statuses == {"gave-up"}
 
 
-def test_a_failed_start_leaves_nothing_running_and_a_second_start_reuses_the_folder() -> None:
+async def test_a_failed_start_stops_what_it_started_and_stop_tells_sockets_going_away() -> None:
     folder = Path(tempfile.mkdtemp(prefix="scorpion-deploy-"))
     folder.chmod(0o711)
     ports = ["--app-port", str(free_port()), "--pg-port", str(free_port())]
@@ -271,6 +272,18 @@ def test_a_failed_start_leaves_nothing_running_and_a_second_start_reuses_the_fol
         status = run_local("status", str(folder))
         assert status.returncode == 0 and "ready through nginx" in status.stdout, status.stdout
         assert (folder / "scorpion.env").read_text() == secrets  # the same secret and password
+
+        # A player in a room through nginx when everything stops: told 1001, "going away".
+        with open(folder / "ports") as lines:
+            url = "http://127.0.0.1:" + dict(line.strip().split("=") for line in lines)["http_port"]
+        async with Api(url) as api:
+            _, token = await api.new_player("Ann")
+            room = await api.new_room(token)
+        client = await Client.connect(url.replace("http", "ws") + "/ws", "Ann")
+        assert (await client.hello(token, room=room))["type"] == "welcome"
+        stopped = await asyncio.to_thread(run_local, "stop", str(folder))
+        assert stopped.returncode == 0, stopped.stderr
+        assert (await client.closed())[0] == 1001
     finally:
         stopped = run_local("stop", str(folder))
         left = [p.name for p in pids if p.exists()]
