@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -84,29 +84,42 @@ def run_local(*args: str, timeout: float = 120.0) -> subprocess.CompletedProcess
     )
 
 
-@pytest.fixture(scope="module", params=DB_KINDS)
-def topology(request: pytest.FixtureRequest) -> Iterator[Topology]:
+def new_folder() -> Path:
     # Not under pytest's 0700 tmp folder: the postgres and nobody users must pass through.
     folder = Path(tempfile.mkdtemp(prefix="scorpion-deploy-"))
     folder.chmod(0o711)
-    top = Topology(folder, request.param, free_port(), free_port(), free_port())
+    return folder
+
+
+def start(top: Topology) -> subprocess.CompletedProcess[str]:
+    return run_local(
+        "start", str(top.dir), "--db", top.db_kind, "--http-port", str(top.http_port),
+        "--app-port", str(top.app_port), "--pg-port", str(top.pg_port),
+    )  # fmt: skip
+
+
+def running(folder: Path) -> list[str]:
+    """The pid files of the topology's processes still there (stop removes them)."""
+    pids = ["app.pid", "nginx/nginx.pid", "pg/data/postmaster.pid"]
+    return [name for name in pids if (folder / name).exists()]
+
+
+def stop_and_remove(folder: Path) -> None:
+    stopped = run_local("stop", str(folder))
+    left = running(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    assert stopped.returncode == 0 and not left, (stopped.stderr, left)
+
+
+@pytest.fixture(scope="module", params=DB_KINDS)
+def topology(request: pytest.FixtureRequest) -> Iterator[Topology]:
+    top = Topology(new_folder(), request.param, free_port(), free_port(), free_port())
     try:
-        started = run_local(
-            "start", str(folder), "--db", top.db_kind, "--http-port", str(top.http_port),
-            "--app-port", str(top.app_port), "--pg-port", str(top.pg_port),
-        )  # fmt: skip
+        started = start(top)
         assert started.returncode == 0, started.stderr + top.logs()
         yield top
     finally:
-        stopped = run_local("stop", str(folder))
-        pids = [
-            folder / "app.pid",
-            folder / "nginx" / "nginx.pid",
-            folder / "pg/data/postmaster.pid",
-        ]
-        left = [p.name for p in pids if p.exists()]
-        shutil.rmtree(folder, ignore_errors=True)
-    assert stopped.returncode == 0 and not left, (stopped.stderr, left)
+        stop_and_remove(top.dir)
 
 
 async def play_race(top: Topology) -> tuple[str, dict[str, str], dict[str, str]]:
@@ -252,43 +265,34 @@ async def test_pg_dump_and_restore(topology: Topology) -> None:
 
 
 async def test_a_failed_start_stops_what_it_started_and_stop_tells_sockets_going_away() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="scorpion-deploy-"))
-    folder.chmod(0o711)
-    ports = ["--app-port", str(free_port()), "--pg-port", str(free_port())]
-    pids = [folder / "app.pid", folder / "nginx" / "nginx.pid", folder / "pg/data/postmaster.pid"]
+    top = Topology(new_folder(), "sqlite", free_port(), free_port(), free_port())
     try:
         with socket.socket() as taken:  # something else already listens on nginx's port
             taken.bind(("127.0.0.1", 0))
             taken.listen()
-            port = str(taken.getsockname()[1])
-            failed = run_local("start", str(folder), "--http-port", port, *ports)
+            failed = start(replace(top, http_port=taken.getsockname()[1]))
         assert failed.returncode != 0
         assert "nginx" in failed.stderr
-        assert not [p.name for p in pids if p.exists()]  # PostgreSQL and the app were stopped
-        secrets = (folder / "scorpion.env").read_text()
+        assert not running(top.dir)  # PostgreSQL and the app were stopped again
+        secrets = (top.dir / "scorpion.env").read_text()
 
-        started = run_local("start", str(folder), "--http-port", str(free_port()), *ports)
+        started = start(top)
         assert started.returncode == 0, started.stderr
-        status = run_local("status", str(folder))
+        status = run_local("status", str(top.dir))
         assert status.returncode == 0 and "ready through nginx" in status.stdout, status.stdout
-        assert (folder / "scorpion.env").read_text() == secrets  # the same secret and password
+        assert (top.dir / "scorpion.env").read_text() == secrets  # the same secret and password
 
         # A player in a room through nginx when everything stops: told 1001, "going away".
-        with open(folder / "ports") as lines:
-            url = "http://127.0.0.1:" + dict(line.strip().split("=") for line in lines)["http_port"]
-        async with Api(url) as api:
+        async with Api(top.url) as api:
             _, token = await api.new_player("Ann")
             room = await api.new_room(token)
-        client = await Client.connect(url.replace("http", "ws") + "/ws", "Ann")
+        client = await Client.connect(top.ws_url, "Ann")
         assert (await client.hello(token, room=room))["type"] == "welcome"
-        stopped = await asyncio.to_thread(run_local, "stop", str(folder))
+        stopped = await asyncio.to_thread(run_local, "stop", str(top.dir))
         assert stopped.returncode == 0, stopped.stderr
         assert (await client.closed())[0] == 1001
     finally:
-        stopped = run_local("stop", str(folder))
-        left = [p.name for p in pids if p.exists()]
-        shutil.rmtree(folder, ignore_errors=True)
-    assert stopped.returncode == 0 and not left, (stopped.stderr, left)
+        stop_and_remove(top.dir)
 
 
 def test_the_production_configuration_redirects_to_https_and_sends_hsts(topology: Topology) -> None:
