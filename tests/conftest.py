@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
+
+# Property tests draw the same examples on every run (a failure in CI is a failure on every
+# machine, never a lucky draw); SCORPION_HYPOTHESIS=explore draws new ones for local hunting.
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("SCORPION_HYPOTHESIS", "repeatable"))
 
 
 @pytest.fixture

@@ -85,6 +85,7 @@ export async function whoAmI() {
 }
 
 export const createRoom = (settings) => request("POST", "/api/rooms", settings);
+export const presets = () => request("GET", "/api/presets");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);

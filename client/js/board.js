@@ -3,7 +3,7 @@
 // from where a card was to where it is now (FLIP), a turned card flips, the stock's cards fly
 // to their columns and a finished run flies to its foundation.
 
-import { faceDownCard, faceUpCard, cardName, suitName } from "./cards.js";
+import { MASKED, faceDownCard, faceUpCard, maskedCard, cardName, suitName } from "./cards.js";
 import { h, reducedMotion } from "./dom.js";
 import { animateChanges, shakeBack } from "./motion.js";
 import { columnLabel, coveredRunNote, coveredRuns } from "./tableau.js";
@@ -13,7 +13,9 @@ const MAX_CW = 104;
 const MIN_CW = 30; // ten columns (Three Blind Mice) still fit a 360 px phone
 
 export function createBoard({ interactive = true, label = "Your board" } = {}) {
-  const el = h("div.board", { role: "region", "aria-label": label });
+  // The game around the board is the region named `label`; the board is a group inside it.
+  const el = h("div.board", { role: "group", "aria-label": `${label}: the table` });
+  const readonly = !interactive; // a followed board: cards are pictures, not buttons
   const top = h("div.toprow");
   const stockSlot = h("div.slot.stock-slot", { dataset: { zone: "stock" } });
   const reserveRow = h("div.reserve-row");
@@ -111,13 +113,19 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         y += L.downStep;
       }
       column.up.forEach((text, i) => {
+        if (text === MASKED) {
+          const key = `m:${j}:${i}`;
+          place(getCard(key, maskedCard), key, column.down + i);
+          if (i < column.up.length - 1) y += L.steps[j];
+          return;
+        }
         const key = `c:${text}`;
         const card = getCard(key, () => faceUpCard(text));
-        card.setAttribute("role", "button");
-        card.setAttribute("aria-label", cardName(text));
+        card.setAttribute("role", readonly ? "img" : "button");
+        card.setAttribute("aria-label", `${cardName(text)}, column ${j + 1}`);
         card.dataset.col = String(j);
         card.dataset.index = String(i);
-        if (!card.hasAttribute("tabindex")) card.tabIndex = -1;
+        if (!readonly && !card.hasAttribute("tabindex")) card.tabIndex = -1;
         place(card, key, column.down + i);
         if (i < column.up.length - 1) y += L.steps[j];
       });
@@ -163,12 +171,13 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
       seen.add(key);
     }
     stockSlot.classList.toggle("dealt", count === 0);
-    stockSlot.setAttribute("role", "button");
-    stockSlot.tabIndex = interactive && count ? 0 : -1;
-    stockSlot.setAttribute("aria-disabled", String(!count));
-    stockSlot.setAttribute("aria-label", count
-      ? `Stock, ${count} cards face down: deal one onto each of columns 1 to 3`
-      : "Stock, dealt");
+    stockSlot.setAttribute("role", readonly ? "img" : "button");
+    if (readonly) stockSlot.removeAttribute("tabindex");
+    else stockSlot.tabIndex = interactive && count ? 0 : -1;
+    if (!readonly) stockSlot.setAttribute("aria-disabled", String(!count));
+    stockSlot.setAttribute("aria-label", !count ? "Stock, dealt" : readonly
+      ? `Stock, ${count} cards face down`
+      : `Stock, ${count} cards face down: deal one onto each of columns 1 to 3`);
     stockSlot.title = count ? "Deal the stock (D)" : "The stock has been dealt";
   }
 
@@ -178,11 +187,11 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     reserve.forEach((text, i) => {
       const key = `c:${text}`;
       const card = getCard(key, () => faceUpCard(text));
-      card.setAttribute("role", "button");
+      card.setAttribute("role", readonly ? "img" : "button");
       card.setAttribute("aria-label", `${cardName(text)}, reserve cell ${i + 1}`);
       card.dataset.col = "reserve";
       card.dataset.index = "0";
-      if (!card.hasAttribute("tabindex")) card.tabIndex = -1;
+      if (!readonly && !card.hasAttribute("tabindex")) card.tabIndex = -1;
       card.style.top = "0px";
       card.style.left = `calc(${i} * (var(--cw) + var(--gap)))`;
       card.style.transform = "";

@@ -84,3 +84,16 @@ export function faceDownCard() {
   el.className = "card down";
   return el;
 }
+
+/** How the server sends a face-up card of a followed board that is still face down on a
+ * playing racer's board (docs/protocol.md section 4). */
+export const MASKED = "??";
+
+/** A masked card: a back with a mark, in a face-up card's place. */
+export function maskedCard() {
+  const el = document.createElement("div");
+  el.className = "card down masked";
+  el.title = "Hidden until every racer still playing has turned it";
+  el.setAttribute("aria-label", "a card still face down on another racer's board");
+  return el;
+}

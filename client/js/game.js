@@ -23,11 +23,11 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   const moves = stat("moves", "Moves");
   const runs = stat("runs", "Runs");
   const clockSlot = h("div.clock-slot");
-  const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo));
+  const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo, announceUndo));
   const hintBtn = button("Hint", "Show the moves you can make (H)", () => hint());
   // Auto (seed 004): the server plays one move of a winning line, or gives up a lost game.
   const autoBtn = button("Auto", "Play one move of a winning line; if none is left, give up (A)", () => auto());
-  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal));
+  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal, announceDeal));
   const giveUpBtn = button("Give up", "End your game here", async () => {
     if (await confirmDialog("Give up this game? It counts as a loss, scored where it stands.", "Give up")) act(commands.giveUp);
   });
@@ -60,10 +60,12 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   let over = false;
   let autoBusy = false; // an auto command in flight: the server may search for a moment
 
-  async function act(fn) {
+  async function act(fn, announced) {
     if (!fn) return;
     try {
-      await fn();
+      const before = view;
+      const answer = await fn();
+      announced?.(answer, before);
     } catch (err) {
       refused(err);
     }
@@ -125,13 +127,13 @@ export function createGame({ commands, readonly = false, label = "Your board", a
         announceMove(answer, card);
         return answer;
       },
-      deal: () => act(commands.deal),
+      deal: () => act(commands.deal, announceDeal),
       refused,
     }, {
       tapMode: () => (tapToggle.checked ? "move" : "select"),
       fits: (card) => fittingColumns(board.view, card, rules()),
     });
-    stopKeys = gameKeys({ deal: () => act(commands.deal), undo: () => act(commands.undo), hint: () => hint(), auto: () => auto() });
+    stopKeys = gameKeys({ deal: () => act(commands.deal, announceDeal), undo: () => act(commands.undo, announceUndo), hint: () => hint(), auto: () => auto() });
   }
 
   function announceMove(answer, card) {
@@ -145,6 +147,23 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     if (v.runs.length > view.runs.length) parts.push(`run of ${v.runs.length === 4 ? "the last suit" : "cards"} removed, ${v.runs.length} of 4`);
     if (v.turned > view.turned) parts.push("a card turned face up");
     if (parts.length) announce(parts.join(", "));
+  }
+
+  /** The deal said in words: which card landed on each of columns 1 to 3. */
+  function announceDeal(answer) {
+    const v = answer?.view || view;
+    const dealt = (v?.columns || []).slice(0, 3).map((c, j) => c.up.length ? `${cardName(c.up[c.up.length - 1])} on column ${j + 1}` : null);
+    announce(`Stock dealt: ${dealt.filter(Boolean).join(", ")}`);
+  }
+
+  function announceUndo(answer, before) {
+    const v = answer?.view;
+    const parts = ["Move undone"];
+    if (v && before && v.turned < before.turned) parts.push("a card turned back face down");
+    if (v && before && v.runs.length < before.runs.length) parts.push("a run is back on the table");
+    if (v && before && v.stock > before.stock) parts.push("the stock is back");
+    if (v) parts.push(`score ${v.score}`);
+    announce(parts.join(", "));
   }
 
   function celebrate() {

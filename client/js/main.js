@@ -9,6 +9,8 @@ import { mountHome } from "./views/home.js";
 import { mountRoom } from "./views/room.js";
 import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
+import { mountRules } from "./views/rules.js";
+import { invite } from "./views/invite.js";
 import { PRESETS } from "./presets.js";
 import { applyColors } from "./game.js";
 
@@ -92,7 +94,8 @@ async function practice(preset) {
       h("p.lead", { text: "A game for you alone: the same engine, no opponents, no clock pressure." }),
       h("div.cta-grid", {}, Object.entries(PRESETS).map(([key, p]) => h("section.panel.stack", {},
         h("h2", { text: p.label }), h("p.muted", { text: p.blurb }),
-        h("a.btn.primary", { href: `#/practice/${key}` }, "Deal")))));
+        h("div.row", {}, h("a.btn.primary", { href: `#/practice/${key}` }, "Deal"),
+          h("a.btn", { href: `#/rules/${key}`, "aria-label": `Rules of ${p.label}` }, "Rules"))))));
     return;
   }
   await askName();
@@ -124,6 +127,10 @@ async function route() {
   const token = {};
   route.current = token;
   if (name === "r" && arg) {
+    const choice = await invite(ctx, arg).catch((err) => { toast(err.message); return "in"; });
+    if (route.current !== token || choice === "missing") return;
+    if (choice === "watch") sessionStorage.setItem(`scorpion.watch.${arg}`, "1");
+    if (choice === "play") sessionStorage.removeItem(`scorpion.watch.${arg}`);
     await askName();
     if (route.current !== token) return;
     unmount = mountRoom(ctx, arg);
@@ -133,6 +140,8 @@ async function route() {
     unmount = mountDaily(ctx, arg);
   } else if (name === "practice") {
     practice(arg);
+  } else if (name === "rules") {
+    unmount = mountRules(ctx, arg);
   } else if (name === "stats") {
     unmount = mountStats(ctx);
   } else {
@@ -151,7 +160,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules" };
 
 window.addEventListener("hashchange", route);
 applyColors();

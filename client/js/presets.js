@@ -1,4 +1,4 @@
-// What the client says about each preset (docs: RULES.md). The server is the referee; this is
+// What the client says about each preset (docs/rules.md). The server is the referee; this is
 // only for labels, the setting forms and explanations such as the `placed` runs rule.
 
 export const PRESETS = {

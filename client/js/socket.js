@@ -9,6 +9,9 @@ const SILENT_LIMIT = 45000;
 const CONNECT_TIMEOUT = 10000; // to open the socket
 const WELCOME_TIMEOUT = 90000; // from open to welcome
 const FATAL_CLOSE = new Set([4000, 4001, 4004]);
+// The server's protocol version this client speaks: a welcome with a higher one means the
+// page is older than the server, so it asks to be reloaded (docs/protocol.md section 1).
+export const PROTOCOL = 1;
 
 export class Connection {
   /**
@@ -153,7 +156,7 @@ export class Connection {
       this.lastVersion = frame.version ?? this.lastVersion;
       if (typeof frame.last_seq === "number") this.nextSeq = Math.max(this.nextSeq, frame.last_seq + 1);
       this.onWelcome(frame);
-      this._status("open", { reconnected: this.connects > 1 });
+      this._status("open", { reconnected: this.connects > 1, outdated: (frame.protocol ?? 0) > PROTOCOL });
       this._startHeartbeat();
       // Resend what this socket has not carried yet (unanswered commands keep their seq).
       for (const entry of this.pending) if (entry.socket !== this.ws) this._transmit(entry);

@@ -61,7 +61,7 @@ export function fittingColumns(v, text, rules = {}) {
   return out;
 }
 
-/** Why a complete run stays on the table (RULES.md rule 7), or "" when there is none to explain. */
+/** Why a complete run stays on the table (docs/rules.md, "Finished runs"), or "" when there is none to explain. */
 export function coveredRunNote(v, found, runsRule) {
   if (!found.length || runsRule === "keep") return "";
   const { column, start, suit, bottom } = found[0];

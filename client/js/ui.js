@@ -23,6 +23,12 @@ export function showConnection(status) {
   if (!el) return;
   clearInterval(bannerTimer);
   el.classList.remove("ok");
+  if (status?.outdated) {
+    el.hidden = false;
+    el.replaceChildren("Scorpion Race was updated. ",
+      h("button.btn.small", { type: "button", onclick: () => location.reload() }, "Reload the page"));
+    return;
+  }
   if (!status || status.state === "open") {
     if (status?.reconnected && !el.hidden) {
       el.textContent = "Reconnected";

@@ -1,14 +1,12 @@
 """Fixtures for the browser tests: a real ``scorpion serve`` and a real Chromium.
 
-Chromium is Debian's (/usr/bin/chromium, installed with apt where missing); Playwright only
-drives it, it never downloads a browser.
+Chromium is Debian's (/usr/bin/chromium, which .ci/run installs); Playwright only drives
+it, it never downloads a browser.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,12 +26,9 @@ DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def ensure_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    if shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "chromium"], check=False, timeout=900)
+    # .ci/run installs it; a test never installs system packages.
     if not Path(CHROMIUM).exists():
-        raise RuntimeError("Chromium is missing: apt-get install -y chromium")
+        raise RuntimeError("Chromium is missing: apt-get install -y chromium (see .ci/run)")
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running while it is
@@ -58,12 +53,15 @@ def new_page(browser: Browser) -> Iterator[PageFactory]:
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 900, mobile: bool = False) -> Page:
+    def make(
+        width: int = 1280, height: int = 900, mobile: bool = False, bypass_csp: bool = False
+    ) -> Page:
         ctx = browser.new_context(
             viewport={"width": width, "height": height},
             has_touch=mobile,
             is_mobile=mobile,
             device_scale_factor=2 if mobile else 1,
+            bypass_csp=bypass_csp,  # lets a test inject a script (axe) into the page
         )
         contexts.append(ctx)
         page = ctx.new_page()

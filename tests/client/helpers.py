@@ -8,9 +8,10 @@ from playwright.sync_api import Page, expect
 
 
 def name_player(page: Page, name: str) -> None:
-    """Answer the name prompt that a room or daily link shows to a new browser."""
+    """Answer the name prompt that a room or daily link shows to a new browser, taking the
+    first choice offered (a seat when there is one free, else watching)."""
     page.locator(".overlay input").fill(name)
-    page.get_by_role("button", name="Let's play").click()
+    page.locator(".overlay form button.primary").click()
 
 
 def create_room(page: Page, base: str, name: str, deal: int | None = None, **fields: Any) -> str:

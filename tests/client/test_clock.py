@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 

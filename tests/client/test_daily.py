@@ -6,7 +6,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import name_player

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from scorpion.engine import PRESETS, Game, card_text
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import create_room, name_player
@@ -50,6 +50,8 @@ def test_token_in_headers_only_and_a_stale_token_is_replaced(
 def test_an_unknown_room_says_so(server: ServerProcess, new_page: PageFactory) -> None:
     page = new_page()
     page.goto(server.url + "/r/nosuchroom")
-    name_player(page, "Ed")
     expect(page.get_by_role("heading", name="Room not found")).to_be_visible()
     expect(page.get_by_role("link", name="Start a new race")).to_be_visible()
+    # Reported before any player was made: no name asked, no token stored.
+    expect(page.locator(".overlay")).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('scorpion.token')") is None

@@ -1,5 +1,5 @@
 """Keyboard play and screen-reader labels on a solo room of deal 1 (see test_race.py), and the
-explanation of a complete run that stays under the `placed` rule (RULES.md rule 7)."""
+explanation of a complete run that stays under the `placed` rule (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, column_cards, tap
@@ -57,7 +57,7 @@ def test_keyboard_play_and_labels(server: ServerProcess, new_page: PageFactory) 
         "aria-label", "column 1, 3 cards face down, 4 face up, top card jack of hearts"
     )
     expect(card(page, "4H")).to_have_count(0)
-    expect(card(page, "2H")).to_have_attribute("aria-label", "two of hearts")
+    expect(card(page, "2H")).to_have_attribute("aria-label", "two of hearts, column 2")
 
     # Arrow keys move between cards; Enter sends the card where it fits (tap-to-move).
     card(page, "JH").focus()

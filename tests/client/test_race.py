@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
-from scorpion.web.testing import ServerProcess
+from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, column_cards, create_room, drag, name_player, tap
@@ -99,6 +99,12 @@ def test_two_players_race_and_a_spectator_follows(
     assert column_cards(ada, 3) == ["4D", "2S"]
     assert column_cards(ada, 6)[-5:] == ["2H", "AH", "6C", "5C", "JH"]
     expect(ada.locator(".race-main [data-stat='moves'] b")).to_have_text("3")
+
+    # Ada deals the stock; Bo has not: Cy sees those three cards masked on Ada's board.
+    ada.keyboard.press("d")
+    expect(ada.locator(".race-main [data-stat='moves'] b")).to_have_text("4")
+    expect(cy.locator(".race-main .card.masked")).to_have_count(3)
+    assert ada.locator(".race-main .card.masked").count() == 0
 
     # Ada gives up; while Bo races on she follows Bo's board under her own.
     ada.get_by_role("button", name="Give up").click()

@@ -1,4 +1,4 @@
-"""Every example of RULES.md's last section, from the seeds."""
+"""Worked examples of the rules (docs/rules.md), each played on the engine."""
 
 from __future__ import annotations
 

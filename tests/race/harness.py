@@ -6,7 +6,22 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from scorpion.race import Close, Output, Persist, Player, Record, Referee, RoomSettings, Send
+from scorpion.race import (
+    AutoSearch,
+    Close,
+    DealSearch,
+    HintSearch,
+    Output,
+    Persist,
+    Player,
+    Record,
+    Referee,
+    RoomConfig,
+    RoomSettings,
+    SearchRequest,
+    Send,
+)
+from scorpion.web.search_worker import run_search
 
 T0 = 1_796_000_000.0  # a fixed server time (2026-11-30 UTC)
 
@@ -32,6 +47,9 @@ class Client:
         before = len(self.inbox)
         self.harness.feed(self.harness.referee.receive(self.conn, message, self.harness.now))
         answers = [m for m in self.inbox[before:] if m["type"] in ("applied", "refused")]
+        seq = message.get("seq") if isinstance(message, dict) else None
+        if len(answers) > 1 and seq is not None:  # another seq's answer came too (a stale search)
+            answers = [m for m in answers if m.get("seq") == seq]
         assert len(answers) == 1, answers
         return answers[0]
 
@@ -53,10 +71,12 @@ class Harness:
         self.deals = deals or itertools.count(101)
         self.referee = Referee(
             secret=b"test-secret",
-            grace=grace,
-            deal_source=lambda: next(self.deals),
-            daily_deal=lambda date, seed: (seed, False),
+            config=RoomConfig(grace=grace, deal_source=lambda: next(self.deals)),
         )
+        # Searches asked for and not yet answered. By default the harness answers each at
+        # once, like a worker that is never busy; hold_searches keeps them for the test.
+        self.hold_searches = False
+        self.searches: list[SearchRequest] = []
         self.conns = itertools.count(1)
         self.clients: dict[int, Client] = {}
         self.records: list[Record] = []
@@ -72,6 +92,15 @@ class Harness:
                     self.clients[conn].inbox.append(output.message)
             elif isinstance(output, Close):
                 self.clients[output.conn].closed = (output.code, output.reason)
+            elif isinstance(output, HintSearch | AutoSearch | DealSearch):
+                self.searches.append(output)
+        while self.searches and not self.hold_searches:
+            self.answer_search()
+
+    def answer_search(self, index: int = 0) -> None:
+        """Run one search asked for (the first by default) and feed its answer back."""
+        request = self.searches.pop(index)
+        self.feed(self.referee.searched(run_search(request), self.now))
 
     def room(self, creator: Player, room_id: str = "room1", **settings: object) -> str:
         self.feed(

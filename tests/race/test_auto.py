@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 from scorpion.engine import Game
-from scorpion.race import Player, Referee, record_from_dict
+from scorpion.race import Player, Referee, RoomConfig, record_from_dict
 from scorpion.race.daily import utc_date
-from scorpion.race.solver_bridge import AUTO_NODES
+from scorpion.race.searches import AUTO_NODES
 from scorpion.solver import solve
 
 from .harness import T0, Harness, solo
@@ -84,8 +84,11 @@ def test_auto_is_refused_where_hints_are_off_and_in_a_ranked_daily() -> None:
     d.command("give-up")
     practice = d.command("start")
     assert practice["ranked"] is False
-    answer = d.command("auto")  # practice: allowed, and answered (played, conceded or unknown)
-    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"
+    assert d.command("auto")["code"] == "hints-not-allowed"  # today's practice: not yet
+    past = h.connect(ADA, daily=utc_date(T0 - 86_400))
+    past.command("start")
+    answer = past.command("auto")  # a past day's practice: allowed, answered (played,
+    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"  # conceded, unknown)
 
 
 def test_a_resent_auto_is_not_applied_twice_and_restores() -> None:
@@ -99,7 +102,7 @@ def test_a_resent_auto_is_not_applied_twice_and_restores() -> None:
     assert racer.game.moves_made == moves == 1
     # A restarted server replays Auto's move as the move it was.
     records = [record_from_dict(json.loads(json.dumps(r.to_dict()))) for r in h.records]
-    restarted = Referee(secret=b"test-secret", deal_source=lambda: 1)
+    restarted = Referee(secret=b"test-secret", config=RoomConfig(deal_source=lambda: 1))
     restarted.restore(records, h.now)
     restored = restarted.rooms["room1"].racers["a"]
     assert restored.game.text() == racer.game.text() and restored.game.log == racer.game.log

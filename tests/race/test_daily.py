@@ -59,10 +59,12 @@ def test_one_ranked_attempt_then_practice() -> None:
     assert finished["player"] == "a" and finished["entry"]["elapsed"] == 50.0
     board = h.referee.daily_summary(TODAY, h.now)["leaderboard"]  # type: ignore[index]
     assert [(e["rank"], e["player"], e["status"]) for e in board] == [(1, "a", "gave-up")]
-    # A second attempt today is practice: unranked, hints allowed, leaderboard unchanged.
+    # A second attempt today is practice: unranked, leaderboard unchanged, and still no
+    # hint nor Auto until the day is over (else a throwaway account would let Auto play it).
     again = a.command("start")
     assert (again["ranked"], again["attempt"]) == (False, 2)
-    assert a.command("hint")["type"] == "applied"
+    assert a.command("hint")["code"] == "hints-not-allowed"
+    assert a.command("auto")["code"] == "hints-not-allowed"
     a.command("give-up")
     assert len(h.referee.daily_summary(TODAY, h.now)["leaderboard"]) == 1  # type: ignore[arg-type]
     kinds = [r.kind for r in h.records]
@@ -110,6 +112,7 @@ def test_past_days_are_unranked_and_other_commands_not_allowed() -> None:
     start = a.command("start")
     assert start["ranked"] is False
     assert start["view"] == Game.new(daily_seed(b"test-secret", YESTERDAY), "classic").view()
+    assert a.command("hint")["type"] == "applied"  # a past day's practice may be assisted
     for kind, fields in [("join", {"as": "player"}), ("ready", {}), ("follow", {"player": "b"}),
                          ("rematch", {}), ("leave", {})]:  # fmt: skip
         assert a.command(kind, **fields)["code"] == "not-allowed"
@@ -125,7 +128,7 @@ def test_daily_restore_keeps_attempts_and_the_leaderboard() -> None:
     b.command("deal")
     b.command("give-up")
     records = [record_from_dict(json.loads(json.dumps(r.to_dict()))) for r in h.records]
-    restarted = Referee(secret=b"test-secret", daily_deal=lambda date, seed: (seed, False))
+    restarted = Referee(secret=b"test-secret")
     restarted.restore(records, h.now + 10)
     live, back = h.referee.daily(TODAY, h.now), restarted.daily(TODAY, h.now)
     assert back.leaderboard() == live.leaderboard()

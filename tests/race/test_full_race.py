@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorpion.engine import Game
 from scorpion.race import Player
+from scorpion.race.masking import face_down, mask_view
 
 from .harness import Harness
 from .winning import winning_line
@@ -64,14 +65,15 @@ def test_full_race_three_players_two_spectators() -> None:
     bo_moves = answer["view"]["moves"]
     assert b.command("move", move="deal")["code"] == "finished"
 
-    shadow = Game.new(DEAL, "wasp")
+    shadow, cy_board = Game.new(DEAL, "wasp"), Game.new(DEAL, "wasp")
     for i, text in enumerate(line):
         h.advance(0.5)
         answer = a.command("move", move=text)
         assert answer["type"] == "applied", (i, answer)
         shadow.play(text)
         assert answer["view"] == shadow.view()
-        assert d.last("view")["view"] == shadow.view()
+        # Cy has not moved: what is face down on his board is masked for Di.
+        assert d.last("view")["view"] == mask_view(shadow.view(), face_down(cy_board))
     assert answer["status"] == "won"
     won_at = answer["elapsed"]
     progress = e.events("progress")[-1]

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorpion.race import Player
-from scorpion.race.commands import COMMANDS
+from scorpion.race.commands import COMMAND_NAMES as COMMANDS
 from scorpion.race.errors import PROTOCOL_CODES
 
 from .harness import Harness

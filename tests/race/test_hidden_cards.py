@@ -14,6 +14,7 @@ from .harness import Harness
 DEAL = 8_123_456_789_012  # big enough that no other number in a frame can equal it
 PLAYERS = [Player(x, n) for x, n in (("a", "Ada"), ("b", "Bo"), ("c", "Cy"))]
 WATCHERS = [Player("d", "Di"), Player("e", "Eve")]
+UNEVEN_DEAL = 195  # greedy play turns every card of it (and deals the stock) in 53 moves
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
 
@@ -23,6 +24,12 @@ def visible(game: Game) -> set[str]:
     cards |= {card_text(c) for c in game.reserve}
     cards |= {card_text(s * 13 + r) for s in game.runs for r in range(13)}
     return cards
+
+
+def hidden_texts(game: Game) -> set[str]:
+    """Card texts face down on ``game``'s board, its stock included."""
+    down = {card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]}
+    return down | {card_text(c) for c in game.stock}
 
 
 def strings_and_numbers(value: object) -> tuple[list[str], list[int]]:
@@ -79,6 +86,14 @@ class ScanningHarness(Harness):
                     racer = room.racers.get(pid) if pid else None
                     if racer is not None:
                         allowed |= visible(racer.game)
+                # Minus what another racer still playing has face down (masking), unless
+                # this recipient turned it on their own board.
+                for pid, racer in room.racers.items():
+                    if pid != member.id and racer.playing:
+                        allowed -= hidden_texts(racer.game)
+                own = room.racers.get(member.id)
+                if own is not None:
+                    allowed |= visible(own.game)
                 shown = {card for text in texts for card in CARD.findall(text)}
                 assert shown <= allowed, (conn, shown - allowed, message)
                 hidden = {c for c in range(52) if card_text(c) not in allowed}
@@ -140,3 +155,103 @@ def test_no_hidden_card_in_any_frame_of_a_whole_race() -> None:
     assert h.frames > 1000
     results = watchers[0].events("results")[-1]
     assert results["deal"] == str(DEAL)
+
+
+# ---------------------------------------------------------------- other racers' secrets
+class SecretsHarness(Harness):
+    """Records, per recipient, every card named in a frame while it was still face down on
+    the board of a racer other than that recipient who was still playing (and not one the
+    recipient, racing the same deal, has turned on their own board)."""
+
+    def __init__(self, deal: int) -> None:
+        super().__init__(deals=itertools.repeat(deal))
+        self.learned: dict[str, set[str]] = {}  # recipient player id -> hidden cards received
+        self.frames = 0
+
+    def feed(self, outputs: list[Output]) -> None:
+        from scorpion.race import Send
+
+        room = self.referee.rooms.get("room1")
+        for output in outputs:
+            if not isinstance(output, Send) or room is None or room.phase != "racing":
+                continue
+            texts, _ = strings_and_numbers(output.message)
+            shown = {card for text in texts for card in CARD.findall(text)}
+            for conn in output.conns:
+                self.frames += 1
+                viewer = room.members.by_conn[conn].id
+                secret: set[str] = set()
+                for pid, racer in room.racers.items():
+                    if pid != viewer and racer.playing:
+                        secret |= hidden_texts(racer.game)
+                own = room.racers.get(viewer)
+                if own is not None:  # the same deal: what a racer turned, they know
+                    secret -= visible(own.game)
+                self.learned.setdefault(viewer, set()).update(shown & secret)
+        super().feed(outputs)
+
+
+def uneven_race(deal: int, steps: int) -> SecretsHarness:
+    """Ada plays every step (turning cards, dealing the stock), Bo every seventh, Cy never;
+    Bo's second account ("b2") follows Ada, Di follows Bo, Eve follows Ada and then Bo."""
+    h = SecretsHarness(deal)
+    players = [Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")]
+    h.room(players[0], preset="classic", time_limit=0, undo=True)
+    racers = {p.id: h.connect(p, room="room1") for p in players}
+    for client in racers.values():
+        client.command("join", **{"as": "player"})
+        client.command("ready")
+    racers["a"].command("start")
+    second = h.connect(Player("b2", "Bo again"), room="room1")
+    di = h.connect(Player("d", "Di"), room="room1")
+    eve = h.connect(Player("e", "Eve"), room="room1")
+    h.advance(3)
+    assert second.command("follow", player="a")["type"] == "applied"
+    assert di.command("follow", player="b")["type"] == "applied"
+    assert eve.command("follow", player="a")["type"] == "applied"
+    games = {pid: Game.new(deal, "classic") for pid in racers}
+    rng = random.Random(13)
+
+    def play(pid: str) -> None:
+        game = games[pid]
+        moves = game.legal_moves()
+        if not moves:
+            return
+        turning = [m for m in moves if m.card is not None and turns(game, m)]
+        move = turning[0] if turning else rng.choice(moves)
+        if game.stock and rng.random() < 0.05:
+            move = next((m for m in moves if str(m) == "deal"), move)
+        assert racers[pid].command("move", move=str(move))["type"] == "applied"
+        game.play(move)
+
+    for step in range(steps):
+        h.advance(0.5)
+        if not games["a"].over:
+            play("a")
+        if step % 7 == 6 and not games["b"].over:
+            play("b")
+        if step == steps // 2:  # Eve switches, and a follower reconnects mid-race
+            eve.command("follow", player="b")
+            second.disconnect()
+            second = h.connect(Player("b2", "Bo again"), room="room1", last_version=1)
+    return h
+
+
+def turns(game: Game, move: object) -> bool:
+    """Whether ``move`` uncovers a face-down card."""
+    card = getattr(move, "card", None)
+    for j, col in enumerate(game.columns):
+        d = game.down[j]
+        if d and card in col[d:] and col.index(card) == d:
+            return True
+    return False
+
+
+def test_a_second_account_following_the_leader_learns_no_hidden_card() -> None:
+    h = uneven_race(UNEVEN_DEAL, 120)
+    learned = h.learned.get("b2", set())
+    print(f"hidden cards learned by the second account following the leader: {len(learned)}")
+    assert h.frames > 200
+    assert not learned, f"the follower learned {len(learned)} hidden cards: {sorted(learned)}"
+    for viewer in ("d", "e", "a", "b", "c"):
+        assert not h.learned.get(viewer), (viewer, h.learned[viewer])

@@ -7,7 +7,7 @@ import contextlib
 import pytest
 
 from scorpion.engine import Game, MoveError, card_text
-from scorpion.race import Player, Referee, RoomSettings
+from scorpion.race import DealFound, DealSearch, Player, Referee, RoomSettings
 
 from .harness import Harness, solo
 
@@ -60,17 +60,24 @@ def test_deal_choices() -> None:
     assert h.referee.room_summary("room1", h.now)["deal"] is None  # type: ignore[index]
 
 
-def test_winnable_deals_prepared_elsewhere() -> None:
+def test_a_winnable_deal_is_searched_before_the_countdown() -> None:
     h = Harness()
-    prepared = iter([(555, True)])
-    h.referee.winnable_source = lambda preset: next(prepared, None)
+    h.hold_searches = True
     h.room(ADA, deal="winnable")
     a = h.connect(ADA, room="room1")
     a.command("join", **{"as": "player"})
     a.command("ready")
-    a.command("start")
+    a.seq += 1
+    h.feed(h.referee.receive(a.conn, {"type": "start", "seq": a.seq}, h.now))
     room = h.referee.rooms["room1"]
-    assert (room.deal, room.verified) == (555, True)
+    (search,) = h.searches
+    assert isinstance(search, DealSearch) and search.preset == "classic"
+    assert room.phase == "lobby" and a.events("countdown") == []  # no answer yet
+    assert a.command("start")["code"] == "busy"  # one deal search at a time
+    h.feed(h.referee.searched(DealFound(search.ticket, 555, True), h.now))
+    answer = a.last("applied")
+    assert answer["seq"] == search.ticket.seq and answer["round"] == 1
+    assert (room.deal, room.verified, room.phase) == (555, True, "countdown")
     h.advance(3)
     a.command("give-up")
     assert a.events("results")[-1]["deal"] == "555"

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from scorpion.engine import Game
+from scorpion.engine import Game, apply_action
 from scorpion.race import Player, Referee, record_from_dict
 from scorpion.race.racer import Racer
 
@@ -33,13 +33,9 @@ def session(seed: int) -> None:
         """Replay an acknowledged action on an engine of our own; boards must agree."""
         key = (round_, racer.player.id)
         shadow = shadows.setdefault(key, Game.new(racer.game.deal or 0, racer.game.rules))
-        action = answer["command"]
-        if action == "undo":
-            shadow.undo()
-        elif action == "give-up":
-            shadow.give_up()
-        elif action in ("move", "deal"):
-            shadow.play(str(answer["move"]))
+        logged = answer.get("move", answer.get("auto", answer["command"]))
+        if logged != "hint":
+            apply_action(shadow, str(logged))
         assert shadow.text() == racer.game.text() and shadow.log == [
             (text, None) for text, _ in racer.game.log
         ]

@@ -7,7 +7,7 @@ import json
 import random
 
 from scorpion.engine import Game
-from scorpion.race import ActionRecord, Player, Record, Referee, record_from_dict
+from scorpion.race import ActionRecord, Player, Record, Referee, RoomConfig, record_from_dict
 
 from .harness import Client, Harness
 
@@ -58,7 +58,7 @@ def mid_race() -> tuple[Harness, list[Client]]:
 
 def test_restore_equals_live_state_and_carries_on() -> None:
     h, clients = mid_race()
-    restarted = Referee(secret=b"test-secret", deal_source=lambda: 5)
+    restarted = Referee(secret=b"test-secret", config=RoomConfig(deal_source=lambda: 5))
     due = restarted.restore(through_json(h.records), h.now)
     assert due == []
     assert racer_state(restarted) == racer_state(h.referee)
@@ -97,7 +97,7 @@ def test_restore_equals_live_state_and_carries_on() -> None:
 
 def test_restore_after_the_time_limit_passed_while_down() -> None:
     h, _clients = mid_race()
-    restarted = Referee(secret=b"test-secret", deal_source=lambda: 5)
+    restarted = Referee(secret=b"test-secret", config=RoomConfig(deal_source=lambda: 5))
     later = h.now + 1000
     due = restarted.restore(through_json(h.records), later)
     kinds = [o.record.kind for o in due if hasattr(o, "record")]

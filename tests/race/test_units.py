@@ -22,7 +22,17 @@ from scorpion.race import (
     record_from_dict,
     statistics,
 )
-from scorpion.race.commands import parse_command
+from scorpion.race.commands import (
+    Auto,
+    Deal,
+    Follow,
+    GiveUp,
+    Join,
+    Ready,
+    Rematch,
+    Undo,
+    parse_command,
+)
 from scorpion.race.events import EventLog
 
 RECORDS = [
@@ -141,9 +151,12 @@ def test_event_log_versions_only_grow() -> None:
     assert log.since(101) is None and log.since(99) is None and log.since(106) is None
 
 
-def test_commands_keep_only_their_fields() -> None:
-    assert parse_command({"type": "deal", "seq": 2, "move": "ignored"}).move == "deal"
-    assert parse_command({"type": "follow", "seq": 2, "player": None}).player is None
-    assert parse_command({"type": "ready", "seq": 2, "ready": False}).ready is False
-    assert parse_command({"type": "rematch", "seq": 2}).round is None
-    assert parse_command({"type": "join", "seq": 3, "as": "spectator"}).role == "spectator"
+def test_commands_are_typed_values_with_only_their_fields() -> None:
+    assert parse_command({"type": "deal", "seq": 2, "move": "ignored"}) == Deal(2, None)
+    assert parse_command({"type": "follow", "seq": 2, "player": None}) == Follow(2, None)
+    assert parse_command({"type": "ready", "seq": 2, "ready": False}) == Ready(2, False)
+    assert parse_command({"type": "rematch", "seq": 2}) == Rematch(2, None)
+    assert parse_command({"type": "join", "seq": 3, "as": "spectator"}) == Join(3, "spectator")
+    assert parse_command({"type": "auto", "seq": 4, "player": "p1"}) == Auto(4, "p1")
+    assert parse_command({"type": "move", "seq": 5, "move": "4H"}).action == "4H"  # type: ignore[union-attr]
+    assert Undo(6, None).action == "undo" and GiveUp(7, None).action == "give-up"

@@ -1,6 +1,6 @@
 """Fixtures: an HTTP client of the real server that tests/conftest.py starts.
 
-The helpers live in :mod:`scorpion.web.testing` so tests/client can use them too.
+The helpers live in :mod:`support.server` so tests/client can use them too.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from scorpion.web.testing import Api, ServerProcess
+from support.server import Api, ServerProcess
 
 
 @pytest.fixture

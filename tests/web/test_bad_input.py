@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from scorpion.web.testing import Api, Client, Frame, ServerProcess, start_race
+from support.server import Api, Client, Frame, ServerProcess, start_race
 
 
 async def refused(client: Client, timeout: float = 10.0) -> Frame:
@@ -59,27 +59,32 @@ async def test_bad_commands_get_clear_refusals(server: ServerProcess, api: Api) 
     ann, bob = await Client.connect(server.ws_url, "ann"), await Client.connect(server.ws_url)
     assert (await ann.hello(ann_token, room=room))["type"] == "welcome"
     assert (await bob.hello(bob_token, room=room))["type"] == "welcome"
-    cases: list[tuple[str | bytes, str, int | None]] = [
-        ("{oops", "bad-json", None),
-        ('"a string"', "bad-json", None),
-        (b"binary", "bad-json", None),
-        ('{"seq": 1}', "unknown-type", 1),
-        ('{"type": "teleport", "seq": 2}', "unknown-type", 2),
-        ('{"type": "ping"}', "missing-field", None),
-        ('{"type": "ping", "seq": "one"}', "bad-field", None),
-        ('{"type": "ping", "seq": -4}', "bad-field", None),
-        ('{"type": "move", "seq": 3}', "missing-field", 3),
-        ('{"type": "move", "seq": 4, "move": 12}', "bad-field", 4),
-        ('{"type": "join", "seq": 5, "as": "king"}', "bad-field", 5),
-        ('{"type": "hello", "seq": 6, "token": "x", "room": "y"}', "already-authenticated", 6),
-        ('{"type": "ready", "seq": 7}', "not-your-seat", 7),
-        ('{"type": "move", "seq": 8, "move": "4H>7"}', "spectator", 8),
-        (orjson.dumps({"type": "ping", "seq": 9, "pad": "x" * 20_000}).decode(), "too-large", None),
+    # Each case's seq follows the client's own (pings use seqs too); True: echoed back.
+    cases: list[tuple[str | bytes, str, bool]] = [
+        ("{oops", "bad-json", False),
+        ('"a string"', "bad-json", False),
+        (b"binary", "bad-json", False),
+        ('{"seq": SEQ}', "unknown-type", True),
+        ('{"type": "teleport", "seq": SEQ}', "unknown-type", True),
+        ('{"type": "ping"}', "missing-field", False),
+        ('{"type": "ping", "seq": "one"}', "bad-field", False),
+        ('{"type": "ping", "seq": -4}', "bad-field", False),
+        ('{"type": "move", "seq": SEQ}', "missing-field", True),
+        ('{"type": "move", "seq": SEQ, "move": 12}', "bad-field", True),
+        ('{"type": "join", "seq": SEQ, "as": "king"}', "bad-field", True),
+        ('{"type": "hello", "seq": SEQ, "token": "x", "room": "y"}', "already-authenticated", True),
+        ('{"type": "ready", "seq": SEQ}', "not-your-seat", True),
+        ('{"type": "move", "seq": SEQ, "move": "4H>7"}', "spectator", True),
+        (orjson.dumps({"type": "ping", "pad": "x" * 20_000}).decode(), "too-large", False),
     ]
-    for raw, code, seq in cases:
+    for raw, code, echoed in cases:
+        bob.seq += 1
+        if isinstance(raw, str):
+            raw = raw.replace("SEQ", str(bob.seq))
         await bob.send_raw(raw)
         answer = await refused(bob)
-        assert (answer["code"], answer["seq"]) == (code, seq), (str(raw)[:60], answer)
+        expected = bob.seq if echoed else None
+        assert (answer["code"], answer["seq"]) == (code, expected), (str(raw)[:60], answer)
         await alive(bob)
     # Bob's mistakes never reached Ann.
     await alive(ann)

@@ -7,26 +7,31 @@ import datetime as dt
 import time
 from pathlib import Path
 
+from scorpion.engine import Game
 from scorpion.race import Referee
-from scorpion.race.daily import daily_seed, utc_date
+from scorpion.race.daily import DAILY_PRESET, daily_seed, utc_date
+from scorpion.solver import solve
 from scorpion.store import SQLiteStore
-from scorpion.web.dailies import DailyDeals
+from scorpion.web.dailies import DAILY_NODES, DailyDeals
 
 
 async def test_deals_are_searched_once_saved_and_installed(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "d.db")
     await store.open()
     referee = Referee(secret=b"s")
-    deals = DailyDeals(referee, store, b"s", "none", pool=True)  # a real worker process
+    deals = DailyDeals(referee, store, b"s", "solver")  # a real search worker process
     today = utc_date(time.time())
     try:
         # Three requests at once: one search, in the worker process.
         await asyncio.gather(*(deals.ensure(today) for _ in range(3)))
         assert deals.searches == 1
-        assert await store.daily_deal(today) == (daily_seed(b"s", today), False)
-        assert today in referee.dailies
+        saved = await store.daily_deal(today)
+        assert saved is not None and saved == (referee.dailies[today].deal, True)
+        # The first deal from the date's seed that the solver proves winnable.
+        found = solve(Game.new(saved[0], DAILY_PRESET), max_nodes=DAILY_NODES)
+        assert saved[0] >= daily_seed(b"s", today) and found.verdict == "won"
         # A new process (another DailyDeals on the same store) reuses the saved deal.
-        again = DailyDeals(Referee(secret=b"s"), store, b"s", "none", pool=True)
+        again = DailyDeals(Referee(secret=b"s"), store, b"s", "solver")
         await again.ensure(today)
         assert again.searches == 0 and today in again.referee.dailies
         # A deal recorded in the log wins (players' attempts were played on it).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from scorpion.race.daily import daily_seed
-from scorpion.web.testing import Api, Client, Racer, ServerProcess
+from support.server import Api, Client, Replica, ServerProcess
 
 
 def today() -> str:
@@ -29,13 +29,13 @@ async def test_daily_attempt_leaderboard_records_and_restart(
     assert welcome["type"] == "welcome" and welcome["you"]["role"] == "player"
     assert welcome["state"]["ranked"] is True and welcome["state"]["attempt"] is None
     assert str(deal) not in str(welcome)
-    ann = Racer(ann_client, ann_id, deal)
+    ann = Replica(ann_client, ann_id, deal)
     started = await ann_client.call("start")
     assert started["type"] == "applied" and started["ranked"] is True
     assert started["view"] == ann.views[-1]
     bob_client = await Client.connect(server.ws_url, "bob")
     await bob_client.hello(bob_token, daily=day)
-    bob = Racer(bob_client, bob_id, deal)
+    bob = Replica(bob_client, bob_id, deal)
     assert (await bob_client.call("start"))["ranked"] is True
     for _ in range(3):
         assert (await ann.act("move", move=ann.pick()))["type"] == "applied"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from scorpion.web.testing import Api, ServerProcess
+from scorpion.engine import PRESETS
+from support.server import Api, ServerProcess
 
 
 async def test_health_ready_and_metrics(server: ServerProcess, api: Api) -> None:
@@ -121,3 +122,15 @@ async def test_static_client_and_security_headers(server: ServerProcess) -> None
     assert f"connect-src 'self' ws://127.0.0.1:{server.port}" in policy
     r = httpx.get(server.url + "/r/someroom")
     assert r.status_code in (200, 404)
+
+
+async def test_presets_as_data(api: Api) -> None:
+    r = await api.call("GET", "/api/presets")
+    assert r.status_code == 200
+    presets = {p["name"]: p for p in r.json()["presets"]}
+    assert list(presets) == list(PRESETS)
+    assert presets["relaxed"]["options"]["build"] == "any-suit"
+    assert presets["strict"]["options"]["loss"] == "detect"
+    assert presets["hard"]["options"]["undo"] == "unlimited"
+    assert presets["wasp"]["rules"]["empty"].startswith("Any face-up card")
+    assert presets["three-blind-mice"]["options"]["layout"] == "three-blind-mice"

@@ -6,9 +6,11 @@ import re
 from typing import Any
 
 from scorpion.engine import Game, card_text
-from scorpion.web.testing import Api, Client, Racer, ServerProcess
+from scorpion.race.masking import face_down, mask_view
+from support.server import Api, Client, Replica, ServerProcess, start_race
 
 DEAL = 20261129
+UNEVEN_DEAL = 195  # greedy play turns every card of it
 CARD = re.compile(r"^(?:10|[A2-9TJQK])[SHDC](?:>\d+)?$", re.IGNORECASE)
 
 
@@ -33,10 +35,10 @@ def hidden_at_start(deal: int) -> set[str]:
     return down | {card_text(c) for c in game.stock}
 
 
-def check_player_frames(racer: Racer, hidden: set[str]) -> None:
+def check_player_frames(racer: Replica, hidden: set[str]) -> None:
     """Replay the player's frames in order: a hidden card may appear only once the player's
     own game (rebuilt from the applied answers) has turned it face up."""
-    replica = Racer(racer.client, racer.id, DEAL)
+    replica = Replica(racer.client, racer.id, DEAL)
     for frame in racer.client.frames:
         if frame.get("type") == "applied" and frame.get("command") in ("move", "undo", "give-up"):
             replica.apply(frame["move"] if frame["command"] == "move" else frame["command"])
@@ -46,20 +48,38 @@ def check_player_frames(racer: Racer, hidden: set[str]) -> None:
         assert not leaked, f"{racer.client.name} saw hidden {leaked} in {frame}"
 
 
+def masked_as(sent: dict[str, Any], view: dict[str, Any]) -> bool:
+    """Whether ``sent`` is ``view`` with some face-up cards masked as ``??``."""
+    if {k: v for k, v in sent.items() if k != "columns"} != {
+        k: v for k, v in view.items() if k != "columns"
+    }:
+        return False
+    pairs = list(zip(sent["columns"], view["columns"], strict=True))
+    return all(
+        a["down"] == b["down"]
+        and len(a["up"]) == len(b["up"])
+        and all(x in (y, "??") for x, y in zip(a["up"], b["up"], strict=True))
+        for a, b in pairs
+    )
+
+
 def check_spectator_frames(
-    client: Client, racers: dict[str, Racer], hidden: set[str], following: str | None
+    client: Client, racers: dict[str, Replica], hidden: set[str], following: str | None
 ) -> None:
     """A spectator sees cards only in the boards of the player it follows, and only boards
-    that player had: never a card before that player turned it."""
+    that player had (masked): before the results, never a card some racer had not turned."""
+    over = False
     for frame in client.frames:
+        over = over or frame.get("event") == "results"
         cards = cards_in(frame) & hidden
-        if frame.get("type") == "view":
-            racer = racers[frame["player"]]
-            assert frame["player"] == following
-            assert frame["view"] in racer.views, "a followed board the player never had"
+        if frame.get("type") == "view" or (frame.get("type") == "applied" and frame.get("view")):
+            player = frame.get("player", following)
+            assert player == following
+            racer = racers[player]
+            assert any(masked_as(frame["view"], v) for v in racer.views), "a board never had"
             assert cards <= racer.seen
-        elif frame.get("type") == "applied" and frame.get("view"):
-            assert following is not None and frame["view"] in racers[following].views
+            if not over:  # every racer played to the end: each had turned what was shown
+                assert all(cards <= other.seen for other in racers.values()), cards
         else:
             assert not cards, f"spectator {client.name} saw cards {cards} in {frame}"
 
@@ -84,7 +104,7 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
     for client in clients.values():
         start = await client.expect(lambda f: f.get("event") == "start", timeout=10)
         assert set(start["players"]) == {ids[n] for n in players}
-    racers = {ids[n]: Racer(clients[n], ids[n], DEAL) for n in players}
+    racers = {ids[n]: Replica(clients[n], ids[n], DEAL) for n in players}
     followed = await clients["Sam"].call("follow", player=ids["Bob"])
     assert followed["type"] == "applied"
     assert followed["view"] == racers[ids["Bob"]].views[-1]
@@ -151,7 +171,7 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
 def test_the_hidden_card_check_catches_a_leak() -> None:
     hidden = hidden_at_start(DEAL)
     secret = sorted(hidden)[0]
-    racer = Racer(Client.__new__(Client), "p1", DEAL)
+    racer = Replica(Client.__new__(Client), "p1", DEAL)
     racer.client.name, racer.client.frames = "x", [{"type": "event", "hint": f"{secret}>3"}]
     try:
         check_player_frames(racer, hidden)
@@ -160,3 +180,48 @@ def test_the_hidden_card_check_catches_a_leak() -> None:
     else:
         raise AssertionError("a hidden card in a frame went unnoticed")
     assert cards_in({"a": ["10h>2", "deal", "p_4H", {"b": "QD"}]}) == {"TH", "QD"}
+
+
+async def test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned(
+    server: ServerProcess, api: Api
+) -> None:
+    """Ann plays every step, Bob every fourth, Cy never. Bob's second account follows Ann,
+    Sue follows Bob: every view each gets is the followed board with exactly the cards
+    still face down on another playing board masked."""
+    room, racers, _ = await start_race(server, api, ["Ann", "Bob", "Cy"], UNEVEN_DEAL)
+    ann, bob, cy = racers["Ann"], racers["Bob"], racers["Cy"]
+    followers: dict[str, Client] = {}
+    for name, target in (("Bob again", ann), ("Sue", bob)):
+        _, token = await api.new_player(name)
+        followers[name] = client = await Client.connect(server.ws_url, name)
+        assert (await client.hello(token, room=room))["type"] == "welcome"
+        answer = await client.call("follow", player=target.id)
+        secret = face_down(bob.game) | face_down(cy.game) | face_down(ann.game)
+        assert answer["view"] == mask_view(target.game.view(), secret)
+    learned: set[str] = set()  # cards face down on Bob's board that his second account got
+
+    async def check(follower: Client, mover: Replica) -> None:
+        frame = await follower.expect(
+            lambda f: f.get("type") == "view" and f["view"]["moves"] == mover.game.moves_made
+        )
+        others = [r for r in racers.values() if r is not mover and r.game.over is False]
+        secret = frozenset().union(*(face_down(r.game) for r in others))
+        assert frame["player"] == mover.id
+        assert frame["view"] == mask_view(mover.game.view(), secret)
+        assert not cards_in(frame) & secret
+        if follower is followers["Bob again"]:
+            learned.update(cards_in(frame) & face_down(bob.game))
+
+    for step in range(24):
+        if ann.game.legal_moves():
+            assert (await ann.act("move", move=ann.pick()))["type"] == "applied"
+            await check(followers["Bob again"], ann)
+        if step % 4 == 3 and bob.game.legal_moves():
+            assert (await bob.act("move", move=bob.pick()))["type"] == "applied"
+            await check(followers["Sue"], bob)
+    assert ann.game.cards_turned > bob.game.cards_turned > 0 == cy.game.cards_turned
+    assert not learned
+    masked = [f for f in followers["Bob again"].frames if "??" in str(f.get("view"))]
+    assert masked, "nothing was masked: the check above proved nothing"
+    for client in (*followers.values(), *(r.client for r in racers.values())):
+        await client.close()

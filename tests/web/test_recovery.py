@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from scorpion.web.testing import (
+from support.server import (
     Api,
     Client,
-    Racer,
+    Replica,
     ServerProcess,
     last_version,
     start_race,
@@ -17,14 +17,14 @@ from scorpion.web.testing import (
 DEAL = 4242
 
 
-async def play(racer: Racer, count: int) -> None:
+async def play(racer: Replica, count: int) -> None:
     for _ in range(count):
         answer = await racer.act("move", move=racer.pick())
         assert answer["type"] == "applied", answer
 
 
 async def rejoin(
-    server: ServerProcess, racer: Racer, token: str, room: str, **hello: object
+    server: ServerProcess, racer: Replica, token: str, room: str, **hello: object
 ) -> dict:
     client = await Client.connect(server.ws_url, racer.client.name)
     welcome = await client.hello(token, room=room, **hello)
@@ -71,7 +71,7 @@ async def test_kill_9_mid_race_loses_no_acknowledged_move(server: ServerProcess,
     await play(ann, 2)
     await play(bob, 1)
     # Pipeline six moves (each legal after the one before), kill -9 after the third answer.
-    plan = Racer(ann.client, ann.id, DEAL)
+    plan = Replica(ann.client, ann.id, DEAL)
     for view_action in [a for a, _ in ann.game.log]:
         plan.apply(view_action)
     first = ann.client.seq + 1

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from scorpion.web.testing import free_port
+from support.server import free_port
 
 
 def serve(cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion.web.testing import Api, Client, ServerProcess, start_race
+from support.server import Api, Client, ServerProcess, start_race
 
 
 @pytest.fixture

@@ -74,7 +74,8 @@ export function mountDaily(ctx, date) {
           label: "Your daily board",
           rules: () => presetRules(store.get().daily?.preset),
           allowUndo: () => true,
-          allowHints: () => store.get().daily?.attempt?.ranked === false, // practice attempts only
+          // Practice attempts of past days only (the server refuses them on the day itself).
+          allowHints: () => store.get().daily?.attempt?.ranked === false && store.get().daily?.today === false,
         });
         main.append(game.el);
       }

@@ -14,7 +14,12 @@ export function mountHome(ctx) {
   const presetSelect = h("select", { name: "preset" },
     Object.entries(PRESETS).map(([key, p]) => h("option", { value: key, text: p.label })));
   const presetBlurb = h("p.muted", { style: "margin:0;font-size:.88rem" });
-  const showBlurb = () => { presetBlurb.textContent = PRESETS[presetSelect.value]?.blurb || ""; };
+  const rulesLink = h("a", { href: "#/rules/classic" }, "How to play these rules");
+  const showBlurb = () => {
+    presetBlurb.textContent = `${PRESETS[presetSelect.value]?.blurb || ""} `;
+    rulesLink.setAttribute("href", `#/rules/${presetSelect.value}`);
+    presetBlurb.append(rulesLink);
+  };
   presetSelect.addEventListener("change", showBlurb);
   showBlurb();
   const dealSelect = h("select", { name: "deal" },

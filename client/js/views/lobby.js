@@ -4,6 +4,7 @@
 import { clear, clock, h } from "../dom.js";
 import { PRESETS, presetLabel } from "../presets.js";
 import { toast } from "../ui.js";
+import { openRules } from "./rules.js";
 
 export function createLobby({ roomId, session, me }) {
   const parts = {};
@@ -68,6 +69,7 @@ export function createLobby({ roomId, session, me }) {
     for (const [k, v] of rows) parts.settings.append(h("dt", { text: k }), h("dd", { text: v }));
     const blurb = PRESETS[st.preset]?.blurb;
     if (blurb) parts.settings.append(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
+    parts.settings.append(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));
 
     clear(parts.actions);
     const seat = r.players.find((p) => p.id === me());
@@ -81,6 +83,8 @@ export function createLobby({ roomId, session, me }) {
         type: "button",
         onclick: () => { sessionStorage.setItem(`scorpion.watch.${roomId}`, "1"); session.leave().then(() => session.join("spectator")).catch((e) => toast(e.message)); },
       }, "Just watch"));
+    } else if (r.players.length >= (st.max_players ?? Infinity)) {
+      parts.actions.append(h("span.muted", { text: "Every seat is taken: you are watching." }));
     } else {
       parts.actions.append(h("button.btn.primary", {
         type: "button",

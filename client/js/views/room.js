@@ -10,6 +10,7 @@ import { racersList } from "../racers.js";
 import { presetLabel, presetRules } from "../presets.js";
 import { ranked, STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
+import { openRules } from "./rules.js";
 
 export function mountRoom(ctx, roomId) {
   const { root, store } = ctx;
@@ -146,7 +147,9 @@ export function mountRoom(ctx, roomId) {
     parts.racers = h("div.panel", {});
     parts.info = h("div");
     parts.main = h("div.race-main");
-    parts.side.append(h("div.panel.row", {}, h("span.muted", { text: "Race clock" }), parts.clock), parts.racers, parts.info);
+    const help = h("button.btn.small.help-button", { type: "button", "aria-label": "Rules", title: "Rules",
+      onclick: () => openRules(store.get().room?.settings?.preset) }, "?");
+    parts.side.append(h("div.panel.row", {}, h("span.muted", { text: "Race clock" }), parts.clock, help), parts.racers, parts.info);
     // On a phone the side panel falls below the board: a compact strip keeps the race in view.
     parts.strip = h("div.mini-strip", { "aria-hidden": "true" });
     if (m === "race") root.append(h("div.race-layout", {}, h("div", {}, parts.strip, parts.main), parts.side));

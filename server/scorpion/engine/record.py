@@ -176,11 +176,19 @@ def _rules_from_tags(tags: dict[str, str]) -> Rules:
     return Rules().with_options(**options)
 
 
-def apply_action(game: Game, text: str, elapsed: float | None = None) -> None:
-    """Apply one logged action (a move text, ``undo`` or ``give-up``) to ``game``."""
+def apply_action(game: Game, text: str, elapsed: float | None = None) -> str:
+    """Apply one action (move text, ``deal``, ``undo`` or ``give-up``) to ``game``; return it
+    as the log writes it (a tap-to-move's full move text, say). The one place where an
+    action's text becomes an engine call: live play, replays and restores all come here.
+
+    >>> game = Game.new(1, "classic")
+    >>> apply_action(game, "5c>3"), apply_action(game, "undo")
+    ('5C>3', 'undo')
+    """
     if text == UNDO:
         game.undo(elapsed)
-    elif text == GIVE_UP:
+        return UNDO
+    if text == GIVE_UP:
         game.give_up(elapsed)
-    else:
-        game.play(text, elapsed)
+        return GIVE_UP
+    return str(game.play(text, elapsed).move)

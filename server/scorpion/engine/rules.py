@@ -1,4 +1,4 @@
-"""Rule options and the presets of RULES.md.
+"""Rule options and the presets (docs/rules.md explains them to players).
 
 >>> PRESETS["strict"].loss, PRESETS["relaxed"].build
 ('detect', 'any-suit')

@@ -7,20 +7,25 @@ it sends anything of that batch, so nothing is acknowledged before it is written
 
 Modules, one concept each:
 
-- ``referee``: every room and daily of a process; routes connections; timers; restore.
+- ``referee``: every room and daily of a process; routes connections and search answers;
+  timers; restore.
+- ``place``: what rooms and dailies share: members, events, one answer per seq, and the
+  one game path (checks, engine call, record, progress, answer).
 - ``room``: one room's state machine (lobby, countdown, racing, results), snapshot, timers.
-- ``room_commands``: a room's commands and the one-answer-per-seq rule.
-- ``recovery``: a room rebuilt from its records by replay.
+- ``room_commands``: a room's commands, dispatched on their type.
 - ``daily``: the daily challenge (deal from date and secret, attempts, leaderboard).
+- ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;
   ``seqs``: answers by seq; ``events``: versioned room events kept for reconnects.
-- ``commands``: client messages checked into commands; ``errors``: refusal codes;
-  ``outputs``: Send, Persist, Close; ``records``: what the store keeps.
-- ``settings``: a room's settings; ``ranking``: ranking, statistics, streaks (pure);
-  ``solver_bridge``: hints and winnable deals when the solver is there.
+- ``commands``: client messages checked into typed commands; ``errors``: refusal codes;
+  ``outputs``: Send, Persist, Close and search requests; ``searches``: search requests,
+  their answers and budgets; ``records``: what the store keeps.
+- ``settings``: a room's settings; ``config``: how the server runs rooms;
+  ``ranking``: ranking, statistics, streaks (pure).
 """
 
 from .commands import Command, Hello, parse_command, parse_hello, seq_of
+from .config import RoomConfig
 from .errors import RaceError, SettingsError
 from .events import EventLog
 from .outputs import Close, ConnId, Message, Output, Persist, Send, refused
@@ -39,17 +44,35 @@ from .records import (
     record_from_dict,
 )
 from .referee import Referee
+from .searches import (
+    AutoFound,
+    AutoSearch,
+    DealFound,
+    DealSearch,
+    HintSearch,
+    HintsFound,
+    SearchAnswer,
+    SearchFailed,
+    SearchRequest,
+    SearchTicket,
+)
 from .settings import RoomSettings
 
 __all__ = [
     "ActionRecord",
+    "AutoFound",
+    "AutoSearch",
     "Close",
     "Command",
     "ConnId",
     "DailyStarted",
+    "DealFound",
+    "DealSearch",
     "EventLog",
     "GameResult",
     "Hello",
+    "HintSearch",
+    "HintsFound",
     "Message",
     "Output",
     "Persist",
@@ -59,10 +82,15 @@ __all__ = [
     "Referee",
     "Rematched",
     "RoomClosed",
+    "RoomConfig",
     "RoomOpened",
     "RoomSettings",
     "RoundFinished",
     "RoundStarted",
+    "SearchAnswer",
+    "SearchFailed",
+    "SearchRequest",
+    "SearchTicket",
     "Send",
     "SettingsError",
     "Stats",

@@ -1,7 +1,12 @@
-"""Client messages: checked and turned into :class:`Command` objects, or refused.
+"""Client messages: checked and turned into typed commands, or refused.
+
+One class per command type; a parsed command is a plain value that rooms and
+dailies dispatch on with ``match``.
 
 >>> parse_command({"type": "move", "seq": 4, "move": "4H>7"})
-Command(type='move', seq=4, move='4H>7', role=None, ready=True, player=None, round=None)
+Move(seq=4, seat=None, move='4H>7')
+>>> parse_command({"type": "deal", "seq": 5}).action
+'deal'
 >>> try:
 ...     parse_command({"type": "move", "seq": 4})
 ... except RaceError as exc:
@@ -11,34 +16,121 @@ missing-field 4
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final, TypeAlias
 
 from .errors import RaceError
 
 MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
 
-COMMANDS: Final = frozenset(
-    {"join", "leave", "ready", "start", "move", "deal", "undo", "hint", "give-up", "auto",
-     "follow", "rematch", "ping"}
-)  # fmt: skip
-# Commands that act on the sender's own game.
-GAME_COMMANDS: Final = frozenset({"move", "deal", "undo", "hint", "give-up", "auto"})
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    name: ClassVar[str] = "join"
+    seq: int
+    role: str  # "player" or "spectator"
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    """One checked command. Only the fields its ``type`` uses are set."""
-
-    type: str
+class Leave:
+    name: ClassVar[str] = "leave"
     seq: int
-    move: str | None = None  # move: move text (deal: "deal")
-    role: str | None = None  # join: "player" or "spectator"
-    ready: bool = True  # ready
-    player: str | None = None  # follow: the followed player (None: stop); game commands: seat
-    round: int | None = None  # rematch: the round just finished
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    name: ClassVar[str] = "ready"
+    seq: int
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    name: ClassVar[str] = "start"
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    name: ClassVar[str] = "follow"
+    seq: int
+    player: str | None  # None: stop following
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    name: ClassVar[str] = "rematch"
+    seq: int
+    round: int | None = None  # the round just finished
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    name: ClassVar[str] = "ping"
+    seq: int
+
+
+# Game commands act on the sender's own game. ``seat`` may name it (another seat is refused).
+@dataclass(frozen=True, slots=True)
+class Move:
+    name: ClassVar[str] = "move"
+    seq: int
+    seat: str | None
+    move: str  # move text like "4H>7", or a card alone (tap-to-move)
+
+    @property
+    def action(self) -> str:
+        return self.move
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    name: ClassVar[str] = "deal"
+    action: ClassVar[str] = "deal"
+    seq: int
+    seat: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    name: ClassVar[str] = "undo"
+    action: ClassVar[str] = "undo"
+    seq: int
+    seat: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUp:
+    name: ClassVar[str] = "give-up"
+    action: ClassVar[str] = "give-up"
+    seq: int
+    seat: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Asks for a search: answered when the search is done (docs/protocol.md, section 3)."""
+
+    name: ClassVar[str] = "hint"
+    seq: int
+    seat: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Auto:
+    """Asks for a search, then plays its first move (or concedes a proved loss)."""
+
+    name: ClassVar[str] = "auto"
+    seq: int
+    seat: str | None
+
+
+Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
+Search: TypeAlias = Hint | Auto  # a question for the solver
+GameCommand: TypeAlias = Action | Search
+Command: TypeAlias = Join | Leave | Ready | Start | Follow | Rematch | Ping | GameCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +159,68 @@ def _text(message: Mapping[str, object], key: str, seq: int | None, what: str) -
     return value
 
 
+def _seat(message: Mapping[str, object], seq: int) -> str | None:
+    if message.get("player") is None:
+        return None
+    return _text(message, "player", seq, f"{message['type']} command")
+
+
+def _move(message: Mapping[str, object], seq: int) -> Move:
+    if message.get("move") is None:
+        raise RaceError(
+            "missing-field", "The move command needs a 'move' field (move text like '4H>7')", seq
+        )
+    return Move(seq, _seat(message, seq), _text(message, "move", seq, "move command"))
+
+
+def _join(message: Mapping[str, object], seq: int) -> Join:
+    role = _text(message, "as", seq, "join command")
+    if role not in ("player", "spectator"):
+        raise RaceError("bad-field", "'as' must be 'player' or 'spectator'", seq)
+    return Join(seq, role)
+
+
+def _ready(message: Mapping[str, object], seq: int) -> Ready:
+    ready = message.get("ready", True)
+    if not isinstance(ready, bool):
+        raise RaceError("bad-field", "'ready' must be true or false", seq)
+    return Ready(seq, ready)
+
+
+def _follow(message: Mapping[str, object], seq: int) -> Follow:
+    if "player" not in message:
+        raise RaceError("missing-field", "The follow command needs a 'player' field", seq)
+    if message["player"] is None:
+        return Follow(seq, None)
+    return Follow(seq, _text(message, "player", seq, "follow command"))
+
+
+def _rematch(message: Mapping[str, object], seq: int) -> Rematch:
+    value = message.get("round")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RaceError("bad-field", "'round' must be the number of the round", seq)
+    return Rematch(seq, value)
+
+
+# The wire's type names, each with its parser: the only table of command names.
+_PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
+    "join": _join,
+    "leave": lambda m, seq: Leave(seq),
+    "ready": _ready,
+    "start": lambda m, seq: Start(seq),
+    "follow": _follow,
+    "rematch": _rematch,
+    "ping": lambda m, seq: Ping(seq),
+    "move": _move,
+    "deal": lambda m, seq: Deal(seq, _seat(m, seq)),
+    "undo": lambda m, seq: Undo(seq, _seat(m, seq)),
+    "give-up": lambda m, seq: GiveUp(seq, _seat(m, seq)),
+    "hint": lambda m, seq: Hint(seq, _seat(m, seq)),
+    "auto": lambda m, seq: Auto(seq, _seat(m, seq)),
+}
+COMMAND_NAMES: Final = frozenset(_PARSERS)
+
+
 def parse_command(message: object) -> Command:
     """Check a decoded JSON message; raise :class:`RaceError` (with the seq if usable)."""
     if not isinstance(message, Mapping):
@@ -75,50 +229,15 @@ def parse_command(message: object) -> Command:
     seq = seq_of(message)
     if kind == "hello":
         raise RaceError("already-authenticated", "This connection already said hello", seq)
-    if not isinstance(kind, str) or kind not in COMMANDS:
-        known = ", ".join(sorted(COMMANDS))
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        known = ", ".join(sorted(_PARSERS))
         raise RaceError("unknown-type", f"Unknown message type {kind!r} (known: {known})", seq)
     if seq is None:
         if "seq" not in message:
             raise RaceError("missing-field", f"The {kind} command needs a 'seq' field")
         raise RaceError("bad-field", f"'seq' must be an integer from 1 to {MAX_SEQ}")
-    if kind in GAME_COMMANDS:
-        # A game command acts on the sender's own seat; naming another is refused later.
-        seat = message.get("player")
-        seat = None if seat is None else _text(message, "player", seq, f"{kind} command")
-        if kind == "deal":
-            return Command(kind, seq, move="deal", player=seat)
-        if kind != "move":
-            return Command(kind, seq, player=seat)
-        if message.get("move") is None:
-            raise RaceError(
-                "missing-field",
-                "The move command needs a 'move' field (move text like '4H>7')",
-                seq,
-            )
-        return Command(kind, seq, move=_text(message, "move", seq, "move command"), player=seat)
-    if kind == "join":
-        role = _text(message, "as", seq, "join command")
-        if role not in ("player", "spectator"):
-            raise RaceError("bad-field", "'as' must be 'player' or 'spectator'", seq)
-        return Command(kind, seq, role=role)
-    if kind == "ready":
-        ready = message.get("ready", True)
-        if not isinstance(ready, bool):
-            raise RaceError("bad-field", "'ready' must be true or false", seq)
-        return Command(kind, seq, ready=ready)
-    if kind == "follow":
-        if "player" not in message:
-            raise RaceError("missing-field", "The follow command needs a 'player' field", seq)
-        if message["player"] is None:
-            return Command(kind, seq, player=None)
-        return Command(kind, seq, player=_text(message, "player", seq, "follow command"))
-    if kind == "rematch":
-        value = message.get("round")
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RaceError("bad-field", "'round' must be the number of the round", seq)
-        return Command(kind, seq, round=value)
-    return Command(kind, seq)
+    return parser(message, seq)
 
 
 def parse_hello(message: object) -> Hello:

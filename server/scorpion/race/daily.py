@@ -22,16 +22,17 @@ from typing import Final
 
 from scorpion.engine import Game, get_rules
 
-from .commands import Command
+from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
 from .errors import RaceError
-from .events import EventLog
-from .members import Members
-from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .members import Member
+from .outputs import ConnId, Message, Output, Persist, Send
+from .place import Place, replay_action
 from .players import Player
-from .racer import GAME_ACTIONS, Racer
+from .protocol import daily_key
+from .racer import Racer
 from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
-from .seqs import answer_once
+from .searches import SearchTicket
 
 DAILY_PRESET: Final = "classic"
 PROGRESS_EVERY: Final = 5.0  # seconds between a daily player's progress events (at most)
@@ -64,28 +65,19 @@ def check_date(date: str, now: float, days_back: int = DAYS_BACK) -> str:
     return day.isoformat()
 
 
-def daily_deal(secret: bytes, date: str) -> tuple[int, bool]:
-    """The daily deal of ``date`` and whether the solver verified it winnable.
-
-    May take a while when the solver searches: the web layer can call this in a
-    thread and hand the answer to ``Referee.prepare_daily``.
-    """
-    from .solver_bridge import winnable_deal
-
-    return winnable_deal(DAILY_PRESET, daily_seed(secret, date))
-
-
 class Attempt(Racer):
-    """One player's attempt at a daily (number 1 of the day itself is the ranked one)."""
+    """One player's attempt at a daily (``round`` is its number: 1 of the day itself is the
+    ranked one)."""
 
-    number: int = 1
     ranked: bool = False
     shown: tuple[int, str] = (0, "playing")  # runs and status in the last progress event
     shown_at: float = float("-inf")
 
 
-class Daily:
+class Daily(Place):
     """Everyone playing one day's deal, each on their own clock."""
+
+    own_game = "You can only play your own attempt"
 
     def __init__(
         self,
@@ -97,13 +89,11 @@ class Daily:
         keep_events: int = 50,
         version_base: int = 0,
     ) -> None:
+        super().__init__(daily_key(date), keep_events=keep_events, version_base=version_base)
         self.date = date
         self.deal = deal
         self.verified = verified
         self.preset = preset
-        self.key = f"daily:{date}"
-        self.members = Members()
-        self.log = EventLog(keep_events, base=version_base)
         self.attempts: dict[str, list[Attempt]] = {}
         self.board: dict[str, dict[str, object]] = {}  # ranked finished entries by player
 
@@ -139,12 +129,7 @@ class Daily:
         data["ranked"] = self.next_ranked(player_id, now) if attempt is None else attempt.ranked
         data["attempt"] = None
         if attempt is not None:
-            data["attempt"] = {
-                **attempt.entry(),
-                "attempt": attempt.number,
-                "ranked": attempt.ranked,
-                "started_at": attempt.started_at,
-            }
+            data["attempt"] = {**attempt.entry(), **self._attempt_fields(attempt)}
         return data
 
     def next_ranked(self, player_id: str, now: float) -> bool:
@@ -158,24 +143,16 @@ class Daily:
         member, _ = self.members.ensure(player)
         member.role = "player"
         self.members.attach(conn, member)
-        events = self.log.since(last_version) if last_version is not None else None
         attempt = self.current(player.id)
-        welcome: Message = {
-            "type": "welcome",
-            "daily": self.date,
-            "you": {
-                **player.to_dict(),
-                "role": "player",
-                "status": attempt.status if attempt else None,
-            },
-            "version": self.log.version,
-            "recovered": events is not None,
-            "last_seq": member.seqs.last,
-            "events": events or [],
-            "state": self.state(player.id, now),
-            "view": attempt.game.view() if attempt else None,
-            "now": now,
-        }
+        welcome = self.welcome(
+            {"daily": self.date},
+            member,
+            last_version,
+            now,
+            status=attempt.status if attempt else None,
+            state=self.state(player.id, now),
+            view=attempt.game.view() if attempt else None,
+        )
         return [Send((conn,), welcome)]
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
@@ -186,54 +163,68 @@ class Daily:
         return []
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        member = self.members.by_conn.get(conn)
-        seq = command.seq
-        if member is None:
-            return [Send((conn,), refused(seq, "not-authenticated", "Say hello first"))]
-        if command.type == "ping":
-            return [Send((conn,), {"type": "applied", "seq": seq, "command": "ping", "now": now})]
-        player = member.player
+    def run(
+        self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+    ) -> Message | None:
+        """Apply one command of ``member`` (ping is answered before it gets here)."""
+        match command:
+            case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
+                return self.play(member, conn, command, now, out)
+            case Start():
+                return self._start(member.player, now, out)
+        raise RaceError("not-allowed", f"There is no {command.name} in a daily challenge")
 
-        def run(effects: list[Output]) -> Message:
-            if command.type == "start":
-                return self._start(player, now, effects)
-            if command.type in GAME_ACTIONS:
-                return self._game(player, command, now, effects)
-            raise RaceError("not-allowed", f"There is no {command.type} in a daily challenge")
+    def racer_for(self, member: Member) -> Racer:
+        attempt = self.current(member.id)
+        if attempt is None:
+            raise RaceError("not-started", "Start the daily challenge first")
+        if not attempt.playing:
+            raise RaceError("finished", "This attempt is over: start another (unranked)")
+        return attempt
 
-        return answer_once(conn, member.seqs, command, run)
+    def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
+        attempt = self.current(ticket.player)
+        return attempt if attempt is not None and attempt.round == ticket.round else None
 
-    def _emit(self, out: list[Output], event: Message) -> None:
-        message = self.log.append(event)
-        if self.members.by_conn:
-            out.append(Send(self.members.all_conns(), message))
+    def answer_fields(self, racer: Racer) -> Message:
+        assert isinstance(racer, Attempt)
+        return {**super().answer_fields(racer), **self._attempt_fields(racer)}
 
-    def _answer(self, attempt: Attempt) -> Message:
+    def after_change(
+        self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
+    ) -> None:
+        assert isinstance(racer, Attempt)
+        if self._progress_due(racer, now):
+            self.emit(out, {"event": "progress", **racer.progress(), "name": racer.player.name})
+        if not racer.playing:
+            self._finish(racer, now, out)
+
+    def _attempt_fields(self, attempt: Attempt) -> Message:
         return {
-            "attempt": attempt.number,
+            "attempt": attempt.round,
             "ranked": attempt.ranked,
-            "view": attempt.game.view(),
-            "status": attempt.status,
-            "elapsed": attempt.last_elapsed,
             "started_at": attempt.started_at,
         }
 
     def new_attempt(self, player: Player, ranked: bool, started_at: float) -> Attempt:
+        tries = self.attempts.get(player.id, [])
+        number = tries[-1].round + 1 if tries else 1
+        if not ranked and self.date != utc_date(started_at) and not tries:
+            # A past day's daily may have been evicted and rebuilt: number its practice
+            # attempts by the clock (ms) so they never reuse a stored attempt's number.
+            number = int(started_at * 1000)
         attempt = Attempt(
             player,
             Game.new(self.deal, get_rules(self.preset)),
             started_at,
+            place=self.key,
+            round=number,
             preset=self.preset,
             undo=True,
-            hints=not ranked,  # a ranked result is unassisted
+            # A ranked result is unassisted; so is every attempt of the day itself, else a
+            # throwaway account's practice attempt would let Auto play today's winning line.
+            hints=not ranked and self.date != utc_date(started_at),
         )
-        tries = self.attempts.get(player.id, [])
-        attempt.number = tries[-1].number + 1 if tries else 1
-        if not ranked and self.date != utc_date(started_at) and not tries:
-            # A past day's daily may have been evicted and rebuilt: number its practice
-            # attempts by the clock (ms) so they never reuse a stored attempt's number.
-            attempt.number = int(started_at * 1000)
         attempt.ranked = ranked
         self.attempts.setdefault(player.id, []).append(attempt)
         return attempt
@@ -241,7 +232,7 @@ class Daily:
     def _start(self, player: Player, now: float, out: list[Output]) -> Message:
         attempt = self.current(player.id)
         if attempt is not None and attempt.playing:
-            return {**self._answer(attempt), "resumed": True}
+            return {**self.answer_fields(attempt), "resumed": True}
         attempt = self.new_attempt(player, self.next_ranked(player.id, now), now)
         out.append(
             Persist(
@@ -249,7 +240,7 @@ class Daily:
                     self.date,
                     player.id,
                     player.name,
-                    attempt.number,
+                    attempt.round,
                     self.deal,
                     self.preset,
                     attempt.ranked,
@@ -257,34 +248,8 @@ class Daily:
                 )
             )
         )
-        self._emit(out, {"event": "started", "player": player.to_dict(), "ranked": attempt.ranked})
-        return {**self._answer(attempt), "resumed": False}
-
-    def _game(self, player: Player, command: Command, now: float, out: list[Output]) -> Message:
-        if command.player is not None and command.player != player.id:
-            raise RaceError("not-your-seat", "You can only play your own attempt")
-        attempt = self.current(player.id)
-        if attempt is None:
-            raise RaceError("not-started", "Start the daily challenge first")
-        if not attempt.playing:
-            raise RaceError("finished", "This attempt is over: start another (unranked)")
-        action = GAME_ACTIONS[command.type]
-        extra = attempt.apply(action, command.move, now)
-        text = extra.get("move", extra.get("auto", action))  # auto: as played
-        assert isinstance(text, str)
-        out.append(
-            Persist(
-                ActionRecord(
-                    self.key, attempt.number, player.id, command.seq, text, attempt.last_elapsed
-                )
-            )
-        )
-        if action != "hint" and self._progress_due(attempt, now):
-            self._emit(out, {"event": "progress", **attempt.progress(), "name": player.name})
-        if not attempt.playing:
-            self._finish(attempt, now, out)
-        extra.update(self._answer(attempt))
-        return extra
+        self.emit(out, {"event": "started", "player": player.to_dict(), "ranked": attempt.ranked})
+        return {**self.answer_fields(attempt), "resumed": False}
 
     def _progress_due(self, attempt: Attempt, now: float) -> bool:
         """Whether to tell everyone: a run or the status changed, or PROGRESS_EVERY passed.
@@ -299,11 +264,11 @@ class Daily:
         return False
 
     def _finish(self, attempt: Attempt, now: float, out: list[Output]) -> None:
-        out.append(Persist(attempt.result(self.key, attempt.number, attempt.ranked, now)))
+        out.append(Persist(attempt.result(attempt.ranked, now)))
         if attempt.ranked:
             entry = attempt.entry()
             self.board[attempt.player.id] = entry
-            self._emit(out, {"event": "finished", "player": attempt.player.id, "entry": entry})
+            self.emit(out, {"event": "finished", "player": attempt.player.id, "entry": entry})
 
     # ------------------------------------------------------------------ recovery
     def restore_attempt(self, started: DailyStarted, actions: list[ActionRecord]) -> None:
@@ -311,19 +276,10 @@ class Daily:
         attempt = self.new_attempt(
             Player(started.player, started.name), started.ranked, started.started_at
         )
-        attempt.number = started.attempt
+        attempt.round = started.attempt
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
-            kind = action.action if action.action in ("undo", "hint", "give-up") else "move"
-            if attempt.playing:
-                attempt.replay(kind, action.action, action.elapsed)
-            answer: Message = {
-                "type": "applied",
-                "seq": action.seq,
-                "command": kind,
-                "restored": True,
-            }
-            member.seqs.remember(action.seq, answer)
+            replay_action(member, attempt, action)
         if attempt.ranked and not attempt.playing:
             self.board[attempt.player.id] = attempt.entry()
 

@@ -80,11 +80,3 @@ class Members:
 
     def all_conns(self) -> tuple[ConnId, ...]:
         return tuple(self.by_conn)
-
-    def watchers_of(self, player_id: str) -> tuple[ConnId, ...]:
-        """Connections that see ``player_id``'s board: followers and the player's own."""
-        conns: list[ConnId] = []
-        for member in self.by_id.values():
-            if member.id == player_id or member.following == player_id:
-                conns.extend(member.conns)
-        return tuple(conns)

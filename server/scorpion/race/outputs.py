@@ -1,9 +1,10 @@
-"""What the race layer asks its caller to do: send, persist, close.
+"""What the race layer asks its caller to do: send, persist, close, search.
 
-The race layer never touches a socket or the store. Each call returns a list
-of outputs; the caller (scorpion.web) must **persist every Persist of the
+The race layer never touches a socket, the store or the solver. Each call returns
+a list of outputs; the caller (scorpion.web) must **persist every Persist of the
 list (one transaction) before sending any Send of it**, so that nothing is
-acknowledged before it is written.
+acknowledged before it is written. A search request (:mod:`.searches`) is run
+elsewhere; its answer comes back through ``Referee.searched``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from .records import Record
+from .searches import SearchRequest
 
 ConnId: TypeAlias = int
 """The caller's id for one websocket connection (any int it chooses, unique while open)."""
@@ -46,7 +48,7 @@ class Close:
     reason: str
 
 
-Output: TypeAlias = Send | Persist | Close
+Output: TypeAlias = Send | Persist | Close | SearchRequest
 
 
 def refused(seq: int | None, code: str, message: str) -> Message:

@@ -1,10 +1,10 @@
-"""One player's game in a race or a daily attempt: commands on the race clock.
+"""One player's game in a race or a daily attempt: actions on the race clock.
 
 >>> from scorpion.engine import Game
 >>> from .players import Player
->>> r = Racer(Player("p1", "Ada"), Game.new(1, "classic"), started_at=100.0)
->>> r.apply("give-up", None, now=130.0)
-{}
+>>> r = Racer(Player("p1", "Ada"), Game.new(1, "classic"), 100.0, place="room1", round=1)
+>>> r.apply("give-up", r.elapsed(130.0))
+'give-up'
 >>> r.status, r.finished_elapsed, r.progress()["status"]
 ('gave-up', 30.0, 'gave-up')
 """
@@ -13,22 +13,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from scorpion.engine import Game, MoveError
+from scorpion.engine import Game, MoveError, apply_action
 
 from .errors import RaceError
 from .players import Player
-from .records import GameResult
-from .solver_bridge import auto_step, suggest
+from .records import ActionRecord, GameResult
+from .searches import SearchTicket
 
-# Command type -> racer action.
-GAME_ACTIONS: Final = {
-    "move": "move", "deal": "move", "undo": "undo", "hint": "hint", "give-up": "give-up",
-    "auto": "auto",
-}  # fmt: skip
+HINT: Final = "hint"  # logged so that a restored game counts it (never searched again)
+UNDO: Final = "undo"
 
 
 class Racer:
-    """A player's game on a clock that started at ``started_at`` (server time)."""
+    """A player's game on a clock that started at ``started_at`` (server time), logged
+    under ``place`` (a room id or ``daily:<date>``) and ``round`` (a daily's attempt)."""
 
     def __init__(
         self,
@@ -36,6 +34,8 @@ class Racer:
         game: Game,
         started_at: float,
         *,
+        place: str,
+        round: int,
         preset: str | None = None,
         undo: bool = True,
         hints: bool = False,
@@ -44,12 +44,15 @@ class Racer:
         self.preset = preset or game.preset or "custom"
         self.game = game
         self.started_at = started_at
+        self.place = place
+        self.round = round
         self.undo_allowed = undo
         self.hints_allowed = hints
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
         self.last_elapsed = 0.0
+        self.search: SearchTicket | None = None  # a hint or Auto being searched
         # (elapsed, runs, score) after each change: the results chart.
         self.timeline: list[tuple[float, int, int]] = []
 
@@ -63,70 +66,39 @@ class Racer:
             return self.finished_elapsed
         return max(self.last_elapsed, round(max(0.0, now - self.started_at), 3))
 
-    def apply(self, action: str, move: str | None, now: float) -> dict[str, object]:
-        """Play one command (``move``, ``undo``, ``hint``, ``give-up``, ``auto``); answer
-        fields.
-
-        Raises :class:`RaceError` or the engine's ``MoveError``; then nothing changed.
-        """
-        if action == "auto":
-            return self.auto(now)
-        return self.replay(action, move, self.elapsed(now))
-
-    def auto(self, now: float) -> dict[str, object]:
-        """The seed's Auto: play the first move of a winning line, or concede a lost game.
-
-        Where hints are allowed only. What it played goes through :meth:`replay` as a
-        plain move or give-up (and is recorded so), so a restored room replays it exactly;
-        ``auto`` in the answer says what that was (a move text or ``"give-up"``).
-        Raises ``auto-unknown`` (nothing changed) when the search decided nothing in time.
-        """
+    def check_playing(self) -> None:
         if not self.playing:
             raise RaceError("finished", "Your game is over")
+
+    def check_hints(self, what: str = "Hints") -> None:
         if not self.hints_allowed:
-            raise RaceError("hints-not-allowed", "Auto is a hint: hints are not allowed here")
-        verdict, move = auto_step(self.game)
-        elapsed = self.elapsed(now)
-        if verdict == "won":
-            extra = self.replay("move", move, elapsed)
-            extra["auto"] = extra["move"]
-        elif verdict == "lost":
-            extra = self.replay("give-up", None, elapsed)
-            extra["auto"] = "give-up"
-        else:
-            raise RaceError("auto-unknown", "Auto found no line within its time; the game goes on")
-        return extra
+            raise RaceError("hints-not-allowed", f"{what} are not allowed here")
 
-    def replay(self, action: str, move: str | None, elapsed: float) -> dict[str, object]:
-        """:meth:`apply` at a given elapsed time (also used to rebuild from the log)."""
-        if not self.playing:
-            raise RaceError("finished", "Your game is over")
-        game = self.game
-        extra: dict[str, object] = {}
-        if action == "move":
-            assert move is not None
-            try:
-                outcome = game.play(move, elapsed)
-            except MoveError as exc:
-                if exc.code == "face-down":
-                    # The engine says where (a column or the stock): probing every unseen card
-                    # would tell a player which three are in the stock. Say only "face down".
-                    raise MoveError("face-down", "That card is face down") from None
-                raise
-            extra["move"] = str(outcome.move)
-        elif action == "undo":
-            if not self.undo_allowed:
-                raise RaceError("undo-not-allowed", "Undo is not allowed here")
-            game.undo(elapsed)
-        elif action == "hint":
-            if not self.hints_allowed:
-                raise RaceError("hints-not-allowed", "Hints are not allowed here")
-            extra["hints"] = suggest(game)
+    def apply(self, action: str, elapsed: float, *, replayed: bool = False) -> str:
+        """Apply one action (move text, ``deal``, ``undo``, ``give-up`` or ``hint``) at
+        ``elapsed``, live or ``replayed`` from the log; return its logged text.
+
+        Raises :class:`RaceError` or the engine's ``MoveError``; then nothing changed. A
+        replayed hint is counted whatever today's rules say: it was allowed when asked.
+        """
+        self.check_playing()
+        if action == HINT:
+            if not replayed:
+                self.check_hints()
             self.hints += 1
-        elif action == "give-up":
-            game.give_up(elapsed)
-        else:
-            raise RaceError("unknown-type", f"Unknown action {action!r}")
+            self.last_elapsed = elapsed
+            return HINT
+        if action == UNDO and not self.undo_allowed:
+            raise RaceError("undo-not-allowed", "Undo is not allowed here")
+        game = self.game
+        try:
+            logged = apply_action(game, action, elapsed)
+        except MoveError as exc:
+            if exc.code == "face-down":
+                # The engine says where (a column or the stock): probing every unseen card
+                # would tell a player which three are in the stock. Say only "face down".
+                raise MoveError("face-down", "That card is face down") from None
+            raise
         self.last_elapsed = elapsed
         if game.won:
             self._finish("won", elapsed)
@@ -134,9 +106,12 @@ class Racer:
             self._finish("gave-up", elapsed)
         elif game.lost:
             self._finish("lost", elapsed)
-        if action != "hint":
-            self.timeline.append((elapsed, len(game.runs), game.score))
-        return extra
+        self.timeline.append((elapsed, len(game.runs), game.score))
+        return logged
+
+    def record(self, seq: int, action: str) -> ActionRecord:
+        """The store's record of an action just applied (seq 0: no command asked for it)."""
+        return ActionRecord(self.place, self.round, self.player.id, seq, action, self.last_elapsed)
 
     def _finish(self, status: str, elapsed: float) -> None:
         self.status = status
@@ -173,13 +148,13 @@ class Racer:
         data["name"] = self.player.name
         return data
 
-    def result(self, room: str, round_: int, ranked: bool, now: float) -> GameResult:
+    def result(self, ranked: bool, now: float) -> GameResult:
         """The finished game's record for the store."""
         game = self.game
         assert game.deal is not None
         return GameResult(
-            room=room,
-            round=round_,
+            room=self.place,
+            round=self.round,
             player=self.player.id,
             name=self.player.name,
             preset=self.preset,

@@ -1,55 +1,100 @@
-"""Rebuilding a room from its records: replay every racer's actions through the engine.
+"""Rebuilding rooms and dailies from their records: replay every racer's actions.
 
 A room is its settings (``RoomOpened``), its latest round (``RoundStarted``: deal,
 clock, players) and that round's actions in the order they were written. Replay
 gives back every game exactly, undo history included, and every answered seq.
+Replay never searches: a logged hint is counted, an Auto was logged as its move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from .outputs import Message, Output
+from .config import RoomConfig
+from .outputs import Output
+from .place import replay_action
 from .players import Player
-from .records import ActionRecord, RoomOpened, RoundFinished, RoundStarted
+from .protocol import DAILY_PREFIX, daily_key
+from .records import (
+    ActionRecord,
+    DailyStarted,
+    GameResult,
+    Record,
+    Rematched,
+    RoomClosed,
+    RoomOpened,
+    RoundFinished,
+    RoundStarted,
+)
 from .room import Room
 from .settings import RoomSettings
 
 
+@dataclass
+class Logs:
+    """Stored records grouped for replay: each open room's latest round, the dailies'
+    attempts and results."""
+
+    opened: dict[str, RoomOpened] = field(default_factory=dict)
+    latest: dict[str, RoundStarted] = field(default_factory=dict)
+    finished: dict[tuple[str, int], RoundFinished] = field(default_factory=dict)
+    actions: dict[tuple[str, int], list[ActionRecord]] = field(default_factory=dict)
+    closed: set[str] = field(default_factory=set)
+    rematched: set[tuple[str, int]] = field(default_factory=set)
+    attempts: list[DailyStarted] = field(default_factory=list)
+    results: list[GameResult] = field(default_factory=list)
+
+    @classmethod
+    def group(cls, records: Iterable[Record]) -> Logs:
+        logs = cls()
+        for record in records:
+            if isinstance(record, RoomOpened):
+                logs.opened[record.room] = record
+            elif isinstance(record, RoundStarted):
+                logs.latest[record.room] = record
+            elif isinstance(record, RoundFinished):
+                logs.finished[record.room, record.round] = record
+            elif isinstance(record, ActionRecord):
+                logs.actions.setdefault((record.room, record.round), []).append(record)
+            elif isinstance(record, RoomClosed):
+                logs.closed.add(record.room)
+            elif isinstance(record, Rematched):
+                logs.rematched.add((record.room, record.round))
+            elif isinstance(record, DailyStarted):
+                logs.attempts.append(record)
+            elif isinstance(record, GameResult) and record.room.startswith(DAILY_PREFIX):
+                logs.results.append(record)
+        return logs
+
+    def open_rooms(self) -> list[RoomOpened]:
+        return [r for room_id, r in self.opened.items() if room_id not in self.closed]
+
+    def attempt_actions(self, attempt: DailyStarted) -> list[ActionRecord]:
+        key = (daily_key(attempt.date), attempt.attempt)
+        return [a for a in self.actions.get(key, ()) if a.player == attempt.player]
+
+
 def restore_room(
-    opened: RoomOpened,
-    now: float,
-    *,
-    started: RoundStarted | None = None,
-    finished: RoundFinished | None = None,
-    rematched: bool = False,
-    actions: Iterable[ActionRecord] = (),
-    deal_source: Callable[[], int],
-    grace: float = 60.0,
-    keep_events: int = 50,
-    idle_close: float = 3600.0,
+    opened: RoomOpened, logs: Logs, now: float, config: RoomConfig
 ) -> tuple[Room, list[Output]]:
     """Rebuild a room from its records by replaying every racer's actions.
 
-    ``started`` is the room's latest round (``finished`` its results, if any;
-    ``rematched`` when a rematch was asked after them) and ``actions`` that round's
-    actions in the order written. Racers get a fresh
-    grace period to reconnect. Event versions restart past any earlier version
-    (clients get ``recovered: false`` and a snapshot). Returns the room and the
-    outputs of timers already due (a time limit passed while the server was down).
+    Racers get a fresh grace period to reconnect. Event versions restart past any
+    earlier version (clients get ``recovered: false`` and a snapshot). Returns the
+    room and the outputs of timers already due (a time limit passed while the server
+    was down).
     """
     room = Room(
         opened.room,
         Player(opened.creator, opened.creator_name),
         RoomSettings.from_dict(opened.settings),
         created_at=opened.at,
-        deal_source=deal_source,
-        grace=grace,
-        keep_events=keep_events,
-        idle_close=idle_close,
+        config=config,
         version_base=int(now * 1000),
     )
     room.idle_since = now
+    started = logs.latest.get(opened.room)
     if started is None:
         return room, []
     room.begin_round(started)
@@ -58,23 +103,18 @@ def restore_room(
         member.role = "player"
         member.ready = True
         member.away_since = now
-    for action in actions:
-        if action.round != started.round or action.player not in room.racers:
+    for action in logs.actions.get((room.id, started.round), ()):
+        racer = room.racers.get(action.player)
+        if racer is None:
             continue
-        racer = room.racers[action.player]
         if action.action == "left":  # the seat was lost after the grace period
             racer.stop("left", action.elapsed)
             room.members.remove(room.members.by_id[action.player])
             continue
-        kind = action.action if action.action in ("undo", "hint", "give-up") else "move"
-        racer.replay(kind, action.action, action.elapsed)
-        answer: Message = {"type": "applied", "seq": action.seq, "command": kind}
-        if kind == "move":
-            answer["move"] = action.action
-        answer["restored"] = True
-        room.members.by_id[action.player].seqs.remember(action.seq, answer)
+        replay_action(room.members.by_id[action.player], racer, action)
     out: list[Output] = []
-    if finished is not None and finished.round == started.round:
+    finished = logs.finished.get((room.id, started.round))
+    if finished is not None:
         room.phase = "results"
         room.results = [dict(entry) for entry in finished.ranking]
         for entry in room.results:  # time-outs are not actions: the results say when
@@ -82,7 +122,7 @@ def restore_room(
             elapsed = entry.get("elapsed")
             if ended is not None and ended.playing and isinstance(elapsed, int | float):
                 ended.stop(str(entry.get("status")), float(elapsed))
-        if rematched:
+        if (room.id, started.round) in logs.rematched:
             room.back_to_lobby()
         return room, out
     room.phase = "countdown"

@@ -9,65 +9,50 @@ first (one transaction), then perform its ``Send`` and ``Close`` in order.
 from __future__ import annotations
 
 import heapq
-import secrets
 from collections.abc import Callable, Iterable
-from typing import Final
+from functools import partial
 
+from . import room_commands
 from .commands import parse_command, parse_hello
-from .daily import DAILY_PRESET, Daily, check_date, daily_seed, utc_date
+from .config import RoomConfig
+from .daily import Daily, check_date, daily_seed, utc_date
 from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
+from .place import Runner
 from .players import Player
-from .records import (
-    ActionRecord,
-    DailyStarted,
-    GameResult,
-    Record,
-    Rematched,
-    RoomClosed,
-    RoomOpened,
-    RoundFinished,
-    RoundStarted,
-)
-from .recovery import restore_room
+from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of
+from .racer import Racer
+from .records import Record
+from .recovery import Logs, restore_room
 from .room import Room
+from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
-from .solver_bridge import winnable_deal
 
-CLOSE_BAD_REQUEST: Final = 4000
-CLOSE_BAD_TOKEN: Final = 4001
-CLOSE_UNKNOWN_ROOM: Final = 4004
+
+def unverified_daily(date: str, seed: int) -> tuple[int, bool]:
+    """A daily's deal with no search: the seed itself, marked unverified."""
+    return seed, False
 
 
 class Referee:
     """All rooms and dailies of one process.
 
-    ``secret`` derives the daily deals; ``grace`` is how long a disconnected player
-    keeps a seat; ``deal_source`` gives random deal numbers (tests pass their own);
-    ``daily_deal`` maps (date, seed) to (deal, verified) (default: the solver's next
-    winnable deal when the solver is there). ``winnable_source(preset)`` gives a room
-    with winnable-only deals a (deal, verified) found ahead of time, or None (then a
-    short search runs at the start, falling back to an unverified deal).
+    ``secret`` derives the daily deals; ``config`` says how rooms run (grace, events
+    kept, idle close, random deals). ``daily_deal`` maps (date, seed) to (deal,
+    verified) for a daily not prepared ahead (:meth:`prepare_daily`); the referee never
+    searches, so by default such a daily's deal is its seed, unverified.
     """
 
     def __init__(
         self,
         *,
         secret: bytes,
-        grace: float = 60.0,
-        keep_events: int = 50,
-        idle_close: float = 3600.0,
-        deal_source: Callable[[], int] | None = None,
-        daily_deal: Callable[[str, int], tuple[int, bool]] | None = None,
-        winnable_source: Callable[[str], tuple[int, bool] | None] | None = None,
+        config: RoomConfig | None = None,
+        daily_deal: Callable[[str, int], tuple[int, bool]] = unverified_daily,
     ) -> None:
         self.secret = secret
-        self.grace = grace
-        self.keep_events = keep_events
-        self.idle_close = idle_close
-        self.deal_source: Callable[[], int] = deal_source or (lambda: secrets.randbits(64))
-        self.daily_deal = daily_deal or (lambda date, seed: winnable_deal(DAILY_PRESET, seed))
-        self.winnable_source = winnable_source
+        self.config = config or RoomConfig()
+        self.daily_deal = daily_deal
         self.rooms: dict[str, Room] = {}
         self._deadlines: dict[str, float | None] = {}
         self._heap: list[tuple[float, str]] = []
@@ -91,17 +76,7 @@ class Referee:
         """Open a room (HTTP "create a room"); outputs hold its ``RoomOpened`` record."""
         if room_id in self.rooms:
             raise ValueError(f"room {room_id!r} already exists")
-        room, out = Room.open(
-            room_id,
-            creator,
-            settings,
-            now,
-            deal_source=self.deal_source,
-            grace=self.grace,
-            keep_events=self.keep_events,
-            idle_close=self.idle_close,
-        )
-        room.winnable_source = self.winnable_source
+        room, out = Room.open(room_id, creator, settings, now, self.config)
         self.rooms[room_id] = room
         self._touch(room)
         return out
@@ -136,7 +111,7 @@ class Referee:
         A daily already in memory is kept as it is.
         """
         if date not in self.dailies:
-            self.dailies[date] = Daily(date, deal, verified, keep_events=self.keep_events)
+            self.dailies[date] = Daily(date, deal, verified, keep_events=self.config.keep_events)
         return self.dailies[date]
 
     def daily_summary(self, date: str, now: float) -> Message | None:
@@ -145,6 +120,16 @@ class Referee:
             return self.daily(date, now).summary(now)
         except RaceError:
             return None
+
+    def racer(self, place: str, round_: int, player: str) -> Racer | None:
+        """The game a player is playing in a room's round or a daily attempt, if held here."""
+        date = date_of(place)
+        if date is not None:
+            daily = self.dailies.get(date)
+            tries = daily.attempts.get(player, []) if daily is not None else []
+            return next((a for a in tries if a.round == round_), None)
+        room = self.rooms.get(place)
+        return room.racers.get(player) if room is not None and room.round == round_ else None
 
     # ------------------------------------------------------------------ connections
     def hello(self, conn: ConnId, player: Player, message: object, now: float) -> list[Output]:
@@ -163,7 +148,7 @@ class Referee:
                 assert hello.daily is not None
                 place = self.daily(hello.daily, now)
         except RaceError as exc:
-            code = CLOSE_UNKNOWN_ROOM if exc.code == "unknown-room" else CLOSE_BAD_REQUEST
+            code = UNKNOWN_ROOM if exc.code == "unknown-room" else PROTOCOL
             return [
                 Send((conn,), refused(None, exc.code, exc.message)),
                 Close(conn, code, exc.code),
@@ -182,7 +167,32 @@ class Referee:
             return [Send((conn,), refused(exc.seq, exc.code, exc.message))]
         if place is None:
             return [Send((conn,), refused(command.seq, "not-authenticated", "Say hello first"))]
-        out = place.handle(conn, command, now)
+        out = place.handle(conn, command, now, self._runner(place))
+        self._touch(place)
+        return out
+
+    @staticmethod
+    def _runner(place: Room | Daily) -> Runner:
+        if isinstance(place, Room):
+            return partial(room_commands.run, place)
+        return place.run
+
+    # ------------------------------------------------------------------ searches
+    def _place_of(self, ticket: SearchTicket) -> Room | Daily | None:
+        date = date_of(ticket.place)
+        return self.rooms.get(ticket.place) if date is None else self.dailies.get(date)
+
+    def search_wanted(self, ticket: SearchTicket) -> bool:
+        """Whether a search's answer would still be used (a caller may skip the search)."""
+        place = self._place_of(ticket)
+        return place is not None and place.search_wanted(ticket)
+
+    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+        """The answer of a search this referee asked for (an output of an earlier call)."""
+        place = self._place_of(answer.ticket)
+        if place is None:
+            return []
+        out = place.searched(answer, now)
         self._touch(place)
         return out
 
@@ -242,68 +252,24 @@ class Referee:
         Give it every record of the rooms not closed and of the dailies to keep
         (at least today's). Returns outputs of timers that fell due meanwhile.
         """
-        opened: dict[str, RoomOpened] = {}
-        latest: dict[str, RoundStarted] = {}
-        finished: dict[tuple[str, int], RoundFinished] = {}
-        actions: dict[tuple[str, int], list[ActionRecord]] = {}
-        closed: set[str] = set()
-        rematched: set[tuple[str, int]] = set()
-        attempts: list[DailyStarted] = []
-        results: list[GameResult] = []
-        for record in records:
-            if isinstance(record, RoomOpened):
-                opened[record.room] = record
-            elif isinstance(record, RoundStarted):
-                latest[record.room] = record
-            elif isinstance(record, RoundFinished):
-                finished[record.room, record.round] = record
-            elif isinstance(record, ActionRecord):
-                actions.setdefault((record.room, record.round), []).append(record)
-            elif isinstance(record, RoomClosed):
-                closed.add(record.room)
-            elif isinstance(record, Rematched):
-                rematched.add((record.room, record.round))
-            elif isinstance(record, DailyStarted):
-                attempts.append(record)
-            elif isinstance(record, GameResult) and record.room.startswith("daily:"):
-                results.append(record)
+        logs = Logs.group(records)
         out: list[Output] = []
-        for room_id, record in opened.items():
-            if room_id in closed:
-                continue
-            started = latest.get(room_id)
-            key = (room_id, started.round) if started else (room_id, 0)
+        for opened in logs.open_rooms():
             try:
-                room, due = restore_room(
-                    record,
-                    now,
-                    started=started,
-                    finished=finished.get(key),
-                    rematched=key in rematched,
-                    actions=actions.get(key, ()),
-                    deal_source=self.deal_source,
-                    grace=self.grace,
-                    keep_events=self.keep_events,
-                    idle_close=self.idle_close,
-                )
+                room, due = restore_room(opened, logs, now, self.config)
             except (ValueError, KeyError) as exc:  # a damaged log must not stop the others
-                self.restore_errors.append(f"room {room_id}: {exc!r}")
+                self.restore_errors.append(f"room {opened.room}: {exc!r}")
                 continue
-            room.winnable_source = self.winnable_source
-            self.rooms[room_id] = room
+            self.rooms[room.id] = room
             self._touch(room)
             out.extend(due)
-        for result in results:
-            self.daily(result.room.removeprefix("daily:"), now).restore_result(result)
-        for attempt in attempts:
-            daily = self.daily(attempt.date, now)
-            mine = [
-                a
-                for a in actions.get((daily.key, attempt.attempt), [])
-                if a.player == attempt.player
-            ]
+        for result in logs.results:
+            self.daily(str(date_of(result.room)), now).restore_result(result)
+        for attempt in logs.attempts:
             try:
-                daily.restore_attempt(attempt, mine)
+                self.daily(attempt.date, now).restore_attempt(
+                    attempt, logs.attempt_actions(attempt)
+                )
             except (ValueError, KeyError) as exc:
                 self.restore_errors.append(f"daily {attempt.date} {attempt.player}: {exc!r}")
         return out

@@ -7,28 +7,29 @@ Sans-I/O: every method takes ``now`` (server time, seconds) and returns outputs
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from scorpion.engine import Game
 
-from .commands import Command
-from .events import EventLog
-from .members import Member, Members
+from .config import RoomConfig
+from .errors import RaceError
+from .masking import HiddenCards, face_up, mask_view
+from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
+from .place import Place
 from .players import Player
 from .racer import Racer
 from .ranking import rank_entries
-from .records import ActionRecord, RoomClosed, RoomOpened, RoundFinished, RoundStarted
+from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
+from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
 from .settings import RoomSettings
-from .solver_bridge import ROOM_DEAL_LIMIT, ROOM_DEAL_NODES, winnable_deal
 
 COUNTDOWN: Final = 3.0
 RACING: Final = ("countdown", "racing")
 
 
-class Room:
-    """One room. Build it with :meth:`open` (new) or :meth:`restore` (from records)."""
+class Room(Place):
+    """One room. Build it with :meth:`open` (new) or ``recovery.restore_room`` (from records)."""
 
     def __init__(
         self,
@@ -37,21 +38,15 @@ class Room:
         settings: RoomSettings,
         *,
         created_at: float,
-        deal_source: Callable[[], int],
-        grace: float = 60.0,
-        keep_events: int = 50,
-        idle_close: float = 3600.0,
+        config: RoomConfig,
         version_base: int = 0,
     ) -> None:
+        super().__init__(room_id, keep_events=config.keep_events, version_base=version_base)
         self.id = room_id
         self.creator = creator
         self.settings = settings
         self.created_at = created_at
-        self.deal_source = deal_source
-        self.grace = grace
-        self.idle_close = idle_close
-        self.members = Members()
-        self.log = EventLog(keep_events, base=version_base)
+        self.config = config
         self.phase = "lobby"
         self.round = 0
         self.deal: int | None = None
@@ -60,11 +55,11 @@ class Room:
         self.started_at: float | None = None
         self.ends_at: float | None = None
         self.racers: dict[str, Racer] = {}
+        self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.results: list[dict[str, object]] | None = None
         self.idle_since: float | None = created_at
         self.closed = False
-        # (preset) -> (deal, verified) or None: winnable deals found off the event loop.
-        self.winnable_source: Callable[[str], tuple[int, bool] | None] | None = None
+        self.dealing: SearchTicket | None = None  # a start waiting for a winnable deal
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -74,23 +69,10 @@ class Room:
         creator: Player,
         settings: RoomSettings,
         now: float,
-        *,
-        deal_source: Callable[[], int],
-        grace: float = 60.0,
-        keep_events: int = 50,
-        idle_close: float = 3600.0,
+        config: RoomConfig,
     ) -> tuple[Room, list[Output]]:
         """A new room and the record to persist."""
-        room = cls(
-            room_id,
-            creator,
-            settings,
-            created_at=now,
-            deal_source=deal_source,
-            grace=grace,
-            keep_events=keep_events,
-            idle_close=idle_close,
-        )
+        room = cls(room_id, creator, settings, created_at=now, config=config)
         record = RoomOpened(room_id, creator.id, creator.name, settings.to_dict(), now)
         return room, [Persist(record)]
 
@@ -101,6 +83,7 @@ class Room:
         self.results = None
         self.deal = None
         self.verified = False
+        self.dealing = None
         self.countdown_at = self.started_at = self.ends_at = None
         for member in self.members.by_id.values():
             member.ready = False
@@ -120,6 +103,8 @@ class Room:
                 Player(pid, name),
                 Game.new(started.deal, rules),
                 started.started_at,
+                place=self.id,
+                round=started.round,
                 preset=self.settings.preset,
                 undo=self.settings.undo,
                 hints=self.settings.hints,
@@ -127,38 +112,88 @@ class Room:
             for pid, name in started.players
         }
 
-    # ------------------------------------------------------------------ helpers
-    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
-        message = self.log.append(event)
-        conns = tuple(c for c in self.members.all_conns() if c != exclude)
-        if conns:
-            out.append(Send(conns, message))
+    # ------------------------------------------------------------------ the game path
+    def racer_for(self, member: Member) -> Racer:
+        racer = self.racers.get(member.id)
+        if racer is None:
+            if self.phase in RACING or member.role == "spectator":
+                raise RaceError("spectator", "Spectators cannot play: join before the start")
+            raise RaceError("not-started", "The race has not started")
+        if self.phase == "countdown":
+            raise RaceError("not-started", "The race has not started yet")
+        if self.phase != "racing" or not racer.playing:
+            raise RaceError("finished", "Your game is over")
+        return racer
 
-    def board(self, racer: Racer | None) -> dict[str, object] | None:
-        """A racer's view, or None before the start: nobody sees the deal during the
-        countdown (a reconnect or a follow then would give a head start)."""
+    def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
+        return self.racers.get(ticket.player) if ticket.round == self.round else None
+
+    def after_change(
+        self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
+    ) -> None:
+        self.progress(out, racer)
+        self.send_view(out, racer, exclude=exclude)
+        if not any(r.playing for r in self.racers.values()):
+            self.finish_round(now, out)
+
+    def board(self, racer: Racer | None, viewer: str | None) -> dict[str, object] | None:
+        """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
+        the deal during the countdown (a reconnect or a follow then would give a head
+        start). Anyone but the racer gets it masked (see :mod:`.masking`)."""
         if racer is None or self.phase == "countdown":
             return None
-        return racer.game.view()
+        if viewer == racer.player.id:
+            return racer.game.view()
+        self.hidden.sync(self.racers)
+        return mask_view(racer.game.view(), self.hidden.cards)
 
-    def _view_message(self, racer: Racer) -> Message:
+    def _view_message(self, racer: Racer, viewer: str | None) -> Message:
         return {
             "type": "view",
             "player": racer.player.id,
-            "view": racer.game.view(),
+            "view": self.board(racer, viewer),
             "status": racer.status,
             "elapsed": racer.last_elapsed,
         }
 
+    def _followers(self, player_id: str) -> tuple[ConnId, ...]:
+        """The connections of everyone but ``player_id`` who follows that racer."""
+        return tuple(
+            conn
+            for member in self.members.by_id.values()
+            if member.following == player_id and member.id != player_id
+            for conn in member.conns
+        )
+
     def send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
+        """The racer's board to the racer's other tabs, and masked to its followers."""
         if self.phase == "countdown":
             return  # see board()
-        conns = tuple(c for c in self.members.watchers_of(racer.player.id) if c != exclude)
+        pid = racer.player.id
+        own = self.members.get(pid)
+        conns = tuple(c for c in own.conns if c != exclude) if own else ()
         if conns:
-            out.append(Send(conns, self._view_message(racer)))
+            out.append(Send(conns, self._view_message(racer, pid)))
+        followers = self._followers(pid)
+        if followers:
+            out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
         self.emit(out, {"event": "progress", **racer.progress()})
+        self._unmask(out, racer)
+
+    def _unmask(self, out: list[Output], changed: Racer) -> None:
+        """After ``changed``'s board or status changed: cards that no playing board hides
+        any more are shown at once to the followers of the other boards holding them."""
+        released = self.hidden.sync(self.racers)
+        if not released or self.phase == "countdown":
+            return
+        for pid, racer in self.racers.items():
+            if racer is changed or released.isdisjoint(face_up(racer.game)):
+                continue
+            followers = self._followers(pid)
+            if followers:
+                out.append(Send(followers, self._view_message(racer, None)))
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
@@ -240,25 +275,17 @@ class Room:
             self.emit(
                 out, {"event": "presence", "player": player.id, "connected": True}, exclude=conn
             )
-        events = self.log.since(last_version) if last_version is not None else None
         racer = self.racers.get(player.id)
         watched = racer or (self.racers.get(member.following) if member.following else None)
-        welcome: Message = {
-            "type": "welcome",
-            "room": self.id,
-            "you": {
-                **player.to_dict(),
-                "role": member.role,
-                "status": racer.status if racer else None,
-            },
-            "version": self.log.version,
-            "recovered": events is not None,
-            "last_seq": member.seqs.last,
-            "events": events or [],
-            "state": self.state(now),
-            "view": self.board(watched),
-            "now": now,
-        }
+        welcome = self.welcome(
+            {"room": self.id},
+            member,
+            last_version,
+            now,
+            status=racer.status if racer else None,
+            state=self.state(now),
+            view=self.board(watched, player.id),
+        )
         out.append(Send((conn,), welcome))
         return out
 
@@ -277,7 +304,7 @@ class Room:
                     "event": "presence",
                     "player": member.id,
                     "connected": False,
-                    "grace_until": now + self.grace,
+                    "grace_until": now + self.config.grace,
                 },
             )
         if not self.members.by_conn:
@@ -293,12 +320,12 @@ class Room:
         if self.phase == "racing" and self.ends_at is not None:
             times.append(self.ends_at)
         times.extend(
-            m.away_since + self.grace
+            m.away_since + self.config.grace
             for m in self.members.by_id.values()
             if m.away_since is not None
         )
         if self.idle_since is not None and self.phase in ("lobby", "results"):
-            times.append(self.idle_since + self.idle_close)
+            times.append(self.idle_since + self.config.idle_close)
         return min(times) if times else None
 
     def tick(self, now: float) -> list[Output]:
@@ -319,7 +346,7 @@ class Room:
                     self.progress(out, racer)
             self.finish_round(now, out)
         for member in list(self.members.by_id.values()):
-            if member.away_since is not None and now >= member.away_since + self.grace:
+            if member.away_since is not None and now >= member.away_since + self.config.grace:
                 self._lose_seat(member, now, out)
         if (
             self.phase == "racing"
@@ -327,7 +354,7 @@ class Room:
             and not any(r.playing for r in self.racers.values())
         ):
             self.finish_round(now, out)
-        idle = self.idle_since is not None and now >= self.idle_since + self.idle_close
+        idle = self.idle_since is not None and now >= self.idle_since + self.config.idle_close
         if idle and not self.members.by_conn and self.phase in ("lobby", "results"):
             self.closed = True
             out.append(Persist(RoomClosed(self.id, now)))
@@ -337,8 +364,7 @@ class Room:
         if racer is not None and racer.playing and self.phase in RACING:
             racer.stop("left", racer.elapsed(now))
             # Seq 0: no command asked for it; replayed by restore like any action.
-            record = ActionRecord(self.id, self.round, member.id, 0, "left", racer.last_elapsed)
-            out.append(Persist(record))
+            out.append(Persist(racer.record(0, "left")))
             self.progress(out, racer)
         seated = member.role == "player"
         self.members.remove(member)
@@ -374,7 +400,7 @@ class Room:
         self.results = rank_entries(r.entry() for r in self.racers.values())
         out.append(Persist(RoundFinished(self.id, self.round, self.deal, tuple(self.results), now)))
         for racer in self.racers.values():
-            out.append(Persist(racer.result(self.id, self.round, False, now)))
+            out.append(Persist(racer.result(False, now)))
         self.emit(
             out,
             {
@@ -390,40 +416,67 @@ class Room:
         if not self.members.by_conn:
             self.idle_since = now
 
-    # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        """One checked command from ``conn``: exactly one answer, plus its effects."""
-        from .room_commands import handle
+    # ------------------------------------------------------------------ starting
+    def check_start(self, member: Member) -> list[Member]:
+        """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
+        # The creator starts; if the creator has left the room, any seated player may.
+        if member.id != self.creator.id and (
+            self.members.get(self.creator.id) is not None or member.role != "player"
+        ):
+            raise RaceError("not-creator", "Only the room's creator can start the race")
+        if self.phase != "lobby":
+            raise RaceError("already-started", "The race has already started")
+        if self.dealing is not None:
+            raise RaceError("busy", "The race is being dealt: a winnable deal is being searched")
+        racers = [m for m in self.members.players() if m.ready]
+        if not racers:
+            raise RaceError("nobody-ready", "Nobody is ready yet")
+        return racers
 
-        return handle(self, conn, command, now)
-
-    def choose_deal(self) -> int:
-        """The next round's deal: the chosen number (first round only), random or winnable."""
+    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
+        """The start command: deal and count down, or first search a winnable deal (then
+        the answer waits for :meth:`dealt`)."""
+        self.check_start(member)
         deal = self.settings.deal
         if isinstance(deal, int) and self.round == 0:
-            self.verified = False
-            return deal
-        start = self.deal_source()
+            return self.start_round(deal, False, member, now, out)
         if deal == "winnable":
-            found = self.winnable_source(self.settings.preset) if self.winnable_source else None
-            if found is None:  # nothing prepared: a short search here, else unverified
-                found = winnable_deal(self.settings.preset, start, ROOM_DEAL_NODES, ROOM_DEAL_LIMIT)
-            deal_number, self.verified = found
-            return deal_number
-        self.verified = False
-        return start
+            self.dealing = SearchTicket(self.id, self.round, member.id, seq, "start")
+            out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
+            return None
+        return self.start_round(self.config.deal_source(), False, member, now, out)
 
-    def start_round(self, racers: list[Player], now: float, out: list[Output]) -> None:
-        """Deal, persist the round and begin the countdown (checks done by the caller)."""
-        deal = self.choose_deal()
+    def dealt(
+        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
+    ) -> Message:
+        if self.dealing != found.ticket:
+            raise RaceError("stale", "The room changed before its deal was found: start again")
+        self.dealing = None
+        self.check_start(member)
+        if isinstance(found, SearchFailed):  # no worker could search: deal an unverified one
+            return self.start_round(self.config.deal_source(), False, member, now, out)
+        return self.start_round(found.deal, found.verified, member, now, out)
+
+    def start_round(
+        self, deal: int, verified: bool, member: Member, now: float, out: list[Output]
+    ) -> Message:
+        """Seat the ready players (the others watch), persist the round, count down."""
+        racers = self.check_start(member)
+        for other in self.members.players():
+            if not other.ready:
+                other.role = "spectator"
+                self.emit(
+                    out,
+                    {"event": "left", "player": other.id, "reason": "not-ready", "watching": True},
+                )
         started = RoundStarted(
             room=self.id,
             round=self.round + 1,
             deal=deal,
             started_at=now + COUNTDOWN,
             time_limit=float(self.settings.time_limit),
-            players=tuple((p.id, p.name) for p in racers),
-            verified=self.verified,
+            players=tuple((m.id, m.player.name) for m in racers),
+            verified=verified,
         )
         self.begin_round(started)
         self.phase = "countdown"
@@ -438,3 +491,4 @@ class Room:
                 "players": list(self.racers),
             },
         )
+        return {"round": self.round}

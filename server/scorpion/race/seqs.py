@@ -35,6 +35,7 @@ class SeqWindow:
         self.keep = keep
         self.last = 0  # highest seq answered
         self._answers: OrderedDict[int, dict[str, object]] = OrderedDict()
+        self.pending: set[int] = set()  # seqs waiting for a search (answered later)
 
     def check(self, seq: int) -> dict[str, object] | None:
         """The stored answer when ``seq`` was answered already, None when it is new.
@@ -55,36 +56,62 @@ class SeqWindow:
         while len(self._answers) > self.keep:
             self._answers.popitem(last=False)
 
-    def note_applied(self, seq: int) -> None:
-        """After a restore: ``seq`` was applied (its answer is lost; a resend gets old-seq)."""
-        self.last = max(self.last, seq)
-
 
 def answer_once(
-    conn: ConnId, seqs: SeqWindow, command: Command, run: Callable[[list[Output]], Message]
+    conn: ConnId, seqs: SeqWindow, command: Command, run: Callable[[list[Output]], Message | None]
 ) -> list[Output]:
     """Apply ``command`` at most once per seq and answer it exactly once.
 
     ``run`` applies it, appending its effects, and returns the answer's extra fields; it
-    checks everything before changing anything, so a refusal changes nothing. The records
-    to persist come first in the result, then the answer, then the other effects.
+    checks everything before changing anything, so a refusal changes nothing. It returns
+    None when the answer must wait for a search: the seq is then pending (a resend gets
+    nothing more) until :func:`answer_pending` answers it. The records to persist come
+    first in the result, then the answer, then the other effects.
     """
+    if command.seq in seqs.pending:
+        return []  # its search is running: the answer comes when it ends
     try:
         cached = seqs.check(command.seq)
     except RaceError as exc:
         return [Send((conn,), refused(command.seq, exc.code, exc.message))]
     if cached is not None:
         return [Send((conn,), cached)]
+    return _answer((conn,), seqs, command.seq, command.name, run)
+
+
+def answer_pending(
+    conns: tuple[ConnId, ...],
+    seqs: SeqWindow,
+    seq: int,
+    name: str,
+    run: Callable[[list[Output]], Message | None],
+) -> list[Output]:
+    """Answer a pending seq (its search ended) like :func:`answer_once` would have."""
+    seqs.pending.discard(seq)
+    return _answer(conns, seqs, seq, name, run)
+
+
+def _answer(
+    conns: tuple[ConnId, ...],
+    seqs: SeqWindow,
+    seq: int,
+    name: str,
+    run: Callable[[list[Output]], Message | None],
+) -> list[Output]:
     effects: list[Output] = []
     try:
         extra = run(effects)
     except (RaceError, MoveError) as exc:
-        answer = refused(command.seq, exc.code, exc.message)
+        answer = refused(seq, exc.code, exc.message)
         effects = []
     else:
-        answer = {"type": "applied", "seq": command.seq, "command": command.type, **extra}
-    seqs.remember(command.seq, answer)
+        if extra is None:
+            seqs.pending.add(seq)
+            return effects
+        answer = {"type": "applied", "seq": seq, "command": name, **extra}
+    seqs.remember(seq, answer)
     out: list[Output] = [p for p in effects if isinstance(p, Persist)]
-    out.append(Send((conn,), answer))
+    if conns:
+        out.append(Send(conns, answer))
     out.extend(p for p in effects if not isinstance(p, Persist))
     return out

@@ -1,4 +1,4 @@
-"""Identity: random bearer tokens, stored only as hashes, and display names.
+"""Identity: random bearer tokens, stored only as hashes, cached by hash; display names.
 
 A token is the only credential of an anonymous player. It travels in an
 ``Authorization: Bearer`` header over HTTP and in the first websocket message,
@@ -16,12 +16,23 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Mapping
+
+from scorpion.store import Player, Store
 
 MAX_NAME = 24
 MAX_TOKEN = 200
 # Bidirectional overrides and isolates can make a name display as something else.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
+# Letters and symbols that are drawn as nothing (Hangul fillers, the blank Braille pattern).
+_BLANKS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` draws something on its own: not a space, a format (zero-width)
+    character, a combining mark or a blank letter."""
+    return ch not in _BLANKS and unicodedata.category(ch)[0] not in "ZM" and ch.isprintable()
 
 
 class BadName(ValueError):
@@ -34,6 +45,22 @@ def new_token() -> str:
 
 def new_id(prefix: str = "", nbytes: int = 6) -> str:
     return prefix + secrets.token_urlsafe(nbytes).replace("-", "x").replace("_", "y")
+
+
+# Room codes are read aloud and typed from a friend's screen: lower case only, and none of
+# the look-alikes 0/o/O, 1/l/I (so no i either).
+ROOM_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+ROOM_ID_LENGTH = 10  # 31**10: about 49 bits, as many as the 8-character ids before
+
+
+def new_room_id() -> str:
+    """A room code of ROOM_ALPHABET only.
+
+    >>> code = new_room_id()
+    >>> len(code), set(code) <= set(ROOM_ALPHABET), set(code) & set("01ilIoO")
+    (10, True, set())
+    """
+    return "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_ID_LENGTH))
 
 
 def token_hash(token: str) -> bytes:
@@ -64,6 +91,10 @@ def clean_name(name: object) -> str:
     Traceback (most recent call last):
     ...
     scorpion.web.auth.BadName: a name cannot contain control characters
+    >>> clean_name("\\u200b\\u200b")
+    Traceback (most recent call last):
+    ...
+    scorpion.web.auth.BadName: a name needs at least one visible character
     """
     if not isinstance(name, str):
         raise BadName("a name must be a string")
@@ -75,4 +106,39 @@ def clean_name(name: object) -> str:
     for ch in text:
         if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
             raise BadName("a name cannot contain control characters")
+    if not any(_visible(ch) for ch in text):
+        raise BadName("a name needs at least one visible character")
     return text
+
+
+class Tokens:
+    """Players by token, from the store, with the most recent ``size`` kept in memory (a
+    command never waits on the store for a known token)."""
+
+    def __init__(self, store: Store, size: int = 10_000) -> None:
+        self.store = store
+        self.size = size
+        self._players: OrderedDict[bytes, Player] = OrderedDict()
+
+    async def player(self, token: str | None) -> Player | None:
+        if not token:
+            return None
+        key = token_hash(token)
+        player = self._players.get(key)
+        if player is not None:
+            self._players.move_to_end(key)
+            return player
+        player = await self.store.player_by_token(key)
+        if player is not None:
+            self.remember(token, player)
+        return player
+
+    def remember(self, token: str, player: Player) -> None:
+        self._players[token_hash(token)] = player
+        self._players.move_to_end(token_hash(token))
+        while len(self._players) > self.size:
+            self._players.popitem(last=False)
+
+    def forget_player(self, player_id: str) -> None:
+        for key in [k for k, p in self._players.items() if p.id == player_id]:
+            del self._players[key]

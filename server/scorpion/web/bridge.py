@@ -1,4 +1,4 @@
-"""Drives the referee's outputs: persist first, then send and close, in order.
+"""Drives the referee's outputs: persist first, then send, close and search, in order.
 
 The referee is synchronous (sans-I/O). After every call into it the outputs go to
 :meth:`Bridge.run` with no ``await`` in between, so the store receives records in
@@ -19,7 +19,17 @@ from collections.abc import Callable, Sequence
 import orjson
 
 from scorpion.hub import Hub
-from scorpion.race import Close, Output, Persist, Referee, Send
+from scorpion.race import (
+    AutoSearch,
+    Close,
+    DealSearch,
+    HintSearch,
+    Output,
+    Persist,
+    Referee,
+    SearchRequest,
+    Send,
+)
 from scorpion.store import Store, Write
 
 from .metrics import Metrics
@@ -32,13 +42,21 @@ Closer = Callable[[int, int, str], None]  # (conn, code, reason)
 
 class Bridge:
     def __init__(
-        self, referee: Referee, store: Store, hub: Hub, metrics: Metrics, closer: Closer
+        self,
+        referee: Referee,
+        store: Store,
+        hub: Hub,
+        metrics: Metrics,
+        *,
+        close: Closer,
+        search: Callable[[SearchRequest], None],
     ) -> None:
         self.referee = referee
+        self.search = search
         self.store = store
         self.hub = hub
         self.metrics = metrics
-        self.closer = closer
+        self.close = close
         self.writer = RecordWriter()
         self._tail: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
@@ -71,7 +89,7 @@ class Bridge:
             self.failures += 1
             log.exception("could not persist %d records; closing their connections", len(writes))
             for conn in {c for out in outputs if isinstance(out, Send) for c in out.conns}:
-                self.closer(conn, 1011, "server error: not saved, reconnect")
+                self.close(conn, 1011, "server error: not saved, reconnect")
         finally:
             if not done.done():
                 done.set_result(None)
@@ -86,7 +104,9 @@ class Bridge:
                     self.metrics.refused.labels(str(message.get("code"))).inc()
                 self.hub.send(out.conns, orjson.dumps(message).decode())
             elif isinstance(out, Close):
-                self.closer(out.conn, out.code, out.reason)
+                self.close(out.conn, out.code, out.reason)
+            elif isinstance(out, HintSearch | AutoSearch | DealSearch):
+                self.search(out)
 
     async def timers(self) -> None:
         """Call ``referee.tick`` whenever its next deadline comes (woken by every batch)."""

@@ -18,23 +18,14 @@ from typing import Final
 import orjson
 from starlette.websockets import WebSocket
 
+from scorpion.race.protocol import GOING_AWAY, TOO_SLOW
+
 from .config import Limits
 from .limits import TokenBucket
 from .metrics import Metrics
 
 log = logging.getLogger("scorpion.web")
 
-# Close codes (docs/protocol.md): ours are in the 4000-4999 private range.
-GOING_AWAY: Final = 1001
-TOO_BIG: Final = 1009
-SERVER_ERROR: Final = 1011
-TRY_AGAIN: Final = 1013
-PROTOCOL: Final = 4000
-BAD_TOKEN: Final = 4001
-UNKNOWN_ROOM: Final = 4004
-TOO_SLOW: Final = 4008
-IDLE: Final = 4010
-FLOOD: Final = 4029
 
 _CLOSE: Final = ""  # the sentinel frame: a real frame is never empty
 

@@ -1,8 +1,8 @@
 """Daily deals: found off the event loop, kept in the store, installed in the referee.
 
 Finding a day's deal can mean a solver search of many seconds. It runs in a
-separate process (a thread would still take the GIL from the event loop), once
-per day: the answer is saved, so restarts and later requests reuse it and the
+search worker process of its own (a thread would still take the GIL from the event
+loop), once per day: the answer is saved, so restarts and later requests reuse it and the
 day's deal never changes even if the solver does. Today's and tomorrow's deals
 are prepared in the background so nobody waits at midnight.
 """
@@ -12,25 +12,26 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
-from scorpion.race import RaceError, Referee
-from scorpion.race.daily import check_date, daily_deal, daily_seed, utc_date
+from scorpion.race import DealFound, DealSearch, RaceError, Referee, SearchTicket
+from scorpion.race.daily import DAILY_PRESET, check_date, daily_seed, utc_date
+from scorpion.race.protocol import daily_key
 from scorpion.store import SaveDaily, Store
+
+from .searches import Worker
 
 log = logging.getLogger("scorpion.web")
 
-Search = Callable[[bytes, str], tuple[int, bool]]
+DAILY_NODES = 20_000  # per deal tried (about 0.4 s); undecided deals are passed over
+DAILY_LIMIT = 100  # deals tried before settling for an unverified one
 
 
-def _worker_init() -> None:
-    # Ctrl+C reaches the whole process group: the server shuts the worker down itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def daily_search(date: str, secret: bytes) -> DealSearch:
+    """The search for the date's deal: the first winnable deal from its seed."""
+    ticket = SearchTicket(daily_key(date), 0, "", 0, "daily")
+    return DealSearch(ticket, DAILY_PRESET, daily_seed(secret, date), DAILY_NODES, DAILY_LIMIT)
 
 
 def unverified_deal(secret: bytes, date: str) -> tuple[int, bool]:
@@ -38,15 +39,9 @@ def unverified_deal(secret: bytes, date: str) -> tuple[int, bool]:
     return daily_seed(secret, date), False
 
 
-SEARCHES: dict[str, Search] = {"solver": daily_deal, "none": unverified_deal}
-
-
 def on_loop_fallback(secret: bytes) -> Callable[[str, int], tuple[int, bool]]:
-    """The referee's own deal search, which would run on the event loop: never wanted.
-
-    :meth:`DailyDeals.ensure` installs every daily before the referee needs it; if some
-    path still reaches the referee's search, answer at once (unverified) and say so.
-    """
+    """The referee's deal for a daily nobody prepared: unverified, and logged as a bug
+    (:meth:`DailyDeals.ensure` installs every daily before the referee needs it)."""
 
     def fallback(date: str, seed: int) -> tuple[int, bool]:
         log.error("daily %s was not prepared: using its unverified deal", date)
@@ -56,28 +51,18 @@ def on_loop_fallback(secret: bytes) -> Callable[[str, int], tuple[int, bool]]:
 
 
 class DailyDeals:
-    def __init__(
-        self, referee: Referee, store: Store, secret: bytes, search: str, pool: bool | None = None
-    ) -> None:
-        """``search``: a name of SEARCHES; ``pool``: run it in the worker process (the
-        default except for "none", which is instant)."""
+    def __init__(self, referee: Referee, store: Store, secret: bytes, search: str) -> None:
+        """``search``: "solver" (a winnable deal, searched in a worker process) or "none"
+        (the seed itself, unverified: instant)."""
+        if search not in ("solver", "none"):
+            raise ValueError(f"daily search must be 'solver' or 'none', not {search!r}")
         self.referee = referee
         self.store = store
         self.secret = secret
-        self.search = SEARCHES[search]
-        self.pool = search != "none" if pool is None else pool
+        self.solver = search == "solver"
         self.searches = 0  # searches run (each day's deal is searched at most once)
-        self._executor: Executor | None = None
         self._jobs: dict[str, asyncio.Future[tuple[int, bool]]] = {}
-
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            # spawn: forking a process that runs threads (the store's) is unsafe.
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=context, initializer=_worker_init
-            )
-        return self._executor
+        self._workers: set[Worker] = set()
 
     async def deal(self, date: str) -> tuple[int, bool]:
         """The date's (deal, verified): from the store, or searched once and saved."""
@@ -94,19 +79,10 @@ class DailyDeals:
     async def _find(self, date: str) -> tuple[int, bool]:
         started = time.monotonic()
         self.searches += 1
-        if not self.pool:
-            deal, verified = self.search(self.secret, date)
+        if self.solver:
+            deal, verified = await self._search(date)
         else:
-            loop = asyncio.get_running_loop()
-            try:
-                deal, verified = await loop.run_in_executor(
-                    self._pool(), self.search, self.secret, date
-                )
-            except BrokenProcessPool:
-                self._executor = None  # the worker died: the next search starts another
-                raise RuntimeError(f"the daily deal search for {date} was interrupted") from None
-            except (KeyboardInterrupt, SystemExit) as exc:  # raised in the worker, not here
-                raise RuntimeError(f"the daily deal search for {date} stopped: {exc!r}") from None
+            deal, verified = unverified_deal(self.secret, date)
         await self.store.write([SaveDaily(date, deal, verified)])
         log.info(
             "daily %s ready in %.1f s (verified: %s)", date, time.monotonic() - started, verified
@@ -145,12 +121,21 @@ class DailyDeals:
                     log.exception("could not prepare the daily of %s", day)
             await asyncio.sleep(600)
 
+    async def _search(self, date: str) -> tuple[int, bool]:
+        worker = await Worker.start()
+        self._workers.add(worker)
+        try:
+            found = await worker.ask(daily_search(date, self.secret))
+        except (OSError, EOFError, asyncio.IncompleteReadError) as exc:
+            raise RuntimeError(f"the daily deal search for {date} was interrupted") from exc
+        finally:
+            self._workers.discard(worker)
+            await worker.stop()
+        assert isinstance(found, DealFound)
+        return found.deal, found.verified
+
     def close(self) -> None:
         for job in list(self._jobs.values()):
             job.cancel()
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            # A search can run for a minute: end its process rather than wait for it.
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.terminate()
-            executor.shutdown(wait=False, cancel_futures=True)
+        for worker in self._workers:  # a search can run for a minute: end it, not wait
+            worker.kill()

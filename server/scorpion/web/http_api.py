@@ -19,6 +19,7 @@ from .http_players import (
     patch_me,
     player_stats,
 )
+from .http_presets import list_presets
 from .http_rooms import create_room, daily_day, daily_today, room_summary
 from .responses import ApiError, error, ok
 
@@ -53,6 +54,7 @@ def routes() -> list[Route]:
         Route("/api/me/games", my_games, methods=["GET"]),
         Route("/api/me/games/{game_id}", my_game, methods=["GET"]),
         Route("/api/players/{player_id}/stats", player_stats, methods=["GET"]),
+        Route("/api/presets", list_presets, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_summary, methods=["GET"]),
         Route("/api/daily", daily_today, methods=["GET"]),

@@ -45,7 +45,7 @@ async def me(request: Request) -> tuple[Player, str]:
     token = bearer(request.headers)
     if token is None:
         raise ApiError(401, "not-authenticated", "send 'Authorization: Bearer <token>'")
-    player = await services(request).player_for(token)
+    player = await services(request).tokens.player(token)
     if player is None:
         raise ApiError(401, "bad-token", "unknown token: create a player with POST /api/players")
     return player, token

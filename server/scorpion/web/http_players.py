@@ -7,7 +7,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.race import statistics
+from scorpion.race import Referee, statistics
+from scorpion.race.disclosure import deal_shown
+from scorpion.race.protocol import BAD_TOKEN
+from scorpion.race.racer import Racer
 from scorpion.store import GameRecord, Player
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
@@ -45,7 +48,7 @@ async def create_player(request: Request) -> Response:
     name = name_from(body, default=f"Player {player_id[2:6]}")
     token = new_token()
     player = await svc.store.create_player(player_id, token_hash(token), name)
-    svc.remember(token, player)
+    svc.tokens.remember(token, player)
     return ok({"player": player_json(player), "token": token}, status=201)
 
 
@@ -65,7 +68,7 @@ async def patch_me(request: Request) -> Response:
     if "name" not in body:
         raise ApiError(400, "missing-field", 'send {"name": ...}')
     updated = await svc.store.rename_player(player.id, name_from(body))
-    svc.remember(token, updated)
+    svc.tokens.remember(token, updated)
     return ok({"player": player_json(updated)})
 
 
@@ -75,10 +78,8 @@ async def delete_me(request: Request) -> Response:
     svc = services(request)
     player, _ = await me(request)
     await svc.store.delete_player(player.id)
-    svc.forget_player(player.id)
-    for conn in list(svc.connections.values()):
-        if conn.player == player.id:
-            conn.close(4001, "player deleted")
+    svc.tokens.forget_player(player.id)
+    svc.connections.close_player(player.id, BAD_TOKEN, "player deleted")
     return ok({"deleted": True, "player": player.id})
 
 
@@ -99,10 +100,35 @@ async def player_stats(request: Request) -> Response:
     )
 
 
-def game_json(game: GameRecord, day: str) -> dict[str, Any]:
+def live_racer(referee: Referee, game: GameRecord) -> Racer | None:
+    """The racer (or daily attempt) of a game still being played, from the referee."""
+    try:
+        place, number, player = game.id.rsplit(":", 2)  # records.game_id
+        return referee.racer(place, int(number), player)
+    except ValueError:
+        return None
+
+
+def game_json(game: GameRecord, day: str, live: Racer | None = None) -> dict[str, Any]:
     """A game record for its owner. The deal number stays hidden while it could help
-    someone still playing: a race before its results, today's daily."""
-    shown = game.revealed if game.daily is None else game.daily < day
+    someone still playing: a race before its results, today's daily. A game still being
+    played (``live``: its racer) shows its live numbers and log, not the stored start."""
+    shown = deal_shown(revealed=game.revealed, daily=game.daily, today=day)
+    numbers: dict[str, Any] = {
+        "status": game.result or "playing",
+        "elapsed": game.elapsed,
+        "score": game.score,
+        "runs": game.runs,
+        "moves": game.moves,
+        "turned": game.turned,
+        "actions": [[a, e] for a, e in game.actions],
+    }
+    if game.result is None and live is not None:
+        progress = live.progress()
+        numbers.update(
+            {k: progress[k] for k in ("status", "elapsed", "score", "runs", "moves", "turned")}
+        )
+        numbers["actions"] = [[a, e] for a, e in live.game.log]
     return {
         "id": game.id,
         "room": game.room_id,
@@ -113,13 +139,7 @@ def game_json(game: GameRecord, day: str) -> dict[str, Any]:
         "deal": str(game.deal) if shown else None,
         "started": game.started,
         "finished": game.finished,
-        "status": game.result or "playing",
-        "elapsed": game.elapsed,
-        "score": game.score,
-        "runs": game.runs,
-        "moves": game.moves,
-        "turned": game.turned,
-        "actions": [[a, e] for a, e in game.actions],
+        **numbers,
     }
 
 
@@ -140,7 +160,7 @@ async def my_games(request: Request) -> Response:
     more = len(games) == limit
     return ok(
         {
-            "games": [game_json(g, day) for g in games],
+            "games": [game_json(g, day, live_racer(svc.referee, g)) for g in games],
             "next": games[-1].started if more and games else None,
         }
     )
@@ -154,4 +174,4 @@ async def my_game(request: Request) -> Response:
     game = await svc.store.game(request.path_params["game_id"])
     if game is None or game.player_id != player.id:
         raise ApiError(404, "unknown-game", "no such game of yours")
-    return ok({"game": game_json(game, today())})
+    return ok({"game": game_json(game, today(), live_racer(svc.referee, game))})

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.race import RoomSettings, SettingsError, daily_streak, rank_entries
+from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak
+from scorpion.race.daily import check_date
+from scorpion.race.disclosure import daily_public
 
-from .auth import bearer, new_id
+from .auth import bearer, new_room_id
 from .http_common import api, me, services, today
 from .responses import ApiError, json_body, ok
 from .services import Services
@@ -31,7 +32,7 @@ async def create_room(request: Request) -> Response:
         raise ApiError(429, "rate-limited", "too many rooms created: wait a little")
     if svc.closing:
         raise ApiError(503, "shutting-down", "the server is restarting: try again shortly")
-    room_id = new_id("", 6)
+    room_id = new_room_id()
     now = time.time()
     await svc.bridge.run(svc.referee.create_room(room_id, svc.race_player(player), settings, now))
     state = svc.referee.room_summary(room_id, time.time())
@@ -50,15 +51,12 @@ async def room_summary(request: Request) -> Response:
 
 # -------------------------------------------------------------------- daily
 def check_day(text: str) -> str:
+    """The websocket's rule (race.daily.check_date): a real day, not after today, not older
+    than the dailies that can be played."""
     try:
-        day = dt.date.fromisoformat(text)
-    except ValueError:
-        raise ApiError(404, "unknown-day", "a day is a date like 2026-11-29") from None
-    if day.isoformat() != text:
-        raise ApiError(404, "unknown-day", "a day is a date like 2026-11-29")
-    if text > today():
-        raise ApiError(404, "unknown-day", "future dailies are secret")
-    return text
+        return check_date(text, time.time())
+    except RaceError as exc:
+        raise ApiError(404, "unknown-day", exc.message) from None
 
 
 async def daily_json(svc: Services, day: str) -> dict[str, Any]:
@@ -70,16 +68,8 @@ async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     if ready:
         await svc.dailies.ensure(day)
         summary = svc.referee.daily_summary(day, time.time())
-    data: dict[str, Any] = (
-        dict(summary)
-        if summary
-        else {"date": day, "preset": "classic", "verified": None, "playing": []}
-    )
-    data["leaderboard"] = rank_entries(await svc.store.daily_entries(day))
-    data["today"] = day == today()
-    data["preparing"] = not ready and day == today()
-    data.pop("deal", None)  # never, whatever the summary holds
-    return data
+    entries = await svc.store.daily_entries(day)
+    return daily_public(day, today(), summary, entries, ready=ready)
 
 
 async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:

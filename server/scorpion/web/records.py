@@ -19,6 +19,7 @@ from scorpion.race import (
     RoundFinished,
     RoundStarted,
 )
+from scorpion.race.protocol import daily_key, date_of
 from scorpion.store import (
     AppendLog,
     ClaimDaily,
@@ -30,16 +31,10 @@ from scorpion.store import (
     Write,
 )
 
-DAILY_PREFIX = "daily:"
-
 
 def game_id(room: str, round_: int, player: str) -> str:
     """The id of one player's game of one round (or daily attempt): stable across restarts."""
     return f"{room}:{round_}:{player}"
-
-
-def daily_of(room: str) -> str | None:
-    return room[len(DAILY_PREFIX) :] if room.startswith(DAILY_PREFIX) else None
 
 
 class RecordWriter:
@@ -61,12 +56,12 @@ class RecordWriter:
         if isinstance(record, RoomClosed):
             self.forget(record.room)
             return [CloseRoom(record.room)]
-        room = DAILY_PREFIX + record.date if isinstance(record, DailyStarted) else record.room
+        room = daily_key(record.date) if isinstance(record, DailyStarted) else record.room
         out: list[Write] = []
         if isinstance(record, RoomOpened):
             self._settings[room] = dict(record.settings)
             out.append(OpenRoom(room, record.creator, dict(record.settings)))
-        elif room.startswith(DAILY_PREFIX):
+        elif date_of(room) is not None:
             # A daily's log is closed after two idle days (Services._maintain): writing to it
             # again reopens it, so a late practice move is never refused by the store.
             out.append(OpenRoom(room, None, {}, reopen=True))
@@ -114,7 +109,7 @@ class RecordWriter:
         )
 
     def _result(self, room: str, record: GameResult) -> GameRecord:
-        daily = daily_of(room)
+        daily = date_of(room)
         settings = self._settings.get(room, {"preset": record.preset})
         return GameRecord(
             id=game_id(room, record.round, record.player),

@@ -29,7 +29,11 @@ def ok(content: Any, status: int = 200) -> ORJSONResponse:
 
 
 def error(status: int, code: str, message: str) -> ORJSONResponse:
-    return ORJSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return ORJSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=status,
+        headers={"Cache-Control": "no-store"},  # like every API answer (docs/http-api.md)
+    )
 
 
 async def json_body(request: Request, limits: Limits, required: bool = True) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from starlette.applications import Starlette
 
 from .app import create_app
 from .config import Settings
-from .connection import GOING_AWAY
 from .services import Services
 
 log = logging.getLogger("scorpion.web")
@@ -32,8 +31,8 @@ class ScorpionServer(uvicorn.Server):
             server.close()
         self.services.closing = True
         self.services.ready = False
-        log.info("closing %d websockets with 1001", len(self.services.connections))
-        await self.services.close_all(GOING_AWAY, "server shutting down: reconnect")
+        log.info("closing %d websockets with 1001", self.services.connections.count)
+        await self.services.close_all()
         await self.services.bridge.drain()
         await super().shutdown(sockets)
 
@@ -48,6 +47,9 @@ def uvicorn_config(app: Starlette, settings: Settings, log_level: str = "info") 
         ws_max_size=settings.limits.hard_frame,
         ws_ping_interval=20.0,  # browsers answer pings: this finds dead TCP connections
         ws_ping_timeout=20.0,
+        # Trust no proxy: uvicorn would take X-Forwarded-For from 127.0.0.1 by default, so
+        # any local process could choose the client address the per-address limits see.
+        proxy_headers=False,
         timeout_graceful_shutdown=int(settings.shutdown_timeout) + 5,
         lifespan="on",
         log_level=log_level,

@@ -18,16 +18,9 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from scorpion.race import RaceError, parse_hello, refused, seq_of
+from scorpion.race.protocol import BAD_TOKEN, FLOOD, PROTOCOL, SERVER_ERROR, TOO_BIG, TRY_AGAIN
 
-from .connection import (
-    BAD_TOKEN,
-    FLOOD,
-    PROTOCOL,
-    SERVER_ERROR,
-    TOO_BIG,
-    TRY_AGAIN,
-    Connection,
-)
+from .connection import Connection
 from .services import Services
 
 log = logging.getLogger("scorpion.web")
@@ -64,18 +57,13 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
-    if (
-        svc.closing
-        or len(svc.connections) >= limits.max_connections
-        or svc.per_address[address] >= limits.max_connections_per_address
-    ):
+    if svc.closing or not svc.connections.admits(address):
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
         return
     await websocket.accept()
-    conn = Connection(svc.new_conn_id(), websocket, limits, svc.metrics)
-    svc.connections[conn.id] = conn
-    svc.per_address[address] += 1
+    conn = Connection(svc.connections.new_id(), websocket, limits, svc.metrics)
+    svc.connections.add(conn, address)
     attached = False
     try:
         attached = await hello(svc, conn, websocket)
@@ -89,10 +77,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        svc.connections.pop(conn.id, None)
-        svc.per_address[address] -= 1
-        if svc.per_address[address] <= 0:
-            del svc.per_address[address]
+        svc.connections.remove(conn, address)
         svc.hub.detach(conn.id)
         if attached:
             await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
@@ -119,7 +104,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
         conn.close(TOO_BIG if exc.code == "too-large" else PROTOCOL, exc.message)
         return False
     assert isinstance(data, dict)
-    player = await svc.player_for(str(data["token"]))
+    player = await svc.tokens.player(str(data["token"]))
     if player is None:
         refuse(svc, conn, Refusal("bad-token", "unknown token: create a player first"))
         conn.close(BAD_TOKEN, "bad token")

@@ -29,7 +29,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
-from scorpion.engine import Game, card_text
+from scorpion.engine import Game, apply_action, card_text
 
 Frame = dict[str, Any]
 
@@ -243,7 +243,7 @@ def face_up(game: Game) -> set[str]:
     return up | {card_text(c) for c in game.reserve}
 
 
-class Racer:
+class Replica:
     """A racing player's client with a replica of its game, built from the server's answers.
 
     The replica picks legal moves and checks every view the server sends against the
@@ -271,12 +271,7 @@ class Racer:
         return str(plain[0] if plain else moves[0])
 
     def apply(self, action: str) -> None:
-        if action == "undo":
-            self.game.undo()
-        elif action == "give-up":
-            self.game.give_up()
-        else:
-            self.game.play(action)
+        apply_action(self.game, action)
         self.seen |= face_up(self.game)
         self.views.append(self.game.view())
 
@@ -291,13 +286,13 @@ class Racer:
 
 async def start_race(
     server: ServerProcess, api: Api, names: list[str], deal: int, **settings: Any
-) -> tuple[str, dict[str, Racer], dict[str, str]]:
+) -> tuple[str, dict[str, Replica], dict[str, str]]:
     """A room created by the first name, everyone seated and ready, past the countdown.
 
     Returns (room id, racers by name, tokens by name).
     """
     tokens: dict[str, str] = {}
-    racers: dict[str, Racer] = {}
+    racers: dict[str, Replica] = {}
     ids: dict[str, str] = {}
     for name in names:
         ids[name], tokens[name] = await api.new_player(name)
@@ -308,7 +303,7 @@ async def start_race(
         assert welcome["type"] == "welcome", welcome
         joined = await client.answer(await client.command("join", **{"as": "player"}))
         assert joined["type"] == "applied", joined
-        racers[name] = Racer(client, ids[name], deal)
+        racers[name] = Replica(client, ids[name], deal)
     for racer in racers.values():
         assert (await racer.client.call("ready"))["type"] == "applied"
     assert (await racers[names[0]].client.call("start"))["type"] == "applied"

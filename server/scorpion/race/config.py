@@ -1,0 +1,28 @@
+"""How this server runs every room and daily: one object instead of loose parameters.
+
+>>> RoomConfig(grace=30.0).grace
+30.0
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+def random_deal() -> int:
+    """A deal number from the whole 64-bit range (docs/deals.md)."""
+    return secrets.randbits(64)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """``grace``: seconds a disconnected player keeps a seat; ``keep_events``: room events
+    kept for reconnects; ``idle_close``: seconds an empty room in its lobby or results
+    lives on; ``deal_source``: random deal numbers (tests pass their own)."""
+
+    grace: float = 60.0
+    keep_events: int = 50
+    idle_close: float = 3600.0
+    deal_source: Callable[[], int] = field(default=random_deal)

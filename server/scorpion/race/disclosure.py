@@ -1,0 +1,49 @@
+"""What may be shown, and when: the rules behind the HTTP views of games and dailies.
+
+A deal number helps whoever is still playing it: a race's deal stays hidden until its
+results, a daily's until its UTC day is over.
+
+>>> deal_shown(revealed=False, daily=None, today="2026-12-01")
+False
+>>> deal_shown(revealed=False, daily="2026-11-30", today="2026-12-01")
+True
+>>> daily_public("2026-12-01", "2026-12-01", None, [], ready=False)["preparing"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from .daily import DAILY_PRESET
+from .outputs import Message
+from .ranking import rank_entries
+
+
+def deal_shown(*, revealed: bool, daily: str | None, today: str) -> bool:
+    """Whether a game record may show its deal: a race's once its results are out
+    (``revealed``), a daily's once its day is over."""
+    return revealed if daily is None else daily < today
+
+
+def daily_public(
+    date: str,
+    today: str,
+    summary: Message | None,
+    entries: Iterable[Mapping[str, object]],
+    *,
+    ready: bool,
+) -> Message:
+    """A day's daily for everyone: the live summary (preset, verified, who is playing now)
+    when the day's deal is ready, the leaderboard ranked from the stored ``entries`` (they
+    outlive the logs), and never the deal. ``preparing``: today's deal is being searched."""
+    data: Message = (
+        dict(summary)
+        if summary is not None
+        else {"date": date, "preset": DAILY_PRESET, "verified": None, "playing": []}
+    )
+    data["leaderboard"] = rank_entries(dict(e) for e in entries)
+    data["today"] = date == today
+    data["preparing"] = not ready and date == today
+    data.pop("deal", None)  # never, whatever the summary holds
+    return data

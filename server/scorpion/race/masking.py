@@ -1,0 +1,175 @@
+"""Other racers' secrets: what a follower of a board may not see on it.
+
+Every racer of a round plays the same deal, so a card one racer has turned face up is,
+on a slower racer's board, maybe still face down (or in the stock). The rule
+(docs/protocol.md section 4): while a racer is still playing, nobody but that racer
+receives the name of a card still face down on that racer's board. A board shown to
+anyone but its own player therefore shows such a card as ``??`` (the engine's text for
+a card nobody may see) until every racer still playing has turned it or has finished;
+once the round has no racer playing (the results), nothing is masked.
+
+:class:`HiddenCards` keeps the set of cards face down on some playing board, counting
+per card how many boards hide it, and recomputes a racer's part only when that racer's
+game changed (its log grew), so masking a view is a set lookup per face-up card.
+
+>>> from scorpion.engine import Game
+>>> fast, slow = Game.new(6, "classic"), Game.new(6, "classic")
+>>> fast.play("QD>2") is not None  # turns the card under the queen of diamonds
+True
+>>> hidden = HiddenCards()
+>>> released = hidden.sync({"fast": Board(fast, True), "slow": Board(slow, True)})
+>>> turned = fast.view()["columns"][2]["up"][0]
+>>> turned in hidden, turned
+(True, 'JS')
+>>> mask_view(fast.view(), hidden.cards)["columns"][2]["up"]
+['??']
+>>> slow.play("QD>2") is not None
+True
+>>> sorted(hidden.sync({"fast": Board(fast, True), "slow": Board(slow, True)}))
+['JS']
+>>> mask_view(fast.view(), hidden.cards)["columns"][2]["up"]
+['JS']
+>>> len(hidden.cards) > 0, len(hidden.sync({"fast": Board(fast, False)})) > 0, hidden.cards
+(True, True, frozenset())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+from typing import Final, NamedTuple, Protocol
+
+from scorpion.engine import Game, card_text
+from scorpion.engine.cards import HIDDEN
+
+MASK: Final = HIDDEN  # "??": how a masked face-up card is sent
+
+
+class Playing(Protocol):
+    """What masking needs of a racer (``Racer`` has it)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def playing(self) -> bool: ...
+
+
+class Board(NamedTuple):
+    """A game and whether its racer is still playing (for tests and callers without a Racer)."""
+
+    game: Game
+    playing: bool
+
+
+def face_down(game: Game) -> frozenset[str]:
+    """The texts of the cards face down on ``game``'s board, the stock's included.
+
+    >>> from scorpion.engine import Game
+    >>> len(face_down(Game.new(1, "classic")))  # 4 columns of 3, and 3 in the stock
+    15
+    """
+    down = [card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
+    return frozenset(down).union(card_text(c) for c in game.stock)
+
+
+def face_up(game: Game) -> frozenset[str]:
+    """The texts of the face-up cards on ``game``'s board (columns and reserve).
+
+    >>> from scorpion.engine import Game
+    >>> len(face_up(Game.new(1, "classic")))  # 49 dealt, 12 of them face down
+    37
+    """
+    up = [card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[d:]]
+    return frozenset(up).union(card_text(c) for c in game.reserve)
+
+
+class HiddenCards:
+    """The cards face down on the board of at least one racer still playing."""
+
+    def __init__(self) -> None:
+        # racer id -> (the game, its log length then, the cards it hid then)
+        self._boards: dict[str, tuple[Game, int, frozenset[str]]] = {}
+        self._count: dict[str, int] = {}  # card -> number of playing boards hiding it
+        self._cards: frozenset[str] | None = frozenset()  # None: to rebuild from _count
+
+    @property
+    def cards(self) -> frozenset[str]:
+        if self._cards is None:
+            self._cards = frozenset(self._count)
+        return self._cards
+
+    def __contains__(self, card: object) -> bool:
+        return card in self._count
+
+    def sync(self, racers: Mapping[str, Playing]) -> frozenset[str]:
+        """Bring the set up to date with ``racers`` (the round's, by id); the cards no
+        board hides any more (they may now be shown to followers).
+
+        Cheap when nothing changed: one comparison per racer.
+        """
+        released: set[str] = set()
+        for racer_id in [r for r in self._boards if r not in racers]:
+            released |= self._set(racer_id, None)
+        for racer_id, racer in racers.items():
+            game = racer.game if racer.playing else None
+            released |= self._set(racer_id, game)
+        return frozenset(c for c in released if c not in self._count)
+
+    def _set(self, racer_id: str, game: Game | None) -> set[str]:
+        """Record ``racer_id``'s board (None: finished or gone); the cards it stopped hiding."""
+        known = self._boards.get(racer_id)
+        if game is not None and known is not None and known[:2] == (game, len(game.log)):
+            return set()  # unchanged since last time (a game's log grows with every change)
+        before = known[2] if known is not None else frozenset()
+        now = face_down(game) if game is not None else frozenset()
+        if game is None:
+            self._boards.pop(racer_id, None)
+        else:
+            self._boards[racer_id] = (game, len(game.log), now)
+        if before == now:
+            return set()
+        count = self._count
+        for card in now - before:
+            count[card] = count.get(card, 0) + 1
+        gone = before - now
+        for card in gone:
+            left = count[card] - 1
+            if left:
+                count[card] = left
+            else:
+                del count[card]
+        self._cards = None
+        return set(gone)
+
+
+def mask_view(view: Mapping[str, object], hidden: Set[str]) -> dict[str, object]:
+    """``view`` (``Game.view()``) with every face-up card of ``hidden`` sent as ``??``.
+
+    Returns a new dict (the given view is not changed); columns and the reserve are
+    copied only where a card is masked.
+
+    >>> view = {"columns": [{"down": 1, "up": ["4H", "3H"]}], "reserve": ["5S"], "stock": 0}
+    >>> mask_view(view, {"4H", "5S"})
+    {'columns': [{'down': 1, 'up': ['??', '3H']}], 'reserve': ['??'], 'stock': 0}
+    >>> view["columns"][0]["up"]
+    ['4H', '3H']
+    """
+    masked = dict(view)
+    if not hidden:
+        return masked
+    columns = view.get("columns")
+    if isinstance(columns, list):
+        masked["columns"] = [_mask_column(column, hidden) for column in columns]
+    reserve = view.get("reserve")
+    if isinstance(reserve, list) and any(card in hidden for card in reserve):
+        masked["reserve"] = [MASK if card in hidden else card for card in reserve]
+    return masked
+
+
+def _mask_column(column: object, hidden: Set[str]) -> object:
+    if not isinstance(column, dict):
+        return column
+    up = column.get("up")
+    if not isinstance(up, list) or not any(card in hidden for card in up):
+        return column
+    return {**column, "up": [MASK if card in hidden else card for card in up]}

@@ -1,0 +1,247 @@
+"""What rooms and dailies share: members, versioned events, one answer per seq, the game path.
+
+A :class:`Place` is a room or a day's daily. Both answer each command once
+(:func:`~.seqs.answer_once`), and both play a racer's game commands through
+:meth:`Place.play`: the checks, the engine call, the record, the progress and
+the answer. They differ only in the hooks: which racer a member plays, what
+follows a change (progress, views, the end of a round or an attempt) and what
+the answer carries.
+
+A hint or an Auto is a search (:mod:`.searches`): :meth:`Place.play` returns the
+request among its outputs and leaves the seq pending; :meth:`Place.searched`
+answers it when the search ends. While a player's search runs, their moves go on;
+a move, undo, deal or give-up makes the pending search's answer moot, so it is
+answered ``stale`` at once and its result, when it comes, is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final, TypeAlias
+
+from .commands import Auto, Command, Deal, GameCommand, Hint, Move, Ping
+from .errors import RaceError
+from .events import EventLog
+from .members import Member, Members
+from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .protocol import PROTOCOL_VERSION
+from .racer import HINT, Racer
+from .records import ActionRecord
+from .searches import (
+    AutoFound,
+    AutoSearch,
+    DealFound,
+    HintSearch,
+    HintsFound,
+    SearchAnswer,
+    SearchFailed,
+    SearchTicket,
+)
+from .seqs import answer_once, answer_pending
+
+GIVE_UP: Final = "give-up"
+
+Runner: TypeAlias = Callable[[Member, ConnId, Command, float, list[Output]], Message | None]
+
+
+def replay_action(member: Member, racer: Racer, action: ActionRecord) -> None:
+    """Apply one logged action again (a restore) and remember its answer. A logged hint is
+    counted, never searched again; an Auto was logged as the move it played."""
+    if racer.playing:
+        racer.apply(action.action, action.elapsed, replayed=True)
+    if action.seq:  # seq 0: no command asked for it (a leave's give-up)
+        name = action.action if action.action in (HINT, "undo", GIVE_UP) else "move"
+        answer: Message = {"type": "applied", "seq": action.seq, "command": name}
+        if name == "move":
+            answer["move"] = action.action
+        answer["restored"] = True
+        member.seqs.remember(action.seq, answer)
+
+
+def stale() -> RaceError:
+    return RaceError("stale", "Your game changed before the search ended: ask again")
+
+
+class Place:
+    """Members, versioned events and the game path of a room or a daily."""
+
+    own_game = "You can only play on your own seat"  # refusal of a command naming another seat
+
+    def __init__(self, key: str, *, keep_events: int, version_base: int = 0) -> None:
+        self.key = key  # the room id, or daily:<date>: what records and search tickets name
+        self.members = Members()
+        self.log = EventLog(keep_events, base=version_base)
+
+    # ------------------------------------------------------------------ hooks
+    def advance(self, now: float, out: list[Output]) -> None:
+        """Let the clock act (countdowns, time limits, grace periods) before anything else."""
+
+    def racer_for(self, member: Member) -> Racer:
+        """The game ``member``'s game commands play, still going; RaceError otherwise."""
+        raise NotImplementedError
+
+    def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
+        """The game a search was asked for, if it is still the current one."""
+        raise NotImplementedError
+
+    def after_change(
+        self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
+    ) -> None:
+        """Events after a racer's game changed (progress, views, the end of a game)."""
+
+    def answer_fields(self, racer: Racer) -> Message:
+        """What every answer to a game command carries."""
+        return {"view": racer.game.view(), "status": racer.status, "elapsed": racer.last_elapsed}
+
+    def dealt(
+        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
+    ) -> Message:
+        """The deal search of a start command ended (rooms only)."""
+        raise stale()
+
+    # ------------------------------------------------------------------ events
+    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+        message = self.log.append(event)
+        conns = self.members.all_conns()
+        if exclude is not None:
+            conns = tuple(c for c in conns if c != exclude)
+        if conns:
+            out.append(Send(conns, message))
+
+    def welcome(
+        self,
+        place: Message,
+        member: Member,
+        last_version: int | None,
+        now: float,
+        *,
+        status: str | None,
+        state: Message,
+        view: dict[str, object] | None,
+    ) -> Message:
+        """The first answer to a connection: who you are, what you missed, the snapshot."""
+        events = self.log.since(last_version) if last_version is not None else None
+        welcome: Message = {
+            "type": "welcome",
+            **place,
+            "you": {**member.player.to_dict(), "role": member.role, "status": status},
+            "version": self.log.version,
+            "recovered": events is not None,
+            "last_seq": member.seqs.last,
+            "events": events or [],
+            "state": state,
+            "view": view,
+            "now": now,
+            "protocol": PROTOCOL_VERSION,
+        }
+        return welcome
+
+    # ------------------------------------------------------------------ commands
+    def handle(self, conn: ConnId, command: Command, now: float, run: Runner) -> list[Output]:
+        """One checked command from ``conn``: exactly one answer (now, or when its search
+        ends), plus its effects."""
+        out: list[Output] = []
+        self.advance(now, out)
+        member = self.members.by_conn.get(conn)
+        if member is None:
+            out.append(Send((conn,), refused(command.seq, "not-authenticated", "Say hello first")))
+            return out
+        found = member  # for the closure: mypy does not carry the narrowing into it
+
+        def apply(effects: list[Output]) -> Message | None:
+            if isinstance(command, Ping):
+                return {"now": now}
+            return run(found, conn, command, now, effects)
+
+        out.extend(answer_once(conn, member.seqs, command, apply))
+        return out
+
+    def play(
+        self, member: Member, conn: ConnId, command: GameCommand, now: float, out: list[Output]
+    ) -> Message | None:
+        """A game command on the sender's own game (None: answered when its search ends)."""
+        if command.seat is not None and command.seat != member.id:
+            raise RaceError("not-your-seat", self.own_game)
+        racer = self.racer_for(member)
+        if isinstance(command, Hint | Auto):
+            racer.check_hints("Hints" if isinstance(command, Hint) else "Auto is a hint: hints")
+            if racer.search is not None:
+                raise RaceError("busy", "Your last hint or Auto is still being worked out")
+            ticket = SearchTicket(self.key, racer.round, member.id, command.seq, command.name)
+            racer.search = ticket
+            search = HintSearch if isinstance(command, Hint) else AutoSearch
+            out.append(search(ticket, racer.game.copy()))
+            return None
+        logged = racer.apply(command.action, racer.elapsed(now))
+        out.append(Persist(racer.record(command.seq, logged)))
+        out.extend(self.drop_search(racer, member))
+        self.after_change(racer, now, out, exclude=conn)
+        played: Message = {"move": logged} if isinstance(command, Move | Deal) else {}
+        return {**played, **self.answer_fields(racer)}
+
+    def drop_search(self, racer: Racer, member: Member) -> list[Output]:
+        """The racer's game changed: a search still running for it no longer applies."""
+        ticket, racer.search = racer.search, None
+        if ticket is None or ticket.seq not in member.seqs.pending:
+            return []
+
+        def refuse(effects: list[Output]) -> Message | None:
+            raise stale()
+
+        return answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, refuse)
+
+    # ------------------------------------------------------------------ searches
+    def search_wanted(self, ticket: SearchTicket) -> bool:
+        """Whether a search's answer would still be used (else the caller may skip it)."""
+        member = self.members.get(ticket.player)
+        return member is not None and ticket.seq in member.seqs.pending
+
+    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+        """A search's answer: answer the command that asked for it, exactly once."""
+        out: list[Output] = []
+        self.advance(now, out)
+        ticket = answer.ticket
+        member = self.members.get(ticket.player)
+        if member is None or ticket.seq not in member.seqs.pending:
+            return out  # answered already (stale) or the member is gone
+        found = member
+
+        def apply(effects: list[Output]) -> Message | None:
+            return self._search_result(found, answer, now, effects)
+
+        out.extend(
+            answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, apply)
+        )
+        return out
+
+    def _search_result(
+        self, member: Member, answer: SearchAnswer, now: float, out: list[Output]
+    ) -> Message:
+        ticket = answer.ticket
+        if isinstance(answer, DealFound) or ticket.command == "start":
+            assert isinstance(answer, DealFound | SearchFailed)
+            return self.dealt(member, answer, now, out)
+        racer = self.racer_by_ticket(ticket)
+        if racer is None or racer.search != ticket:
+            raise stale()
+        racer.search = None
+        if isinstance(answer, SearchFailed):
+            raise RaceError("busy", "The server is busy: try again in a moment")
+        racer.check_playing()
+        if isinstance(answer, HintsFound):
+            racer.apply(HINT, racer.elapsed(now))
+            out.append(Persist(racer.record(ticket.seq, HINT)))
+            hints = [{"move": move, "winnable": winnable} for move, winnable in answer.hints]
+            return {"hints": hints, **self.answer_fields(racer)}
+        assert isinstance(answer, AutoFound)
+        if answer.verdict == "won" and answer.move is not None:
+            action = answer.move
+        elif answer.verdict == "lost":
+            action = GIVE_UP
+        else:
+            raise RaceError("auto-unknown", "Auto found no line within its search; play on")
+        logged = racer.apply(action, racer.elapsed(now))
+        out.append(Persist(racer.record(ticket.seq, logged)))
+        self.after_change(racer, now, out, exclude=None)
+        played: Message = {"move": logged} if logged != GIVE_UP else {}
+        return {"auto": logged, **played, **self.answer_fields(racer)}

@@ -1,0 +1,103 @@
+"""Searches as effects: the race layer asks for a search and is told its answer later.
+
+A hint, an Auto or a winnable deal needs the solver, which is CPU work the
+caller runs elsewhere (scorpion.web runs it in worker processes). The race
+layer returns a search request among its outputs and receives the answer as an
+input (``Referee.searched``). Budgets are node counts, so the same position gets
+the same answer on any machine.
+
+A ticket names who asked: the place (room id or ``daily:<date>``), the round
+(a room's round, a daily attempt's number), the player, and the command's seq and name.
+
+>>> t = SearchTicket("room1", 1, "p1", 7, "auto")
+>>> AutoFound(t, "won", "4H>7").ticket.seq
+7
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+from scorpion.engine import Game
+
+HINT_NODES: Final = 5_000  # per legal move: a hint ranks every move
+AUTO_NODES: Final = 50_000  # one search from the position
+DEAL_NODES: Final = 20_000  # per deal tried for a winnable-only room; undecided ones are passed
+DEAL_LIMIT: Final = 20  # deals tried before settling for an unverified one
+
+
+@dataclass(frozen=True, slots=True)
+class SearchTicket:
+    place: str
+    round: int
+    player: str
+    seq: int
+    command: str  # "hint", "auto" or "start" (a winnable-only room's deal)
+
+
+@dataclass(frozen=True, slots=True)
+class HintSearch:
+    """Rank every legal move of ``game`` (face-down cards included: only the server sees it)."""
+
+    ticket: SearchTicket
+    game: Game
+    max_nodes: int = HINT_NODES
+
+
+@dataclass(frozen=True, slots=True)
+class AutoSearch:
+    """Find a winning line from ``game``, or prove there is none."""
+
+    ticket: SearchTicket
+    game: Game
+    max_nodes: int = AUTO_NODES
+
+
+@dataclass(frozen=True, slots=True)
+class DealSearch:
+    """The first deal from ``start`` proved winnable under ``preset`` (at most ``limit`` tried)."""
+
+    ticket: SearchTicket
+    preset: str
+    start: int
+    max_nodes: int = DEAL_NODES
+    limit: int = DEAL_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class HintsFound:
+    """Every legal move with its verdict: True winnable, False lost, None undecided."""
+
+    ticket: SearchTicket
+    hints: tuple[tuple[str, bool | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoFound:
+    """``verdict`` "won" (``move`` is a winning line's first move), "lost" or "unknown"."""
+
+    ticket: SearchTicket
+    verdict: str
+    move: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealFound:
+    """``deal`` and whether the solver proved it winnable (else it is ``start``, unverified)."""
+
+    ticket: SearchTicket
+    deal: int
+    verified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFailed:
+    """The search could not run (workers busy or broken): the command is refused ``busy``."""
+
+    ticket: SearchTicket
+    reason: str
+
+
+SearchRequest: TypeAlias = HintSearch | AutoSearch | DealSearch
+SearchAnswer: TypeAlias = HintsFound | AutoFound | DealFound | SearchFailed

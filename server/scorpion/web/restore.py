@@ -1,0 +1,50 @@
+"""After a restart or a crash: rooms and dailies rebuilt from the store's logs."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
+from scorpion.race.protocol import DAILY_PREFIX, date_of
+from scorpion.store import Store
+
+from .bridge import Bridge
+from .dailies import DailyDeals
+
+log = logging.getLogger("scorpion.web")
+
+DAILY_LOG_DAYS = 2  # daily logs idle this long are closed (game records and results stay)
+
+
+async def close_idle_daily_logs(store: Store, now: float) -> int:
+    """Close the logs of dailies idle for DAILY_LOG_DAYS (restarts replay less)."""
+    return await store.close_rooms_before(DAILY_PREFIX, now - DAILY_LOG_DAYS * 86400)
+
+
+async def restore(store: Store, referee: Referee, dailies: DailyDeals, bridge: Bridge) -> None:
+    """Replay every open log into the referee (the dailies' deals installed first)."""
+    now = time.time()
+    await close_idle_daily_logs(store, now)
+    records: list[Record] = []
+    for room, entry in await store.open_room_logs():
+        try:
+            records.append(record_from_dict(entry))
+        except (ValueError, KeyError, TypeError, AssertionError):
+            log.error("skipping a bad log entry of room %s: %r", room, entry)
+    bridge.writer.learn(records)
+    # The dailies being played must be installed first: their deals come from the store,
+    # and the log's deal wins (the attempts were played on it).
+    recorded: dict[str, int] = {}
+    for record in records:
+        if isinstance(record, DailyStarted):
+            recorded[record.date] = record.deal
+        elif isinstance(record, GameResult) and (date := date_of(record.room)) is not None:
+            recorded.setdefault(date, record.deal)
+    for date, deal in recorded.items():
+        await dailies.ensure(date, deal)
+    if records:
+        log.info("restoring %d records", len(records))
+        await bridge.run(referee.restore(records, now))
+        for error in referee.restore_errors:
+            log.error("restore: %s", error)

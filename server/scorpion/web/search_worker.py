@@ -1,0 +1,82 @@
+"""A search worker process: reads search requests on stdin, writes answers on stdout.
+
+Frames are a 4-byte big-endian length and a pickle (parent and child are the same
+program: nothing else writes to these pipes). ``python -m scorpion.web.search_worker``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import struct
+import sys
+from typing import BinaryIO
+
+from scorpion.engine.deals import MAX_DEAL
+from scorpion.race import (
+    AutoFound,
+    AutoSearch,
+    DealFound,
+    HintSearch,
+    HintsFound,
+    SearchAnswer,
+    SearchRequest,
+)
+from scorpion.solver import hints, next_winnable_deal, solve
+
+HEADER = struct.Struct(">I")
+
+
+def run_search(request: SearchRequest) -> SearchAnswer:
+    """The answer to one search request (CPU work: run it in a worker process).
+
+    >>> from scorpion.engine import Game
+    >>> from scorpion.race import SearchTicket
+    >>> ticket = SearchTicket("room1", 1, "p1", 3, "auto")
+    >>> run_search(AutoSearch(ticket, Game.new(1, "classic"))).verdict
+    'lost'
+    """
+    ticket = request.ticket
+    if isinstance(request, HintSearch):
+        found = hints(request.game, max_nodes=request.max_nodes)
+        return HintsFound(ticket, tuple((h.move, h.winnable) for h in found))
+    if isinstance(request, AutoSearch):
+        solution = solve(request.game, max_nodes=request.max_nodes)
+        if solution.verdict == "won" and solution.line:
+            return AutoFound(ticket, "won", str(solution.line[0]))
+        return AutoFound(ticket, solution.verdict if solution.verdict == "lost" else "unknown")
+    start = min(request.start, MAX_DEAL + 1 - request.limit)  # every deal tried must exist
+    try:
+        deal = next_winnable_deal(
+            request.preset, start, max_nodes=request.max_nodes, limit=request.limit
+        )
+    except ValueError:  # none of them proved winnable within the budget: unverified
+        return DealFound(ticket, start, False)
+    return DealFound(ticket, deal, True)
+
+
+def read_frame(stream: BinaryIO) -> bytes | None:
+    header = stream.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    return stream.read(HEADER.unpack(header)[0])
+
+
+def frame(data: bytes) -> bytes:
+    return HEADER.pack(len(data)) + data
+
+
+def main() -> None:
+    # Ctrl+C reaches the whole process group: the server stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(5)  # the event loop comes first when a core is shared
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while (data := read_frame(stdin)) is not None:
+        request: SearchRequest = pickle.loads(data)
+        stdout.write(frame(pickle.dumps(run_search(request))))
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

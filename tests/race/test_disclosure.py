@@ -1,0 +1,30 @@
+"""What may be shown, and when (pure rules, no server)."""
+
+from __future__ import annotations
+
+from scorpion.race.disclosure import daily_public, deal_shown
+
+TODAY = "2026-12-01"
+
+
+def test_a_deal_is_shown_after_its_results_or_its_day() -> None:
+    assert not deal_shown(revealed=False, daily=None, today=TODAY)
+    assert deal_shown(revealed=True, daily=None, today=TODAY)
+    assert not deal_shown(revealed=True, daily=TODAY, today=TODAY)  # today's: never
+    assert deal_shown(revealed=False, daily="2026-11-30", today=TODAY)
+
+
+def test_the_public_daily_never_carries_the_deal_and_ranks_the_stored_entries() -> None:
+    summary = {"date": TODAY, "preset": "classic", "verified": True, "playing": [], "deal": 7}
+    entries = [
+        {"player": "a", "name": "A", "status": "lost", "elapsed": 10.0, "runs": 1, "score": 5},
+        {"player": "b", "name": "B", "status": "won", "elapsed": 90.0, "runs": 4, "score": 900},
+    ]
+    data = daily_public(TODAY, TODAY, summary, entries, ready=True)
+    assert "deal" not in data and data["today"] is True and data["preparing"] is False
+    board = data["leaderboard"]
+    assert isinstance(board, list) and [e["player"] for e in board] == ["b", "a"]
+    waiting = daily_public(TODAY, TODAY, None, [], ready=False)
+    assert waiting["preparing"] is True and waiting["verified"] is None
+    past = daily_public("2026-11-01", TODAY, None, [], ready=False)
+    assert past["preparing"] is False and past["today"] is False

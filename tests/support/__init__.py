@@ -1,0 +1,1 @@
+"""Helpers the tests share: a real server process, its clients, board replicas."""

@@ -1,0 +1,25 @@
+"""The welcome carries the protocol version, so an old page knows to reload."""
+
+from __future__ import annotations
+
+from scorpion.race.protocol import PROTOCOL_VERSION
+from support.server import Api, Client, ServerProcess
+
+
+async def test_welcome_names_the_protocol_version(server: ServerProcess, api: Api) -> None:
+    _, token = await api.new_player("Pat")
+    room = await api.new_room(token)
+    client = await Client.connect(server.ws_url)
+    try:
+        welcome = await client.hello(token, room=room)
+        assert welcome["type"] == "welcome" and welcome["protocol"] == PROTOCOL_VERSION == 1
+    finally:
+        await client.close()
+    client = await Client.connect(server.ws_url)
+    try:
+        welcome = await client.hello(
+            token, daily=(await api.call("GET", "/api/daily")).json()["date"]
+        )
+        assert welcome["type"] == "welcome" and welcome["protocol"] == PROTOCOL_VERSION
+    finally:
+        await client.close()
