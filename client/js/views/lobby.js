@@ -5,6 +5,7 @@ import { clear, clock, h } from "../dom.js";
 import { PRESETS, presetLabel } from "../presets.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
+import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
   const parts = {};
@@ -34,6 +35,9 @@ export function createLobby({ roomId, session, me }) {
     parts.actions = h("div.row");
     parts.note = h("p.muted");
     parts.title = h("h1");
+    const sound = h("input", { type: "checkbox", id: "sound-toggle" });
+    sound.checked = soundOn();
+    sound.addEventListener("change", () => setSound(sound.checked));
     return h("div.stack", {},
       parts.title,
       h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
@@ -42,7 +46,8 @@ export function createLobby({ roomId, session, me }) {
           h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
         h("section.panel.stack", {},
           h("h2", { text: "Invite" }), h("div.share", {}, input, copy, share),
-          h("h2", { text: "Settings" }), parts.settings)));
+          h("h2", { text: "Settings" }), parts.settings,
+          h("label.check", { for: "sound-toggle" }, sound, "A sound when the race starts or someone joins while this tab is in the background"))));
   }
 
   function update(s) {
@@ -54,7 +59,7 @@ export function createLobby({ roomId, session, me }) {
       const tags = [p.id === r.creator ? h("span.tag", { text: "host" }) : null,
         p.connected === false ? h("span.tag.away", { text: "away" }) : null];
       parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
-        dot, h("span", { text: p.id === me() ? `${p.name} (you)` : p.name, style: "flex:1" }), ...tags,
+        dot, h("span.name", { text: p.id === me() ? `${p.name} (you)` : p.name }), ...tags,
         h("span.muted", { text: p.ready ? "ready" : "not ready" })));
     }
     if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));

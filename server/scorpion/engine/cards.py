@@ -34,8 +34,8 @@ DECK: Final[tuple[Card, ...]] = tuple(range(52))
 HIDDEN: Final = "??"
 
 # Every card's text, computed once: printing is on hot paths (move text, views).
-_TEXT: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
-_BY_TEXT: Final = {text: c for c, text in enumerate(_TEXT)}
+CARD_TEXTS: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)  # by card
+_BY_TEXT: Final = {text: c for c, text in enumerate(CARD_TEXTS)}
 
 
 def make_card(rank: int, suit: int) -> Card:
@@ -57,7 +57,7 @@ def suit_of(card: Card) -> int:
 
 def card_text(card: Card) -> str:
     """Two characters, rank then suit: ``'TS'``."""
-    return _TEXT[card]
+    return CARD_TEXTS[card]
 
 
 def card_name(card: Card) -> str:

@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Final, NamedTuple
 
-from .cards import ACE, KING, Card, card_name, card_text, rank_of, run_of, suit_of
+from .cards import (
+    ACE,
+    CARD_TEXTS,
+    KING,
+    Card,
+    card_name,
+    rank_of,
+    run_of,
+    suit_of,
+)
 from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
 from .moves import DEAL, Move
@@ -79,6 +88,7 @@ class Game:
         self._initial_down = sum(down)
         # Every action with the caller's elapsed time: the game's log (see record.py).
         self.log: list[tuple[str, float | None]] = []
+        self._view: tuple[tuple[object, ...], dict[str, object]] | None = None  # see view()
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -494,14 +504,23 @@ class Game:
         return format_position(self, hidden=True)
 
     def view(self) -> dict[str, object]:
-        """A player's view as plain data for the wire: no face-down card is named."""
-        return {
+        """A player's view as plain data for the wire: no face-down card is named.
+
+        The same dict comes back until the game changes (it is sent with every move, to the
+        player and to followers): treat it as read-only.
+        """
+        # Every change of the board appends to the log; the timed score changes alone.
+        key = (len(self.log), self._score, self._won, self._lost, self.gave_up)
+        if self._view is not None and self._view[0] == key:
+            return self._view[1]
+        texts = CARD_TEXTS  # a table lookup per card
+        view: dict[str, object] = {
             "columns": [
-                {"down": d, "up": [card_text(c) for c in col[d:]]}
+                {"down": d, "up": [texts[c] for c in col[d:]]}
                 for col, d in zip(self.columns, self.down, strict=True)
             ],
             "stock": len(self.stock),
-            "reserve": [card_text(c) for c in self.reserve],
+            "reserve": [texts[c] for c in self.reserve],
             "runs": ["SHDC"[s] for s in self._runs],
             "score": self.score,
             "moves": self._moves_made,
@@ -509,7 +528,12 @@ class Game:
             "won": self._won,
             "lost": self._lost,
             "can_undo": self.can_undo,
+            # Every legal move as move text: the client's drag aid and keys use these (it
+            # never works out a rule itself). Face-up cards only: nothing hidden is named.
+            "legal": [str(move) for move in self.legal_moves()],
         }
+        self._view = (key, view)
+        return view
 
     def __str__(self) -> str:
         return self.text()

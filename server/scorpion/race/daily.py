@@ -115,6 +115,7 @@ class Daily(Place):
         return {
             "date": self.date,
             "preset": self.preset,
+            "rules": get_rules(self.preset).to_dict(),  # issue 14: the client copies no rule
             "verified": self.verified,
             "today": self.date == utc_date(now),
             "leaderboard": self.leaderboard(),
@@ -279,7 +280,9 @@ class Daily(Place):
         attempt.round = started.attempt
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
-            replay_action(member, attempt, action)
+            skipped = replay_action(member, attempt, action)
+            if skipped:
+                self.skipped.append(skipped)
         if attempt.ranked and not attempt.playing:
             self.board[attempt.player.id] = attempt.entry()
 

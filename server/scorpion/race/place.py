@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, TypeAlias
 
+from scorpion.engine import MoveError
+
 from .commands import Auto, Command, Deal, GameCommand, Hint, Move, Ping
 from .errors import RaceError
 from .events import EventLog
@@ -44,11 +46,18 @@ GIVE_UP: Final = "give-up"
 Runner: TypeAlias = Callable[[Member, ConnId, Command, float, list[Output]], Message | None]
 
 
-def replay_action(member: Member, racer: Racer, action: ActionRecord) -> None:
+def replay_action(member: Member, racer: Racer, action: ActionRecord) -> str | None:
     """Apply one logged action again (a restore) and remember its answer. A logged hint is
-    counted, never searched again; an Auto was logged as the move it played."""
+    counted, never searched again; an Auto was logged as the move it played.
+
+    An action that no longer applies (its log lost an earlier write: the store failed in
+    between) is skipped, and said so in the returned text, rather than losing the game.
+    """
     if racer.playing:
-        racer.apply(action.action, action.elapsed, replayed=True)
+        try:
+            racer.apply(action.action, action.elapsed, replayed=True)
+        except (RaceError, MoveError) as exc:
+            return f"{action.room} {action.player}: skipped {action.action!r} ({exc.code})"
     if action.seq:  # seq 0: no command asked for it (a leave's give-up)
         name = action.action if action.action in (HINT, "undo", GIVE_UP) else "move"
         answer: Message = {"type": "applied", "seq": action.seq, "command": name}
@@ -56,6 +65,7 @@ def replay_action(member: Member, racer: Racer, action: ActionRecord) -> None:
             answer["move"] = action.action
         answer["restored"] = True
         member.seqs.remember(action.seq, answer)
+    return None
 
 
 def stale() -> RaceError:
@@ -71,6 +81,7 @@ class Place:
         self.key = key  # the room id, or daily:<date>: what records and search tickets name
         self.members = Members()
         self.log = EventLog(keep_events, base=version_base)
+        self.skipped: list[str] = []  # logged actions a restore could not replay
 
     # ------------------------------------------------------------------ hooks
     def advance(self, now: float, out: list[Output]) -> None:
@@ -241,6 +252,7 @@ class Place:
         else:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(action, racer.elapsed(now))
+        racer.autos += 1  # issue 14
         out.append(Persist(racer.record(ticket.seq, logged)))
         self.after_change(racer, now, out, exclude=None)
         played: Message = {"move": logged} if logged != GIVE_UP else {}

@@ -111,7 +111,9 @@ def restore_room(
             racer.stop("left", action.elapsed)
             room.members.remove(room.members.by_id[action.player])
             continue
-        replay_action(room.members.by_id[action.player], racer, action)
+        skipped = replay_action(room.members.by_id[action.player], racer, action)
+        if skipped:
+            room.skipped.append(skipped)
     out: list[Output] = []
     finished = logs.finished.get((room.id, started.round))
     if finished is not None:

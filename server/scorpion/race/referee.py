@@ -272,4 +272,19 @@ class Referee:
                 )
             except (ValueError, KeyError) as exc:
                 self.restore_errors.append(f"daily {attempt.date} {attempt.player}: {exc!r}")
+        for place in [*self.rooms.values(), *self.dailies.values()]:
+            self.restore_errors.extend(place.skipped)
+            place.skipped.clear()
         return out
+
+    def forget(self, key: str) -> list[ConnId]:
+        """Drop a room or a daily (``daily:<date>``) from memory, to be restored from its
+        log (its last writes failed: memory may be ahead of the store); the connections
+        that were in it (the caller closes them)."""
+        date = date_of(key)
+        place = self.rooms.pop(key, None) if date is None else self.dailies.pop(date, None)
+        self._deadlines.pop(key, None)
+        conns = [conn for conn, where in self.places.items() if where is place]
+        for conn in conns:
+            del self.places[conn]
+        return conns

@@ -19,7 +19,7 @@ from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place
 from .players import Player
 from .racer import Racer
-from .ranking import rank_entries
+from .ranking import live_ranks, rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
 from .settings import RoomSettings
@@ -179,14 +179,18 @@ class Room(Place):
             out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
-        self.emit(out, {"event": "progress", **racer.progress()})
+        # issue 14: every racer's live rank (the server ranks; the client only shows it).
+        ranks = live_ranks(r.progress() for r in self.racers.values())
+        self.emit(out, {"event": "progress", **racer.progress(), "ranks": ranks})
         self._unmask(out, racer)
 
     def _unmask(self, out: list[Output], changed: Racer) -> None:
         """After ``changed``'s board or status changed: cards that no playing board hides
         any more are shown at once to the followers of the other boards holding them."""
+        if self.phase == "countdown" or not any(m.following for m in self.members.by_id.values()):
+            return  # nobody follows a board: board() brings the hidden cards up to date
         released = self.hidden.sync(self.racers)
-        if not released or self.phase == "countdown":
+        if not released:
             return
         for pid, racer in self.racers.items():
             if racer is changed or released.isdisjoint(face_up(racer.game)):
@@ -213,6 +217,7 @@ class Room(Place):
                 }
             )
         if racing:
+            ranks = live_ranks(r.progress() for r in self.racers.values())  # issue 14
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -222,6 +227,7 @@ class Room(Place):
                     "connected": bool(seat and seat.connected),
                 }
                 entry.update(racer.progress())
+                entry["rank"] = ranks[pid]  # issue 14
                 del entry["player"]
                 players.append(entry)
         return {

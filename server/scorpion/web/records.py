@@ -37,6 +37,11 @@ def game_id(room: str, round_: int, player: str) -> str:
     return f"{room}:{round_}:{player}"
 
 
+def log_key(record: Record) -> str:
+    """The log a record goes to: its room's, or its daily's (``daily:<date>``)."""
+    return daily_key(record.date) if isinstance(record, DailyStarted) else record.room
+
+
 class RecordWriter:
     """Turns race records into store writes; remembers each room's settings for game rows."""
 
@@ -56,7 +61,7 @@ class RecordWriter:
         if isinstance(record, RoomClosed):
             self.forget(record.room)
             return [CloseRoom(record.room)]
-        room = daily_key(record.date) if isinstance(record, DailyStarted) else record.room
+        room = log_key(record)
         out: list[Write] = []
         if isinstance(record, RoomOpened):
             self._settings[room] = dict(record.settings)

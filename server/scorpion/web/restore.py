@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Collection
 
 from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
 from scorpion.race.protocol import DAILY_PREFIX, date_of
@@ -22,12 +23,22 @@ async def close_idle_daily_logs(store: Store, now: float) -> int:
     return await store.close_rooms_before(DAILY_PREFIX, now - DAILY_LOG_DAYS * 86400)
 
 
-async def restore(store: Store, referee: Referee, dailies: DailyDeals, bridge: Bridge) -> None:
-    """Replay every open log into the referee (the dailies' deals installed first)."""
+async def restore(
+    store: Store,
+    referee: Referee,
+    dailies: DailyDeals,
+    bridge: Bridge,
+    only: Collection[str] | None = None,
+) -> None:
+    """Replay every open log into the referee (the dailies' deals installed first), or
+    ``only`` those logs (rooms and dailies the referee forgot after a failed write)."""
     now = time.time()
-    await close_idle_daily_logs(store, now)
+    if only is None:
+        await close_idle_daily_logs(store, now)
     records: list[Record] = []
     for room, entry in await store.open_room_logs():
+        if only is not None and room not in only:
+            continue
         try:
             records.append(record_from_dict(entry))
         except (ValueError, KeyError, TypeError, AssertionError):

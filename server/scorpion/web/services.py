@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 
 from scorpion.hub import LocalHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
-from scorpion.race.protocol import GOING_AWAY
+from scorpion.race.protocol import GOING_AWAY, SERVER_ERROR
 from scorpion.store import Player, Store
 
 from .auth import Tokens
@@ -27,6 +28,7 @@ from .limits import KeyedBuckets
 from .metrics import Metrics
 from .registry import Registry
 from .restore import close_idle_daily_logs, restore
+from .retention import purge_forever
 from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
@@ -55,6 +57,7 @@ class Services:
             self.metrics,
             close=self.connections.close,
             search=self.searches.submit,
+            failed=self.reload_later,
         )
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.new_players = KeyedBuckets(
@@ -63,11 +66,24 @@ class Services:
         self.new_rooms = KeyedBuckets(limits.rooms_per_hour / 3600, limits.rooms_burst)
         self.ready = False
         self.closing = False
+        self.reloading: set[str] = set()  # rooms and dailies being rebuilt from their logs
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.connections.set_function(lambda: self.connections.count)
         self.metrics.rooms.set_function(lambda: len(self.referee.rooms))
+        self.metrics.commits.set_function(lambda: self.store.commits)
+        self.metrics.search_queue.set_function(
+            lambda: self.searches.queue.qsize() + self.searches.running
+        )
+        self.searches.timed = self.metrics.search_seconds.observe
 
     async def start(self) -> None:
+        """Start in the background: /readyz answers "not ready" while the store waits for
+        its database (PostgreSQL may come up after us) and the logs are replayed."""
+        task = asyncio.create_task(self._start(), name="scorpion-start")
+        task.add_done_callback(_exit_if_failed)
+        self._tasks.append(task)
+
+    async def _start(self) -> None:
         await self.store.open()
         await restore(self.store, self.referee, self.dailies, self.bridge)
         self.searches.start()
@@ -76,9 +92,14 @@ class Services:
             ("sweep", self.connections.sweep(self.settings.limits.idle_timeout)),
             ("maintain", self._maintain()),
             ("dailies", self.dailies.prepare_ahead()),
+            ("loop-lag", self.metrics.watch_event_loop()),
         ):
             self._tasks.append(asyncio.create_task(job, name=f"scorpion-{name}"))
+        if self.settings.retention_days:
+            purge = purge_forever(self.store, self.settings.retention_days)
+            self._tasks.append(asyncio.create_task(purge, name="scorpion-retention"))
         self.ready = True
+        log.info("ready: %d rooms in memory", len(self.referee.rooms))
 
     async def stop(self) -> None:
         """Graceful shutdown: close every socket with 1001, write what is pending, close."""
@@ -101,6 +122,32 @@ class Services:
             GOING_AWAY, "server shutting down: reconnect", self.settings.shutdown_timeout
         )
 
+    def reload_later(self, keys: set[str]) -> None:
+        """Rooms and dailies whose records the store did not keep: out of the referee now
+        (their sockets told to reconnect), back from their logs as soon as the store
+        answers. Hellos for them meanwhile are asked to retry (:attr:`reloading`)."""
+        keys = keys - self.reloading
+        if not keys:
+            return
+        self.reloading |= keys
+        for key in keys:
+            for conn in self.referee.forget(key):
+                self.connections.close(conn, SERVER_ERROR, "server error: not saved, reconnect")
+        self._tasks.append(asyncio.create_task(self._reload(keys), name="scorpion-reload"))
+
+    async def _reload(self, keys: set[str]) -> None:
+        delay = 0.5
+        while True:
+            try:
+                await restore(self.store, self.referee, self.dailies, self.bridge, only=keys)
+                break
+            except Exception:
+                log.exception("could not reload %s from the store; retrying", sorted(keys))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+        log.info("reloaded %s from the store", sorted(keys))
+        self.reloading -= keys
+
     async def searched(self, answer: SearchAnswer) -> None:
         """A search ended: its answer goes to the referee like any input."""
         await self.bridge.run(self.referee.searched(answer, time.time()))
@@ -119,3 +166,11 @@ class Services:
     @staticmethod
     def race_player(player: Player) -> RacePlayer:
         return RacePlayer(player.id, player.name)
+
+
+def _exit_if_failed(task: asyncio.Task[None]) -> None:
+    """A start that failed (a database that refuses us, a bad schema) ends the process, as
+    a failed startup would: like kill -9, it loses nothing committed."""
+    if not task.cancelled() and task.exception() is not None:
+        log.critical("the server cannot start: %s", task.exception())
+        os._exit(1)
