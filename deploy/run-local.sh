@@ -4,7 +4,7 @@
 # (`scorpion serve`) and nginx with a configuration generated from deploy/nginx.conf
 # (HTTP only: the TLS parts are for production).
 #
-#   deploy/run-local.sh start DIR [--http-port N] [--app-port N] [--pg-port N] [--db sqlite|postgresql]
+#   deploy/run-local.sh start DIR [--http-port N] [--app-port N] [--pg-port N] [--db postgresql|sqlite]
 #   deploy/run-local.sh stop DIR
 #   deploy/run-local.sh status DIR
 #   deploy/run-local.sh psql DIR [psql arguments]   # as the cluster's superuser
@@ -119,8 +119,6 @@ start_app() {
     case "$db_kind" in
         sqlite) db="$dir/app/scorpion.db" ;;
         postgresql)
-            "$scorpion_bin" serve --help | grep -qi postgres ||
-                die "this scorpion has no PostgreSQL store yet: use --db sqlite"
             db="postgresql://scorpion:$POSTGRES_PASSWORD@127.0.0.1:$pg_port/scorpion" ;;
         *) die "--db must be sqlite or postgresql, not $db_kind" ;;
     esac
@@ -182,7 +180,7 @@ start_nginx() {
 }
 
 cmd_start() {
-    http_port=8080 app_port=8000 pg_port=5432 db_kind=sqlite
+    http_port=8080 app_port=8000 pg_port=5432 db_kind=postgresql
     while [ $# -gt 0 ]; do
         case "$1" in
             --http-port) http_port="$2"; shift 2 ;;
