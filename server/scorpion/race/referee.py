@@ -85,6 +85,11 @@ class Referee:
         self._touch(room)
         return out
 
+    def room_settings(self, room_id: str) -> dict[str, object] | None:
+        """The settings a room was opened with (its chosen deal included: not for the wire)."""
+        room = self.rooms.get(room_id)
+        return room.settings.to_dict() if room is not None else None
+
     def room_summary(self, room_id: str, now: float) -> Message | None:
         """The room's public snapshot (protocol section 5), None for an unknown room."""
         room = self.rooms.get(room_id)
