@@ -1,5 +1,6 @@
 """The daily challenge page: play today's deal, give up, see yourself on the leaderboard with the
-server's rank at once (no reload), on a desktop with a long name and on a phone (issue 14)."""
+server's rank at once (no reload), on a desktop with a long name and on a phone (issue 14); "playing
+now" and the leaderboard kept current by the daily's aggregated events, never by polling HTTP."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def give_up(page: Page) -> None:
 
 def test_daily_play_and_leaderboard(server: ServerProcess, new_page: PageFactory) -> None:
     summary = httpx.get(server.url + "/api/daily", timeout=30).json()
-    assert summary["leaderboard"] == []
+    assert summary["leaderboard"] == {"size": 0, "top": []}
 
     page = new_page(1366, 768)
     page.goto(server.url + "/daily")  # the server serves the client at /daily too
@@ -70,23 +71,30 @@ def test_daily_play_and_leaderboard(server: ServerProcess, new_page: PageFactory
     name_player(other, "Ed")
     expect(other.locator(".leaderboard")).to_contain_text(DI[:5])
 
-    # Di sees Ed playing it now.
+    # Di sees Ed playing it now: a ``playing`` event, not a request (counted from here on).
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if "/api/daily" in r.url else None)
     other.locator("[data-action=start-daily]").click()
     expect(other.locator(".race-main .card.up").first).to_be_visible()
-    expect(page.get_by_role("heading", name="Playing now").locator("..")).to_contain_text("Ed")
+    now_playing = page.get_by_role("heading", name="Playing now").locator("..")
+    expect(now_playing).to_contain_text("Ed", timeout=15_000)
+    expect(now_playing.locator("[data-playing=count]")).to_have_text("1 other player")
     fits_the_window(other)
     expect(other.get_by_role("button", name="Give up")).to_be_in_viewport()
 
     # Ed finishes: both leaderboards list him with the server's rank, without a reload.
     give_up(other)
-    ranks = {
-        e["name"]: e["rank"]
-        for e in httpx.get(server.url + "/api/daily", timeout=30).json()["leaderboard"]
-    }
+    top = httpx.get(server.url + "/api/daily", timeout=30).json()["leaderboard"]["top"]
+    ranks = {e["name"]: e["rank"] for e in top}
     assert set(ranks) == {DI, "Ed"}
     for p in (page, other):
         rows = p.locator(".leaderboard tbody tr")
-        expect(rows).to_have_count(2)
+        expect(rows).to_have_count(2, timeout=15_000)
+        for name, rank in ranks.items():
+            row = rows.filter(has_text=name[:5])
+            expect(row.locator("td").first).to_have_text(str(rank))
         expect(p.locator("main")).not_to_contain_text("undefined")
     expect(other.locator("[data-result=place]")).to_contain_text(f"rank {ranks['Ed']} of 2")
+    expect(now_playing.locator("[data-playing=count]")).to_have_text("Nobody else right now.")
+    assert requests == []  # the events carried it all: no leaderboard fetch after others finish
     nothing_sideways(other)
