@@ -16,7 +16,7 @@ old-seq Command 1 is too old to be answered again
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from typing import Final
 
 from scorpion.engine import MoveError
@@ -26,16 +26,39 @@ from .errors import RaceError
 from .outputs import ConnId, Message, Output, Persist, Send, refused
 
 DEFAULT_KEEP: Final = 64
+_NONE: Final[frozenset[int]] = frozenset()
 
 
 class SeqWindow:
-    """The last ``keep`` answers of one player in one room (or daily), by seq."""
+    """The last ``keep`` answers of one player in one room (or daily), by seq.
+
+    A member who never sends a command (a watcher) holds no containers: the answers and the
+    pending seqs are created by their first use (every idle socket has a member).
+    """
+
+    __slots__ = ("_answers", "_pending", "keep", "last")
 
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.last = 0  # highest seq answered
-        self._answers: OrderedDict[int, dict[str, object]] = OrderedDict()
-        self.pending: set[int] = set()  # seqs waiting for a search (answered later)
+        self._answers: OrderedDict[int, dict[str, object]] | None = None
+        self._pending: set[int] | None = None
+
+    @property
+    def pending(self) -> Set[int]:
+        """The seqs waiting for a search (answered later)."""
+        return self._pending if self._pending is not None else _NONE
+
+    def hold(self, seq: int) -> None:
+        if self._pending is None:
+            self._pending = set()
+        self._pending.add(seq)
+
+    def release(self, seq: int) -> None:
+        if self._pending is not None:
+            self._pending.discard(seq)
+            if not self._pending:
+                self._pending = None
 
     def check(self, seq: int) -> dict[str, object] | None:
         """The stored answer when ``seq`` was answered already, None when it is new.
@@ -43,7 +66,7 @@ class SeqWindow:
         Raises ``old-seq`` for a seq at or below the highest answered one that is no
         longer remembered (it might have been applied: it must not be applied again).
         """
-        answer = self._answers.get(seq)
+        answer = self._answers.get(seq) if self._answers is not None else None
         if answer is not None:
             return answer
         if seq <= self.last:
@@ -51,6 +74,8 @@ class SeqWindow:
         return None
 
     def remember(self, seq: int, answer: dict[str, object]) -> None:
+        if self._answers is None:
+            self._answers = OrderedDict()
         self._answers[seq] = answer
         self.last = max(self.last, seq)
         while len(self._answers) > self.keep:
@@ -87,7 +112,7 @@ def answer_pending(
     run: Callable[[list[Output]], Message | None],
 ) -> list[Output]:
     """Answer a pending seq (its search ended) like :func:`answer_once` would have."""
-    seqs.pending.discard(seq)
+    seqs.release(seq)
     return _answer(conns, seqs, seq, name, run)
 
 
@@ -106,7 +131,7 @@ def _answer(
         effects = []
     else:
         if extra is None:
-            seqs.pending.add(seq)
+            seqs.hold(seq)
             return effects
         answer = {"type": "applied", "seq": seq, "command": name, **extra}
     seqs.remember(seq, answer)
