@@ -148,7 +148,7 @@ export function mountDaily(ctx, date) {
       h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
       h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: "4", text: "…" })), row(you)] : [])));
     if ((lb.size ?? rows.length) > rows.length) {
-      board.append(h("p.muted", { dataset: { leaderboard: "size" }, text: `${lb.size} finished today` }));
+      board.append(h("p.muted", { dataset: { leaderboard: "size" }, text: `${lb.size} on the leaderboard` }));
     }
   }
 
