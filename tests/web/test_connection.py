@@ -7,6 +7,7 @@ import asyncio
 
 from scorpion.web.config import Limits
 from scorpion.web.connection import Connection
+from scorpion.web.logs import CONN_ID
 from scorpion.web.metrics import Metrics
 
 
@@ -98,3 +99,26 @@ async def test_a_close_with_a_full_queue_closes_at_once() -> None:
     assert ws.closed == (4010, "silent") and ws.sent == []
     conn.stop()
     assert conn._writer is not None and conn._frames is None
+
+
+async def test_the_writer_runs_in_the_connections_log_context() -> None:
+    seen: list[int | None] = []
+
+    class Recording(FakeSocket):
+        async def send_text(self, text: str) -> None:
+            seen.append(CONN_ID.get())
+            await super().send_text(text)
+
+    ws = Recording()
+    ws.reading.set()
+    CONN_ID.set(7)
+    conn = Connection(7, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+
+    async def other_connection() -> None:  # a broadcast made while serving someone else
+        CONN_ID.set(8)
+        conn.deliver("frame")
+
+    await asyncio.create_task(other_connection())
+    conn.close(1000)
+    await conn.wait_closed(5)
+    assert seen == [7]

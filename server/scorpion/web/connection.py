@@ -45,6 +45,7 @@ class Connection:
     """A connection's outgoing side and its limits. ``id`` is the race layer's ConnId."""
 
     __slots__ = (
+        "_context",
         "_frames",
         "_reason",
         "_writer",
@@ -76,6 +77,9 @@ class Connection:
         self.limit = limits.send_queue  # frames waiting at most (the one being sent aside)
         self._frames: deque[str] | None = None  # waiting for the writer; None when none
         self._writer: asyncio.Task[None] | None = None  # runs only while frames wait
+        # The creator's log context (request and connection ids): the writer runs in it
+        # wherever the frame came from (deliver() runs in the task of whoever made it).
+        self._context = contextvars.copy_context()
         self.bucket = TokenBucket(limits.rate, limits.burst)
         self.refusals = 0  # rate-limited commands in a row
         self.last_seen = time.monotonic()
@@ -137,13 +141,7 @@ class Connection:
             self._writer = self._task(self._write_loop(), "ws-writer")
 
     def _task(self, coro: Coroutine[object, object, None], name: str) -> asyncio.Task[None]:
-        # A fresh context: deliver() runs in whichever connection's task made the frame,
-        # and that connection's log context must not follow this one's writer.
-        return asyncio.create_task(
-            coro,
-            name=f"{name}-{self.id}",
-            context=contextvars.Context(),
-        )
+        return asyncio.create_task(coro, name=f"{name}-{self.id}", context=self._context)
 
     async def _write_loop(self) -> None:
         frames = self._frames
