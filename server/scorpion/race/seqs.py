@@ -19,6 +19,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Set
 from typing import Final
 
+import orjson
+
 from scorpion.engine import MoveError
 
 from .commands import Command
@@ -34,6 +36,10 @@ class SeqWindow:
 
     A member who never sends a command (a watcher) holds no containers: the answers and the
     pending seqs are created by their first use (every idle socket has a member).
+
+    Answers are kept as JSON text: an answer holds a whole board, and thousands of players'
+    last answers as dicts would be millions of objects for the garbage collector to walk
+    (pauses of a second at 10,000 sockets), besides several times the memory.
     """
 
     __slots__ = ("_answers", "_pending", "keep", "last")
@@ -41,7 +47,7 @@ class SeqWindow:
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.last = 0  # highest seq answered
-        self._answers: OrderedDict[int, dict[str, object]] | None = None
+        self._answers: OrderedDict[int, bytes] | None = None
         self._pending: set[int] | None = None
 
     @property
@@ -68,7 +74,8 @@ class SeqWindow:
         """
         answer = self._answers.get(seq) if self._answers is not None else None
         if answer is not None:
-            return answer
+            found: dict[str, object] = orjson.loads(answer)
+            return found
         if seq <= self.last:
             raise RaceError("old-seq", f"Command {seq} is too old to be answered again", seq)
         return None
@@ -76,7 +83,7 @@ class SeqWindow:
     def remember(self, seq: int, answer: dict[str, object]) -> None:
         if self._answers is None:
             self._answers = OrderedDict()
-        self._answers[seq] = answer
+        self._answers[seq] = orjson.dumps(answer)
         self.last = max(self.last, seq)
         while len(self._answers) > self.keep:
             self._answers.popitem(last=False)
