@@ -80,6 +80,8 @@ async def delete_me(request: Request) -> Response:
     await svc.store.delete_player(player.id)
     svc.tokens.forget_player(player.id)
     svc.connections.close_player(player.id, BAD_TOKEN, "player deleted")
+    svc.referee.forget_player(player.id)  # off the leaderboards held in memory
+    await svc.bridge.run([])  # the dailies' next ``playing`` event is due: wake the timers
     return ok({"deleted": True, "player": player.id})
 
 
