@@ -10,7 +10,7 @@ import pytest
 
 from scorpion.store import (
     DuplicateError,
-    GameRecord,
+    SavedGame,
     SaveGame,
     SaveReport,
     Store,
@@ -102,7 +102,7 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         await store.add_device_code(b"c1", "p1", expires=1e12)  # version 4's tables
         moved = await store.claim_device_code(b"c1", b"t2", now=0.0)
         assert moved is not None and moved.id == "p1"
-        ranked = GameRecord("g1", "p1", "classic", 7, 1.0, daily="2026-11-29", ranked=True)
+        ranked = SavedGame("g1", "p1", "classic", 7, 1.0, daily="2026-11-29", ranked=True)
         await store.write([SaveGame(ranked)])
         with pytest.raises(DuplicateError):  # version 3's one ranked daily game a day
             await store.write([SaveGame(replace(ranked, id="g2"))])

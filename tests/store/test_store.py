@@ -14,10 +14,10 @@ from scorpion.store import (
     ClaimDaily,
     CloseRoom,
     DuplicateError,
-    GameRecord,
     OpenRoom,
     Reveal,
     SaveDaily,
+    SavedGame,
     SaveGame,
     SQLiteStore,
     Store,
@@ -34,8 +34,8 @@ async def log_of(store: Store, room: str) -> list[JSON]:
 
 def record(
     game_id: str, player: str, started: float, result: str | None, **kw: object
-) -> GameRecord:
-    return GameRecord(
+) -> SavedGame:
+    return SavedGame(
         id=game_id, player_id=player, preset=str(kw.pop("preset", "classic")), deal=7,
         started=started, result=result, finished=None if result is None else started + 1,
         **kw,  # type: ignore[arg-type]
@@ -139,7 +139,7 @@ async def test_one_failing_write_does_not_fail_its_group(store: Store) -> None:
     assert await log_of(store, "r") == [{"n": 3}]  # the failed call kept none of its writes
 
 
-async def save(store: Store, *records: GameRecord) -> None:
+async def save(store: Store, *records: SavedGame) -> None:
     for r in records:  # one write each: an update must see the insert before it
         await store.write([SaveGame(r)])
 
@@ -149,7 +149,7 @@ async def test_game_records_results_and_big_deal_numbers(store: Store) -> None:
     results = ["won", "won", "lost", None]
     await save(store, *(record(f"g{i}", "p", float(i), r) for i, r in enumerate(results)))
     await save(store, record("w", "p", 10.0, "gave-up", preset="wasp"))
-    big = GameRecord(id="big", player_id="p", preset="wasp", deal=2**64 - 1, started=11.0,
+    big = SavedGame(id="big", player_id="p", preset="wasp", deal=2**64 - 1, started=11.0,
                      actions=[("4H>7", 1.5), ("undo", None)])  # fmt: skip
     await save(store, big)
     assert await store.game("big") == big

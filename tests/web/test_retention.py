@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion.store import ClaimDaily, CloseRoom, GameRecord, OpenRoom, SaveGame, SQLiteStore
+from scorpion.store import ClaimDaily, CloseRoom, OpenRoom, SavedGame, SaveGame, SQLiteStore
 from scorpion.web.retention import purge_once
 from support.server import ServerProcess
 
@@ -26,10 +26,10 @@ async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
     await s.close()
 
 
-def game(game_id: str, player: str, finished: float | None) -> GameRecord:
+def game(game_id: str, player: str, finished: float | None) -> SavedGame:
     started = (finished or NOW) - 100
     result = None if finished is None else "won"
-    return GameRecord(id=game_id, player_id=player, preset="classic", deal=7, room_id="r",
+    return SavedGame(id=game_id, player_id=player, preset="classic", deal=7, room_id="r",
                       started=started, finished=finished, result=result)  # fmt: skip
 
 

@@ -14,14 +14,14 @@ import orjson
 
 from .base import (
     JSON,
+    Account,
     AppendLog,
     ClaimDaily,
     CloseRoom,
-    GameRecord,
     OpenRoom,
-    Player,
     Reveal,
     SaveDaily,
+    SavedGame,
     SaveGame,
     SaveReport,
     Store,
@@ -138,10 +138,10 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         return await self._write(op)
 
     # --------------------------------------------------------------- players
-    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Player:
+    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Account:
         now = time.time()
 
-        async def op(c: Conn) -> Player:
+        async def op(c: Conn) -> Account:
             await c.execute(
                 "INSERT INTO players (id, token_hash, name, created) VALUES ($1, $2, $3, $4)",
                 player_id,
@@ -149,20 +149,20 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
                 name,
                 now,
             )
-            return Player(player_id, name, now)
+            return Account(player_id, name, now)
 
         return await self._write(op)
 
-    async def player_by_token(self, token_hash: bytes) -> Player | None:
+    async def player_by_token(self, token_hash: bytes) -> Account | None:
         sql = "SELECT id, name, created FROM players WHERE token_hash = $1"
         return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
 
-    async def player(self, player_id: str) -> Player | None:
+    async def player(self, player_id: str) -> Account | None:
         sql = "SELECT id, name, created FROM players WHERE id = $1"
         return player_from_row(await self._read(lambda c: c.fetchrow(sql, player_id)))
 
-    async def rename_player(self, player_id: str, name: str) -> Player:
-        async def op(c: Conn) -> Player:
+    async def rename_player(self, player_id: str, name: str) -> Account:
+        async def op(c: Conn) -> Account:
             player = player_from_row(
                 await c.fetchrow(
                     "UPDATE players SET name = $2 WHERE id = $1 RETURNING id, name, created",
@@ -236,14 +236,14 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         return await self._write(op)
 
     # ---------------------------------------------------------- game records
-    async def game(self, game_id: str) -> GameRecord | None:
+    async def game(self, game_id: str) -> SavedGame | None:
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
         row = await self._read(lambda c: c.fetchrow(sql, game_id))
         return None if row is None else game_from_row(row)
 
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None
-    ) -> list[GameRecord]:
+    ) -> list[SavedGame]:
         """A player's games, newest first; ``before`` pages on by start time."""
         cutoff = float("inf") if before is None else before
         sql = (

@@ -10,14 +10,14 @@ from __future__ import annotations
 import time
 from dataclasses import astuple
 
-from .base import JSON, Player, SaveReport
+from .base import JSON, Account, SaveReport
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import REPORT_COLUMNS, player_from_row
 
 _PLAYER = "SELECT id, name, created FROM players WHERE id = $1"
 
 
-async def _add_token(c: Conn, token_hash: bytes, player_id: str) -> Player | None:
+async def _add_token(c: Conn, token_hash: bytes, player_id: str) -> Account | None:
     """Give the player ``token_hash``; the player."""
     await c.execute(
         "INSERT INTO device_tokens (token_hash, player_id, created) VALUES ($1, $2, $3)",
@@ -40,7 +40,7 @@ def save_report(report: SaveReport) -> PgOp:
 class DevicesAndReports(PostgresWorker):
     """Mixed into :class:`~.postgres.PostgresStore`."""
 
-    async def player_by_device_token(self, token_hash: bytes) -> Player | None:
+    async def player_by_device_token(self, token_hash: bytes) -> Account | None:
         """The player of a token given to another device (not the player's first token)."""
         sql = (
             "SELECT p.id, p.name, p.created FROM device_tokens d "
@@ -64,11 +64,11 @@ class DevicesAndReports(PostgresWorker):
 
     async def claim_device_code(
         self, code_hash: bytes, token_hash: bytes, now: float
-    ) -> Player | None:
+    ) -> Account | None:
         """Use a one-time code (once): its player gets the new token. None when the code
         is unknown, used or expired."""
 
-        async def op(c: Conn) -> Player | None:
+        async def op(c: Conn) -> Account | None:
             row = await c.fetchrow(
                 "DELETE FROM device_codes WHERE code_hash = $1 RETURNING player_id, expires",
                 code_hash,
@@ -92,11 +92,11 @@ class DevicesAndReports(PostgresWorker):
             )
         )
 
-    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Player | None:
+    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Account | None:
         """The player of a recovery code, who gets the new token; None for an unknown code.
         The code stays valid until the player makes a new one."""
 
-        async def op(c: Conn) -> Player | None:
+        async def op(c: Conn) -> Account | None:
             player_id = await c.fetchval(
                 "SELECT player_id FROM recovery_codes WHERE code_hash = $1", code_hash
             )

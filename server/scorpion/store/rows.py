@@ -6,7 +6,7 @@ from typing import Any, Final, Protocol
 
 import orjson
 
-from .base import GameRecord, Player
+from .base import Account, SavedGame
 
 GAME_COLUMNS: Final = (
     "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
@@ -28,7 +28,7 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def game_values(r: GameRecord) -> tuple[Any, ...]:
+def game_values(r: SavedGame) -> tuple[Any, ...]:
     """A record's values in GAME_COLUMNS order (ranked and revealed as the driver's bool)."""
     return (r.id, r.player_id, r.room_id, r.daily, r.ranked, r.preset, dumps(r.rules),
             str(r.deal), r.started, r.finished, r.result, r.elapsed, r.score, r.runs, r.moves,
@@ -39,13 +39,13 @@ class Row(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
-def player_from_row(row: Row | None) -> Player | None:
+def player_from_row(row: Row | None) -> Account | None:
     """A player from a row of ``SELECT id, name, created``; None for no row."""
-    return None if row is None else Player(row["id"], row["name"], row["created"])
+    return None if row is None else Account(row["id"], row["name"], row["created"])
 
 
-def game_from_row(row: Row) -> GameRecord:
-    return GameRecord(
+def game_from_row(row: Row) -> SavedGame:
+    return SavedGame(
         id=row["id"],
         player_id=row["player_id"],
         room_id=row["room_id"],

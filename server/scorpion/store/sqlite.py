@@ -14,14 +14,14 @@ import orjson
 
 from .base import (
     JSON,
+    Account,
     AppendLog,
     ClaimDaily,
     CloseRoom,
-    GameRecord,
     OpenRoom,
-    Player,
     Reveal,
     SaveDaily,
+    SavedGame,
     SaveGame,
     SaveReport,
     Store,
@@ -93,19 +93,19 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
         raise StoreError(f"unknown write {w!r}")
 
     # --------------------------------------------------------------- players
-    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Player:
+    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Account:
         now = time.time()
 
-        def op(c: sqlite3.Connection) -> Player:
+        def op(c: sqlite3.Connection) -> Account:
             c.execute(
                 "INSERT INTO players (id, token_hash, name, created) VALUES (?, ?, ?, ?)",
                 (player_id, token_hash, name, now),
             )
-            return Player(player_id, name, now)
+            return Account(player_id, name, now)
 
         return await self._write(op)
 
-    async def player_by_token(self, token_hash: bytes) -> Player | None:
+    async def player_by_token(self, token_hash: bytes) -> Account | None:
         return await self._read(
             lambda c: player_from_row(
                 c.execute(
@@ -114,11 +114,11 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
             )
         )
 
-    async def player(self, player_id: str) -> Player | None:
+    async def player(self, player_id: str) -> Account | None:
         return await self._read(lambda c: player_by_id(c, player_id))
 
-    async def rename_player(self, player_id: str, name: str) -> Player:
-        def op(c: sqlite3.Connection) -> Player:
+    async def rename_player(self, player_id: str, name: str) -> Account:
+        def op(c: sqlite3.Connection) -> Account:
             c.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
             player = player_by_id(c, player_id)
             if player is None:
@@ -219,12 +219,12 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
 
     # ---------------------------------------------------------- game records
     @staticmethod
-    def _save_game_op(record: GameRecord) -> Op:
+    def _save_game_op(record: SavedGame) -> Op:
         values = (*game_values(record), record.player_id)
         return lambda c: c.execute(_SAVE_GAME, values)
 
-    async def game(self, game_id: str) -> GameRecord | None:
-        def op(c: sqlite3.Connection) -> GameRecord | None:
+    async def game(self, game_id: str) -> SavedGame | None:
+        def op(c: sqlite3.Connection) -> SavedGame | None:
             row = c.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             found = row.fetchone()
             return None if found is None else game_from_row(found)
@@ -233,7 +233,7 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
 
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None
-    ) -> list[GameRecord]:
+    ) -> list[SavedGame]:
         """A player's games, newest first; ``before`` pages on by start time."""
         cutoff = float("inf") if before is None else before
         return await self._read(

@@ -12,7 +12,7 @@ import sqlite3
 import time
 from dataclasses import astuple
 
-from .base import JSON, Player, SaveReport
+from .base import JSON, Account, SaveReport
 from .rows import REPORT_COLUMNS, player_from_row
 from .worker import Op, SQLiteWorker
 
@@ -24,7 +24,7 @@ def _add_token(c: sqlite3.Connection, token_hash: bytes, player_id: str) -> None
     )
 
 
-def player_by_id(c: sqlite3.Connection, player_id: str) -> Player | None:
+def player_by_id(c: sqlite3.Connection, player_id: str) -> Account | None:
     return player_from_row(
         c.execute("SELECT id, name, created FROM players WHERE id = ?", (player_id,)).fetchone()
     )
@@ -42,7 +42,7 @@ def save_report(report: SaveReport) -> Op:
 class DevicesAndReports(SQLiteWorker):
     """Mixed into :class:`~.sqlite.SQLiteStore`."""
 
-    async def player_by_device_token(self, token_hash: bytes) -> Player | None:
+    async def player_by_device_token(self, token_hash: bytes) -> Account | None:
         """The player of a token given to another device (not the player's first token)."""
         return await self._read(
             lambda c: player_from_row(
@@ -68,11 +68,11 @@ class DevicesAndReports(SQLiteWorker):
 
     async def claim_device_code(
         self, code_hash: bytes, token_hash: bytes, now: float
-    ) -> Player | None:
+    ) -> Account | None:
         """Use a one-time code (once): its player gets the new token. None when the code
         is unknown, used or expired."""
 
-        def op(c: sqlite3.Connection) -> Player | None:
+        def op(c: sqlite3.Connection) -> Account | None:
             row = c.execute(
                 "SELECT player_id, expires FROM device_codes WHERE code_hash = ?", (code_hash,)
             ).fetchone()
@@ -84,7 +84,7 @@ class DevicesAndReports(SQLiteWorker):
             _add_token(c, token_hash, row["player_id"])
             return player_by_id(c, row["player_id"])
 
-        result: Player | None = await self._write(op)
+        result: Account | None = await self._write(op)
         return result
 
     async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None:
@@ -98,11 +98,11 @@ class DevicesAndReports(SQLiteWorker):
             )
         )
 
-    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Player | None:
+    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Account | None:
         """The player of a recovery code, who gets the new token; None for an unknown code.
         The code stays valid until the player makes a new one."""
 
-        def op(c: sqlite3.Connection) -> Player | None:
+        def op(c: sqlite3.Connection) -> Account | None:
             row = c.execute(
                 "SELECT player_id FROM recovery_codes WHERE code_hash = ?", (code_hash,)
             ).fetchone()
@@ -111,7 +111,7 @@ class DevicesAndReports(SQLiteWorker):
             _add_token(c, token_hash, row["player_id"])
             return player_by_id(c, row["player_id"])
 
-        result: Player | None = await self._write(op)
+        result: Account | None = await self._write(op)
         return result
 
     async def name_reports(self, limit: int = 100) -> list[JSON]:

@@ -19,7 +19,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Mapping
 
-from scorpion.store import Player, Store
+from scorpion.store import Account, Store
 
 MAX_NAME = 24
 MAX_TOKEN = 200
@@ -118,9 +118,9 @@ class Tokens:
     def __init__(self, store: Store, size: int = 10_000) -> None:
         self.store = store
         self.size = size
-        self._players: OrderedDict[bytes, Player] = OrderedDict()
+        self._players: OrderedDict[bytes, Account] = OrderedDict()
 
-    async def player(self, token: str | None) -> Player | None:
+    async def player(self, token: str | None) -> Account | None:
         if not token:
             return None
         key = token_hash(token)
@@ -135,7 +135,7 @@ class Tokens:
             self.remember(token, player)
         return player
 
-    def remember(self, token: str, player: Player) -> None:
+    def remember(self, token: str, player: Account) -> None:
         self._players[token_hash(token)] = player
         self._players.move_to_end(token_hash(token))
         while len(self._players) > self.size:

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.store import Player
+from scorpion.store import Account
 
 from .auth import bearer
 from .responses import ApiError, error
@@ -41,7 +41,7 @@ def api(handler: Handler) -> Handler:
     return wrapped
 
 
-async def me(request: Request) -> tuple[Player, str]:
+async def me(request: Request) -> tuple[Account, str]:
     token = bearer(request.headers)
     if token is None:
         raise ApiError(401, "not-authenticated", "send 'Authorization: Bearer <token>'")

@@ -11,7 +11,7 @@ from scorpion.race import Referee, statistics
 from scorpion.race.disclosure import deal_shown
 from scorpion.race.protocol import BAD_TOKEN
 from scorpion.race.racer import Racer
-from scorpion.store import GameRecord, Player
+from scorpion.store import Account, SavedGame
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
 from .http_common import api, me, services, today
@@ -20,7 +20,7 @@ from .responses import ApiError, json_body, ok
 MAX_GAMES_PAGE = 100
 
 
-def player_json(player: Player) -> dict[str, Any]:
+def player_json(player: Account) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "created": player.created}
 
 
@@ -102,7 +102,7 @@ async def player_stats(request: Request) -> Response:
     )
 
 
-def live_racer(referee: Referee, game: GameRecord) -> Racer | None:
+def live_racer(referee: Referee, game: SavedGame) -> Racer | None:
     """The racer (or daily attempt) of a game still being played, from the referee."""
     try:
         place, number, player = game.id.rsplit(":", 2)  # records.game_id
@@ -111,7 +111,7 @@ def live_racer(referee: Referee, game: GameRecord) -> Racer | None:
         return None
 
 
-def game_json(game: GameRecord, day: str, live: Racer | None = None) -> dict[str, Any]:
+def game_json(game: SavedGame, day: str, live: Racer | None = None) -> dict[str, Any]:
     """A game record for its owner. The deal number stays hidden while it could help
     someone still playing: a race before its results, today's daily. A game still being
     played (``live``: its racer) shows its live numbers and log, not the stored start."""

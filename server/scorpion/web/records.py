@@ -26,9 +26,9 @@ from scorpion.store import (
     AppendLog,
     ClaimDaily,
     CloseRoom,
-    GameRecord,
     OpenRoom,
     Reveal,
+    SavedGame,
     SaveGame,
     SaveReport,
     Write,
@@ -77,7 +77,7 @@ class RecordWriter:
                 out.append(SaveGame(self._started(room, record, player, preset, settings)))
         elif isinstance(record, DailyStarted):
             gid = game_id(room, record.attempt, record.player)
-            row = GameRecord(
+            row = SavedGame(
                 id=gid,
                 player_id=record.player,
                 preset=record.preset,
@@ -91,7 +91,7 @@ class RecordWriter:
             if record.ranked:
                 out.append(ClaimDaily(record.date, record.player, gid))
         elif isinstance(record, PracticeDealt):
-            row = GameRecord(
+            row = SavedGame(
                 id=game_id(room, record.game, record.player),
                 player_id=record.player,
                 preset=record.preset,
@@ -121,9 +121,9 @@ class RecordWriter:
         player: str,
         preset: str,
         settings: Mapping[str, object],
-    ) -> GameRecord:
+    ) -> SavedGame:
         public = {k: v for k, v in settings.items() if k != "deal"}
-        return GameRecord(
+        return SavedGame(
             id=game_id(room, record.round, player),
             player_id=player,
             preset=preset,
@@ -133,10 +133,10 @@ class RecordWriter:
             room_id=room,
         )
 
-    def _result(self, room: str, record: GameResult) -> GameRecord:
+    def _result(self, room: str, record: GameResult) -> SavedGame:
         daily = date_of(room)
         settings = self.settings_of(room) or {"preset": record.preset}
-        return GameRecord(
+        return SavedGame(
             id=game_id(room, record.round, record.player),
             player_id=record.player,
             preset=record.preset,

@@ -9,8 +9,8 @@ and metrics.
 from __future__ import annotations
 
 import asyncio
-import gc
 import contextlib
+import gc
 import logging
 import os
 import time
@@ -19,7 +19,7 @@ from scorpion.hub import LocalHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.protocol import GOING_AWAY, SERVER_ERROR
-from scorpion.store import Player, Store
+from scorpion.store import Account, Store
 
 from .auth import Tokens
 from .bridge import Bridge
@@ -178,7 +178,7 @@ class Services:
                 log.exception("maintenance failed")
 
     @staticmethod
-    def race_player(player: Player) -> RacePlayer:
+    def race_player(player: Account) -> RacePlayer:
         return RacePlayer(player.id, player.name)
 
 

@@ -1,4 +1,4 @@
-"""The ``scorpion`` command: one sub-command per module in :mod:`scorpion.commands`."""
+"""The ``scorpion`` command: one sub-command per module in :mod:`scorpion.cli`."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"scorpion {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"scorpion.commands.{name}").add_parser(subparsers)
+        importlib.import_module(f"scorpion.cli.{name}").add_parser(subparsers)
     return parser
 
 

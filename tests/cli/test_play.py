@@ -6,7 +6,7 @@ import io
 import subprocess
 import sys
 
-from scorpion.commands.play import play, random_deal
+from scorpion.cli.play import play, random_deal
 from scorpion.engine import Game
 
 

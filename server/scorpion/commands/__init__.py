@@ -1,1 +1,0 @@
-"""Sub-commands of the ``scorpion`` command line, one module each."""
