@@ -1,4 +1,9 @@
-"""Fixtures shared by the web and browser tests."""
+"""Fixtures shared by the store, web and browser tests: one database fixture, two backends.
+
+A test marked ``backends`` runs once on a SQLite file and once on a PostgreSQL
+database (a fresh one per test, in a cluster made once per test session); every other
+test that asks for ``database`` gets a SQLite file.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from support.postgres import PostgresCluster, postgres_bin
 from support.server import ServerProcess
 
 # Property tests draw the same examples on every run (a failure in CI is a failure on every
@@ -17,11 +23,54 @@ settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("SCORPION_HYPOTHESIS", "repeatable"))
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "backends: runs on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database" in metafunc.fixturenames and metafunc.definition.get_closest_marker("backends"):
+        metafunc.parametrize("database", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A PostgreSQL cluster for the whole test session (per xdist worker)."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        pytest.fail("PostgreSQL is not installed (.ci/run installs it: apt-get install postgresql)")
+    cluster = PostgresCluster(bin_dir)
+    try:
+        cluster.init()
+        yield cluster
+    finally:
+        cluster.remove()
+
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A real ``scorpion serve`` on a free 127.0.0.1 port with a SQLite file in tmp_path."""
-    proc = ServerProcess(tmp_path / "data" / "scorpion.db", args=("--grace", "60"))
+def stoppable_postgres(postgres: PostgresCluster) -> Iterator[PostgresCluster]:
+    """The session's cluster, which the test may stop: it is running again afterwards."""
+    try:
+        yield postgres
+    finally:
+        postgres.start_if_stopped()
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database setting: a SQLite file in tmp_path, or a new PostgreSQL database URL."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        cluster: PostgresCluster = request.getfixturevalue("postgres")
+        return cluster.new_database()
+    return str(tmp_path / "data" / "scorpion.db")
+
+
+@pytest.fixture
+def server(tmp_path: Path, database: str) -> Iterator[ServerProcess]:
+    """A real ``scorpion serve`` on a free 127.0.0.1 port, on ``database``."""
+    proc = ServerProcess(database, args=("--grace", "60"), log_path=tmp_path / "server.log")
     proc.start()
     try:
         yield proc

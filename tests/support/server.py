@@ -50,20 +50,22 @@ class ServerProcess:
 
     def __init__(
         self,
-        db: Path,
+        db: Path | str,
         port: int | None = None,
-        secret: str = "test-secret",
+        secret: str | None = "test-secret",
         args: tuple[str, ...] = (),
         env: dict[str, str] | None = None,
         daily_search: str = "none",
+        log_path: Path | None = None,
     ) -> None:
-        self.db = Path(db)
+        """``db``: a SQLite file or a database URL; ``secret`` None: the server's own."""
+        self.db = db if "://" in str(db) else Path(db)
         self.port = port or free_port()
         self.secret = secret
         self.args = ("--daily-search", daily_search, *args)
         self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = self.db.with_suffix(".log")
+        self.log_path = log_path or Path(self.db).with_suffix(".log")
 
     @property
     def url(self) -> str:
@@ -76,10 +78,11 @@ class ServerProcess:
     def start(self, timeout: float = 20.0) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
         env.update(self.env)
+        secret = ("--secret", self.secret) if self.secret is not None else ()
         cmd = [sys.executable, "-m", "scorpion.cli", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--db", str(self.db), "--secret", self.secret,
+               "--port", str(self.port), "--db", str(self.db), *secret,
                "--log-level", "info", *self.args]  # fmt: skip
-        self.db.parent.mkdir(parents=True, exist_ok=True)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
         log.close()

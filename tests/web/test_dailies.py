@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import time
-from pathlib import Path
+
+import pytest
 
 from scorpion.engine import Game
 from scorpion.race import Referee
 from scorpion.race.daily import DAILY_PRESET, daily_seed, utc_date
 from scorpion.solver import solve
-from scorpion.store import SQLiteStore
+from scorpion.store import open_store
 from scorpion.web.dailies import DAILY_NODES, DailyDeals
 
 
-async def test_deals_are_searched_once_saved_and_installed(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "d.db")
+@pytest.mark.backends
+async def test_deals_are_searched_once_saved_and_installed(database: str) -> None:
+    store = open_store(database)
     await store.open()
     referee = Referee(secret=b"s")
     deals = DailyDeals(referee, store, b"s", "solver")  # a real search worker process

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from scorpion.race.daily import daily_seed
 from support.server import Api, Client, Replica, ServerProcess
+
+pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 
 
 def today() -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from scorpion.engine import PRESETS
 from support.server import Api, ServerProcess
 
 
+@pytest.mark.backends
 async def test_health_ready_and_metrics(server: ServerProcess, api: Api) -> None:
     assert (await api.call("GET", "/healthz")).json() == {"ok": True}
     assert (await api.call("GET", "/readyz")).json() == {"ready": True}
@@ -22,6 +24,7 @@ async def test_health_ready_and_metrics(server: ServerProcess, api: Api) -> None
         assert name in text
 
 
+@pytest.mark.backends
 async def test_player_lifecycle(api: Api) -> None:
     r = await api.call("POST", "/api/players", body={"name": "  Ada  "})
     assert r.status_code == 201
@@ -98,6 +101,7 @@ async def test_rooms(api: Api) -> None:
     assert r.status_code == 401
 
 
+@pytest.mark.backends
 async def test_stats_games_and_daily_of_a_new_player(api: Api) -> None:
     pid, token = await api.new_player("Di")
     r = await api.call("GET", f"/api/players/{pid}/stats")

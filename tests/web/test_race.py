@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from scorpion.engine import Game, card_text
 from scorpion.race.masking import face_down, mask_view
 from support.server import Api, Client, Replica, ServerProcess, start_race
+
+pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 
 DEAL = 20261129
 UNEVEN_DEAL = 195  # greedy play turns every card of it

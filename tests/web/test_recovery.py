@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import signal
 
+import pytest
+
 from support.server import (
     Api,
     Client,
@@ -13,6 +15,8 @@ from support.server import (
     last_version,
     start_race,
 )
+
+pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 
 DEAL = 4242
 

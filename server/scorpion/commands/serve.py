@@ -2,7 +2,7 @@
 
 Flags override SCORPION_HOST, SCORPION_PORT, SCORPION_DB and SCORPION_SECRET; the
 defaults are 127.0.0.1:8000 and data/scorpion.db, with a secret generated and kept
-in data/secret on first run.
+in data/secret on first run (kept in the database with a postgresql:// URL).
 """
 
 from __future__ import annotations
@@ -14,7 +14,15 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from scorpion.web.config import DEFAULT_DATA, Settings, env, limits_from_json, load_secret
+from scorpion.store import is_database_url
+from scorpion.web.config import (
+    DEFAULT_DATA,
+    Settings,
+    env,
+    limits_from_json,
+    load_secret,
+    shared_secret,
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -22,8 +30,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--host", default=env("HOST", "127.0.0.1"), help="[SCORPION_HOST]")
     parser.add_argument("--port", type=int, default=env("PORT", "8000"),
                         help="[SCORPION_PORT] 8000")  # fmt: skip
-    parser.add_argument("--db", type=Path, default=Path(env("DB") or DEFAULT_DATA / "scorpion.db"),
-                        help="[SCORPION_DB] SQLite file, created on first run")  # fmt: skip
+    parser.add_argument("--db", default=env("DB") or str(DEFAULT_DATA / "scorpion.db"),
+                        help="[SCORPION_DB] SQLite file, created on first run, "
+                             "or postgresql://user:password@host:port/database")  # fmt: skip
     parser.add_argument("--secret", default=env("SECRET"),
                         help="[SCORPION_SECRET] (default: kept beside --db)")  # fmt: skip
     parser.add_argument("--client", type=Path, default=None,
@@ -49,16 +58,21 @@ def run(args: argparse.Namespace) -> int:
         limits = limits_from_json(args.limits)
     except ValueError as exc:
         raise SystemExit(f"scorpion serve: {exc}") from None
-    try:
-        secret = load_secret(args.secret, args.db.parent)
-        args.db.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SystemExit(f"scorpion serve: cannot use {args.db.parent}: {exc}") from None
+    db: str | Path = args.db
+    if is_database_url(db):
+        secret = args.secret or shared_secret(args.db)
+    else:
+        db = Path(db)
+        try:
+            secret = load_secret(args.secret, db.parent)
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SystemExit(f"scorpion serve: cannot use {db.parent}: {exc}") from None
     settings = dataclasses.replace(
         Settings(),
         host=args.host,
         port=args.port,
-        db=args.db,
+        db=db,
         secret=secret,
         client_dir=args.client,
         grace=args.grace,

@@ -1,9 +1,18 @@
-"""Persistence behind one small interface: a SQLite file by default.
+"""Persistence behind one small interface: a SQLite file by default, or PostgreSQL.
 
->>> from scorpion.store import SQLiteStore
->>> SQLiteStore(":memory:").path
-':memory:'
+>>> open_store("data/scorpion.db").path
+'data/scorpion.db'
+>>> type(open_store("postgresql://scorpion@localhost/scorpion")).__name__
+'PostgresStore'
+>>> open_store("mysql://localhost/x")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+scorpion.store.base.StoreError: unsupported database URL 'mysql://localhost/x': use ...
 """
+
+from __future__ import annotations
+
+from pathlib import Path
 
 from .base import (
     JSON,
@@ -15,14 +24,39 @@ from .base import (
     OpenRoom,
     Player,
     Reveal,
-    Room,
     SaveDaily,
     SaveGame,
     Store,
     StoreError,
+    StoreUnavailable,
     Write,
 )
 from .sqlite import SQLiteStore
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(location: str | Path) -> bool:
+    """A URL (``scheme://...``) rather than a SQLite file path."""
+    return "://" in str(location)
+
+
+def open_store(location: str | Path) -> Store:
+    """The store for a database setting: a postgresql:// URL or a SQLite file path.
+
+    Nothing is connected yet: the caller awaits ``open()``.
+    """
+    text = str(location)
+    if text.startswith(POSTGRES_SCHEMES):
+        from .postgres import PostgresStore  # asyncpg is imported only when it is used
+
+        return PostgresStore(text)
+    if is_database_url(text):
+        raise StoreError(
+            f"unsupported database URL {text!r}: use postgresql://... or a SQLite file path"
+        )
+    return SQLiteStore(location)
+
 
 __all__ = [
     "JSON",
@@ -34,11 +68,13 @@ __all__ = [
     "OpenRoom",
     "Player",
     "Reveal",
-    "Room",
     "SQLiteStore",
     "SaveDaily",
     "SaveGame",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "Write",
+    "is_database_url",
+    "open_store",
 ]

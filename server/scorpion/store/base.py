@@ -1,8 +1,11 @@
 """The store's interface: players, room logs, game records, the daily and statistics.
 
-Everything the server must not forget goes through one :class:`Store`. The web layer
-awaits a write before it acknowledges the command that caused it, so an acknowledged
-move survives a crash. Implementations: :mod:`scorpion.store.sqlite` (the default).
+Everything the server must not forget goes through one :class:`Store`. Every change
+but a player's own (create, rename, delete) is a :data:`Write` given to
+:meth:`Store.write`, the one write path. The web layer awaits a write before it
+acknowledges the command that caused it, so an acknowledged move survives a crash.
+Implementations: :mod:`scorpion.store.sqlite` (the default) and
+:mod:`scorpion.store.postgres`; :func:`scorpion.store.open_store` picks one.
 """
 
 from __future__ import annotations
@@ -22,22 +25,15 @@ class DuplicateError(StoreError):
     """A row that must be unique already exists (for example today's ranked attempt)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached (yet): retry later; nothing was written."""
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     id: str
     name: str
     created: float
-
-
-@dataclass(frozen=True, slots=True)
-class Room:
-    """A room as stored: its settings and, while open, its log (see :meth:`Store.room_log`)."""
-
-    id: str
-    creator: str | None
-    settings: JSON
-    created: float
-    closed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +103,9 @@ class SaveGame:
 
 @dataclass(frozen=True, slots=True)
 class ClaimDaily:
-    """Record a player's ranked attempt of a day (kept if one is already recorded)."""
+    """Record a player's one ranked attempt of a day: a second claim for the same player
+    and day is a :class:`DuplicateError` (the database's primary key enforces it, so two
+    processes on one database cannot both start one)."""
 
     day: str
     player_id: str
@@ -134,13 +132,22 @@ Write = SaveDaily | Reveal | OpenRoom | AppendLog | CloseRoom | SaveGame | Claim
 
 
 class Store(Protocol):
-    """Persistence for the race server. Every method is a coroutine; none blocks the loop."""
+    """Persistence for the race server: what the web layer uses, no more.
+
+    Every method is a coroutine; none blocks the loop. ``commits`` counts committed
+    transactions (a metric).
+    """
+
+    commits: int
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...
     async def ping(self) -> bool: ...
     async def write(self, writes: Sequence[Write]) -> None:
-        """Apply several writes in one transaction; return once it is committed."""
+        """Apply several writes in one transaction (all or nothing); return once committed.
+
+        Concurrent calls are committed together (group commit), each failing alone.
+        """
         ...
 
     # players
@@ -150,18 +157,11 @@ class Store(Protocol):
     async def rename_player(self, player_id: str, name: str) -> Player: ...
     async def delete_player(self, player_id: str) -> bool: ...
 
-    # rooms and their logs (replayed after a restart)
-    async def create_room(self, room_id: str, creator: str | None, settings: JSON) -> Room: ...
-    async def room(self, room_id: str) -> Room | None: ...
-    async def open_rooms(self) -> list[Room]: ...
-    async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int: ...
-    async def room_log(self, room_id: str) -> list[JSON]: ...
+    # room logs (replayed after a restart)
     async def open_room_logs(self) -> list[tuple[str, JSON]]: ...
     async def close_rooms_before(self, prefix: str, created_before: float) -> int: ...
-    async def close_room(self, room_id: str) -> None: ...
 
     # game records
-    async def save_game(self, record: GameRecord) -> None: ...
     async def game(self, game_id: str) -> GameRecord | None: ...
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None
@@ -169,7 +169,6 @@ class Store(Protocol):
     async def results(self, player_id: str) -> list[tuple[str, str]]: ...
 
     # the daily challenge
-    async def claim_daily(self, day: str, player_id: str, game_id: str) -> None: ...
     async def daily_attempt(self, day: str, player_id: str) -> str | None: ...
     async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]: ...
     async def daily_deal(self, day: str) -> tuple[int, bool] | None: ...

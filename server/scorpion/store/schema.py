@@ -70,8 +70,15 @@ CREATE TABLE IF NOT EXISTS dailies (
 ) WITHOUT ROWID;
 """
 
-VERSION: Final = 2
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2}
+# One ranked daily game per player and day, enforced by the database (a second process
+# on the same database, or a bug, cannot record two).
+SCHEMA_V3: Final = """
+CREATE UNIQUE INDEX IF NOT EXISTS games_one_ranked_daily ON games (daily, player_id)
+    WHERE ranked = 1 AND daily IS NOT NULL;
+"""
+
+VERSION: Final = 3
+MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3}
 
 PRAGMAS: Final = (
     # WAL with synchronous=NORMAL: a committed transaction survives the process being

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -21,46 +21,20 @@ from .base import (
     OpenRoom,
     Player,
     Reveal,
-    Room,
     SaveDaily,
     SaveGame,
     Store,
     StoreError,
     Write,
 )
+from .rows import ENTRY_KEYS, GAME_COLUMNS, GAME_UPDATES, dumps, game_from_row, game_values
 from .worker import Op, SQLiteWorker
 
-_GAME_COLUMNS = (
-    "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
-    "result, elapsed, score, runs, moves, turned, actions, revealed"
+_SAVE_GAME = (
+    f"INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * 18)} "
+    "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
+    f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
 )
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _game_from_row(row: sqlite3.Row) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        player_id=row["player_id"],
-        room_id=row["room_id"],
-        daily=row["daily"],
-        ranked=bool(row["ranked"]),
-        preset=row["preset"],
-        rules=orjson.loads(row["rules"]),
-        deal=int(row["deal"]),
-        started=row["started"],
-        finished=row["finished"],
-        result=row["result"],
-        elapsed=row["elapsed"],
-        score=row["score"],
-        runs=row["runs"],
-        moves=row["moves"],
-        turned=row["turned"],
-        actions=[(a, e) for a, e in orjson.loads(row["actions"])],
-        revealed=bool(row["revealed"]),
-    )
 
 
 class SQLiteStore(SQLiteWorker):
@@ -80,19 +54,20 @@ class SQLiteStore(SQLiteWorker):
 
     def _op(self, w: Write) -> Op:
         if isinstance(w, AppendLog):
-            return self._append_op(w.room_id, [_dumps(w.entry)])
+            return self._append_op(w.room_id, dumps(w.entry))
         if isinstance(w, SaveGame):
             return self._save_game_op(w.record)
         if isinstance(w, OpenRoom):
-            return self._open_room_op(w.room_id, w.creator, _dumps(w.settings), w.reopen)
+            return self._open_room_op(w.room_id, w.creator, dumps(w.settings), w.reopen)
         if isinstance(w, CloseRoom):
             return self._close_room_op(w.room_id)
         if isinstance(w, ClaimDaily):
-            day, player, game = w.day, w.player_id, w.game_id
+            # A second claim of a player's day, by any process, hits the primary key.
+            claim = (w.day, w.player_id, w.game_id, w.player_id)
             return lambda c: c.execute(
-                "INSERT OR IGNORE INTO daily_attempts (day, player_id, game_id) "
+                "INSERT INTO daily_attempts (day, player_id, game_id) "
                 "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
-                (day, player, game, player),
+                claim,
             )
         if isinstance(w, SaveDaily):
             values = (w.day, str(w.deal), int(w.verified), time.time())
@@ -165,13 +140,7 @@ class SQLiteStore(SQLiteWorker):
 
         return await self._write(op)
 
-    # ----------------------------------------------------------------- rooms
-    @staticmethod
-    def _room(row: sqlite3.Row) -> Room:
-        return Room(
-            row["id"], row["creator"], orjson.loads(row["settings"]), row["created"], row["closed"]
-        )
-
+    # ------------------------------------------------------------- room logs
     @staticmethod
     def _open_room_op(room_id: str, creator: str | None, settings: str, reopen: bool) -> Op:
         now = time.time()
@@ -180,60 +149,21 @@ class SQLiteStore(SQLiteWorker):
             sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL, created = excluded.created"
         return lambda c: c.execute(sql, (room_id, creator, settings, now))
 
-    async def create_room(self, room_id: str, creator: str | None, settings: JSON) -> Room:
-        text = _dumps(settings)
-        await self._write(self._open_room_op(room_id, creator, text, False))
-        room = await self.room(room_id)
-        assert room is not None
-        return room
-
-    async def room(self, room_id: str) -> Room | None:
-        def op(c: sqlite3.Connection) -> Room | None:
-            row = c.execute("SELECT * FROM rooms WHERE id = ?", (room_id,)).fetchone()
-            return None if row is None else self._room(row)
-
-        return await self._read(op)
-
-    async def open_rooms(self) -> list[Room]:
-        return await self._read(
-            lambda c: [
-                self._room(r)
-                for r in c.execute("SELECT * FROM rooms WHERE closed IS NULL ORDER BY created")
-            ]
-        )
-
     @staticmethod
-    def _append_op(room_id: str, texts: list[str]) -> Callable[[sqlite3.Connection], int]:
-        def op(c: sqlite3.Connection) -> int:
-            row = c.execute("SELECT closed FROM rooms WHERE id = ?", (room_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no room {room_id!r}")
-            if row["closed"] is not None:
-                raise StoreError(f"room {room_id!r} is closed")
-            c.executemany(
-                "INSERT INTO room_log (room_id, entry) VALUES (?, ?)",
-                [(room_id, t) for t in texts],
-            )
-            (count,) = c.execute(
-                "SELECT COUNT(*) FROM room_log WHERE room_id = ?", (room_id,)
-            ).fetchone()
-            return int(count)
+    def _append_op(room_id: str, text: str) -> Op:
+        """One insert, checked against the room's row by its key: the cost does not grow
+        with the log (the log's order is its AUTOINCREMENT id)."""
+
+        def op(c: sqlite3.Connection) -> None:
+            added = c.execute(
+                "INSERT INTO room_log (room_id, entry) "
+                "SELECT id, ? FROM rooms WHERE id = ? AND closed IS NULL",
+                (text, room_id),
+            ).rowcount
+            if not added:
+                raise StoreError(f"no open room {room_id!r}")
 
         return op
-
-    async def append_room_log(self, room_id: str, entries: Sequence[JSON]) -> int:
-        """Append entries to an open room's log; return the log's length."""
-        return await self._write(self._append_op(room_id, [_dumps(e) for e in entries]))
-
-    async def room_log(self, room_id: str) -> list[JSON]:
-        return await self._read(
-            lambda c: [
-                orjson.loads(r[0])
-                for r in c.execute(
-                    "SELECT entry FROM room_log WHERE room_id = ? ORDER BY id", (room_id,)
-                )
-            ]
-        )
 
     async def open_room_logs(self) -> list[tuple[str, JSON]]:
         """(room id, entry) of every open room, in the order written: what a restart replays."""
@@ -275,55 +205,17 @@ class SQLiteStore(SQLiteWorker):
 
         return op
 
-    async def close_room(self, room_id: str) -> None:
-        """Mark a room closed and drop its log: its games live on as game records."""
-        await self._write(self._close_room_op(room_id))
-
     # ---------------------------------------------------------- game records
     @staticmethod
     def _save_game_op(record: GameRecord) -> Op:
-        values = (
-            record.id,
-            record.player_id,
-            record.room_id,
-            record.daily,
-            int(record.ranked),
-            record.preset,
-            _dumps(record.rules),
-            str(record.deal),
-            record.started,
-            record.finished,
-            record.result,
-            record.elapsed,
-            record.score,
-            record.runs,
-            record.moves,
-            record.turned,
-            _dumps(record.actions),
-            int(record.revealed),
-        )
-        marks = ", ".join("?" * len(values))
-        updates = ", ".join(
-            f"{name} = excluded.{name}"
-            for name in _GAME_COLUMNS.split(", ")
-            if name not in ("id", "started", "revealed")
-        )
-        sql = (
-            f"INSERT INTO games ({_GAME_COLUMNS}) SELECT {marks} "
-            "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-            f"ON CONFLICT (id) DO UPDATE SET {updates}"
-        )
-        return lambda c: c.execute(sql, (*values, record.player_id))
-
-    async def save_game(self, record: GameRecord) -> None:
-        """Insert or update a game record (saved at the start, again when it ends)."""
-        await self._write(self._save_game_op(record))
+        values = (*game_values(record), record.player_id)
+        return lambda c: c.execute(_SAVE_GAME, values)
 
     async def game(self, game_id: str) -> GameRecord | None:
         def op(c: sqlite3.Connection) -> GameRecord | None:
-            row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            row = c.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             found = row.fetchone()
-            return None if found is None else _game_from_row(found)
+            return None if found is None else game_from_row(found)
 
         return await self._read(op)
 
@@ -334,9 +226,9 @@ class SQLiteStore(SQLiteWorker):
         cutoff = float("inf") if before is None else before
         return await self._read(
             lambda c: [
-                _game_from_row(r)
+                game_from_row(r)
                 for r in c.execute(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
                     "ORDER BY started DESC LIMIT ?",
                     (player_id, cutoff, limit),
                 )
@@ -356,15 +248,6 @@ class SQLiteStore(SQLiteWorker):
         )
 
     # ----------------------------------------------------------------- daily
-    async def claim_daily(self, day: str, player_id: str, game_id: str) -> None:
-        """Record a player's one ranked attempt of a day; DuplicateError if already made."""
-        await self._write(
-            lambda c: c.execute(
-                "INSERT INTO daily_attempts (day, player_id, game_id) VALUES (?, ?, ?)",
-                (day, player_id, game_id),
-            )
-        )
-
     async def daily_attempt(self, day: str, player_id: str) -> str | None:
         def op(c: sqlite3.Connection) -> str | None:
             row = c.execute(
@@ -386,8 +269,7 @@ class SQLiteStore(SQLiteWorker):
                 "ORDER BY g.finished LIMIT ?",
                 (day, limit),
             ).fetchall()
-            keys = ("player", "name", "status", "elapsed", "runs", "score", "moves")
-            return [dict(zip(keys, tuple(r), strict=True)) for r in rows]
+            return [dict(zip(ENTRY_KEYS, tuple(r), strict=True)) for r in rows]
 
         return await self._read(op)
 

@@ -1,11 +1,7 @@
-"""SQLite on one worker thread, with group commit.
+"""SQLite on one worker thread, with group commit (:mod:`scorpion.store.group`).
 
 The event loop never touches the database: every call runs on a single dedicated
-thread. Writes that arrive while a commit is in progress are queued and committed
-together in the next transaction (group commit), so thousands of players moving at
-once cost a few commits per second rather than one each; each write still resolves
-only after its transaction has committed. A write that fails is rolled back to its
-own savepoint and fails alone.
+thread. A write that fails is rolled back to its own savepoint and fails alone.
 """
 
 from __future__ import annotations
@@ -15,25 +11,24 @@ import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from .base import DuplicateError, StoreError
+from .base import DuplicateError, StoreError, StoreUnavailable
+from .group import GroupCommit, Outcome
 from .schema import MIGRATIONS, PRAGMAS, VERSION
 
 T = TypeVar("T")
 Op = Callable[[sqlite3.Connection], Any]
 
 
-class SQLiteWorker:
+class SQLiteWorker(GroupCommit):
     """Opens, migrates and closes the database; runs reads and group-committed writes."""
 
     def __init__(self, path: str | Path) -> None:
+        super().__init__()
         self.path = str(path)
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None
-        self._pending: list[tuple[Op, asyncio.Future[Any]]] = []
-        self._flusher: asyncio.Task[None] | None = None
-        self.commits = 0  # transactions committed (for tests and metrics)
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
@@ -63,8 +58,7 @@ class SQLiteWorker:
         """Commit what is queued, then close. Safe to call twice."""
         if self._executor is None:
             return
-        if self._flusher is not None:
-            await asyncio.shield(self._flusher)
+        await self._drain()
         await self._call(self._disconnect)
         self._executor.shutdown(wait=True)
         self._executor = None
@@ -83,12 +77,12 @@ class SQLiteWorker:
     # -------------------------------------------------------------- plumbing
     async def _call(self, fn: Callable[[], T]) -> T:
         if self._executor is None:
-            raise StoreError("the store is not open")
+            raise StoreUnavailable("the store is not open")
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise StoreError("the store is not open")
+            raise StoreUnavailable("the store is not open")
         return self._conn
 
     async def _read(self, op: Callable[[sqlite3.Connection], T]) -> T:
@@ -96,38 +90,17 @@ class SQLiteWorker:
 
     async def _write(self, op: Callable[[sqlite3.Connection], T]) -> T:
         """Queue ``op`` for the next group commit; return its result once committed."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((op, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush(), name="scorpion-store-flush")
-        return await future
+        return cast(T, await self._queue(op))
 
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                results = await self._call(lambda b=batch: self._commit(b))  # type: ignore[misc]
-            except BaseException as exc:  # the whole transaction failed: fail every write in it
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(StoreError(f"commit failed: {exc}"))
-                if isinstance(exc, asyncio.CancelledError):
-                    raise
-                continue
-            for (_, future), (ok, value) in zip(batch, results, strict=True):
-                if future.done():
-                    continue  # its caller went away; the write is committed all the same
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
+    async def _commit_batch(self, ops: list[Op]) -> list[Outcome]:
+        return await self._call(lambda: self._commit(ops))
 
-    def _commit(self, batch: list[tuple[Op, asyncio.Future[Any]]]) -> list[tuple[bool, Any]]:
+    def _commit(self, ops: list[Op]) -> list[Outcome]:
         conn = self._db()
-        results: list[tuple[bool, Any]] = []
+        results: list[Outcome] = []
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for op, _ in batch:
+            for op in ops:
                 conn.execute("SAVEPOINT op")
                 try:
                     results.append((True, op(conn)))
@@ -145,5 +118,4 @@ class SQLiteWorker:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        self.commits += 1
         return results

@@ -13,7 +13,7 @@ from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scorpion.race import Referee
-from scorpion.store import SQLiteStore, Store
+from scorpion.store import Store, StoreUnavailable, open_store
 
 from .config import Settings, find_client_dir
 from .http_api import routes
@@ -53,6 +53,11 @@ def csp(scope: Scope) -> tuple[bytes, bytes]:
     return b"content-security-policy", (CSP + sockets + ";").encode()
 
 
+async def store_unavailable(request: Request, exc: Exception) -> Response:
+    """The database is away (starting, restarting): a retryable 503."""
+    return error(503, "unavailable", "the database is unavailable: retry shortly")
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     """Unexpected errors answer JSON like the rest of the API (details go to the log)."""
     return error(500, "server-error", "the server could not handle this request")
@@ -61,7 +66,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
 def create_app(
     settings: Settings, store: Store | None = None, referee: Referee | None = None
 ) -> Starlette:
-    services = Services(settings, store or SQLiteStore(settings.db), referee)
+    services = Services(settings, store or open_store(settings.db), referee)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -80,7 +85,7 @@ def create_app(
             *static_routes(find_client_dir(settings.client_dir)),
         ],
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={Exception: server_error},
+        exception_handlers={StoreUnavailable: store_unavailable, Exception: server_error},
         lifespan=lifespan,
     )
     app.state.services = services

@@ -37,7 +37,7 @@ class Limits:
 class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
-    db: Path = DEFAULT_DATA / "scorpion.db"
+    db: Path | str = DEFAULT_DATA / "scorpion.db"  # a SQLite file or a postgresql:// URL
     secret: str = ""
     client_dir: Path | None = None
     limits: Limits = Limits()
@@ -83,6 +83,16 @@ def load_secret(given: str | None, data_dir: Path) -> str:
     with os.fdopen(fd, "w") as f:
         f.write(text + "\n")
     return text
+
+
+def shared_secret(url: str) -> str:
+    """The secret of every process on the database at ``url``: SCORPION_SECRET is not set,
+    so the first process keeps a new one in the database and the others read it."""
+    import asyncio
+
+    from scorpion.store.postgres import kept_secret
+
+    return asyncio.run(kept_secret(url, secrets.token_hex(32)))
 
 
 def find_client_dir(given: Path | None = None) -> Path | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 
 from scorpion.hub import LocalHub
@@ -66,8 +67,16 @@ class Services:
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.connections.set_function(lambda: self.connections.count)
         self.metrics.rooms.set_function(lambda: len(self.referee.rooms))
+        self.metrics.commits.set_function(lambda: self.store.commits)
 
     async def start(self) -> None:
+        """Start in the background: /readyz answers "not ready" while the store waits for
+        its database (PostgreSQL may come up after us) and the logs are replayed."""
+        task = asyncio.create_task(self._start(), name="scorpion-start")
+        task.add_done_callback(_exit_if_failed)
+        self._tasks.append(task)
+
+    async def _start(self) -> None:
         await self.store.open()
         await restore(self.store, self.referee, self.dailies, self.bridge)
         self.searches.start()
@@ -119,3 +128,11 @@ class Services:
     @staticmethod
     def race_player(player: Player) -> RacePlayer:
         return RacePlayer(player.id, player.name)
+
+
+def _exit_if_failed(task: asyncio.Task[None]) -> None:
+    """A start that failed (a database that refuses us, a bad schema) ends the process, as
+    a failed startup would: like kill -9, it loses nothing committed."""
+    if not task.cancelled() and task.exception() is not None:
+        log.critical("the server cannot start: %s", task.exception())
+        os._exit(1)

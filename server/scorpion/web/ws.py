@@ -57,7 +57,8 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
-    if svc.closing or not svc.connections.admits(address):
+    # Not ready: starting (waiting for the database, restoring the rooms).
+    if not svc.ready or svc.closing or not svc.connections.admits(address):
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
         return

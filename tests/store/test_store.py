@@ -1,16 +1,19 @@
-"""The SQLite store on a real file in tmp_path."""
+"""The store on both backends: a real SQLite file and a real PostgreSQL database."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from scorpion.store import (
+    JSON,
     AppendLog,
     ClaimDaily,
+    CloseRoom,
     DuplicateError,
     GameRecord,
     OpenRoom,
@@ -18,16 +21,24 @@ from scorpion.store import (
     SaveDaily,
     SaveGame,
     SQLiteStore,
+    Store,
     StoreError,
+    open_store,
 )
+
+pytestmark = pytest.mark.backends
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
-    s = SQLiteStore(tmp_path / "data" / "scorpion.db")
+async def store(database: str) -> AsyncIterator[Store]:
+    s = open_store(database)
     await s.open()
     yield s
     await s.close()
+
+
+async def log_of(store: Store, room: str) -> list[JSON]:
+    return [entry for r, entry in await store.open_room_logs() if r == room]
 
 
 def record(
@@ -40,12 +51,16 @@ def record(
     )  # fmt: skip
 
 
-async def test_file_is_created_with_its_directory(tmp_path: Path, store: SQLiteStore) -> None:
+async def test_sqlite_file_is_created_with_its_directory(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "data" / "scorpion.db")
+    await store.open()
     assert (tmp_path / "data" / "scorpion.db").is_file()
     assert await store.ping()
+    await store.close()
+    assert not await store.ping()
 
 
-async def test_players_by_token_rename_and_delete(store: SQLiteStore) -> None:
+async def test_players_by_token_rename_and_delete(store: Store) -> None:
     p = await store.create_player("p1", b"hash1", "Ann")
     assert p.name == "Ann"
     found = await store.player_by_token(b"hash1")
@@ -57,8 +72,9 @@ async def test_players_by_token_rename_and_delete(store: SQLiteStore) -> None:
         await store.create_player("p2", b"hash1", "Bob")
     with pytest.raises(StoreError):
         await store.rename_player("nobody", "X")
-    await store.save_game(record("g1", "p1", 1.0, "won"))
-    await store.claim_daily("2026-11-29", "p1", "g1")
+    await store.write(
+        [SaveGame(record("g1", "p1", 1.0, "won")), ClaimDaily("2026-11-29", "p1", "g1")]
+    )
     assert await store.delete_player("p1")
     assert await store.player("p1") is None
     assert await store.player_games("p1") == []
@@ -66,56 +82,63 @@ async def test_players_by_token_rename_and_delete(store: SQLiteStore) -> None:
     assert not await store.delete_player("p1")
 
 
-async def test_room_log_round_trip_and_close(store: SQLiteStore) -> None:
-    await store.create_room("r1", None, {"preset": "classic", "deal": 12})
-    assert await store.append_room_log("r1", [{"t": "join", "p": "a"}]) == 1
-    assert await store.append_room_log("r1", [{"t": "move", "m": "4H>7"}, {"t": "x"}]) == 3
-    assert await store.room_log("r1") == [
+async def test_room_log_round_trip_and_close(store: Store) -> None:
+    await store.write([OpenRoom("r1", None, {"preset": "classic", "deal": 12})])
+    await store.write([AppendLog("r1", {"t": "join", "p": "a"})])
+    await store.write([AppendLog("r1", {"t": "move", "m": "4H>7"}), AppendLog("r1", {"t": "x"})])
+    assert await log_of(store, "r1") == [
         {"t": "join", "p": "a"},
         {"t": "move", "m": "4H>7"},
         {"t": "x"},
     ]
-    assert [r.id for r in await store.open_rooms()] == ["r1"]
     with pytest.raises(StoreError):
-        await store.append_room_log("nope", [{"t": "x"}])
-    await store.close_room("r1")
-    assert await store.open_rooms() == []
-    assert await store.room_log("r1") == []
+        await store.write([AppendLog("nope", {"t": "x"})])
+    await store.write([CloseRoom("r1")])
+    assert await store.open_room_logs() == []
     with pytest.raises(StoreError):
-        await store.append_room_log("r1", [{"t": "late"}])
-    room = await store.room("r1")
-    assert room is not None and room.closed is not None and room.settings["deal"] == 12
+        await store.write([AppendLog("r1", {"t": "late"})])
+    with pytest.raises(DuplicateError):  # a closed room keeps its row: its id is taken
+        await store.write([OpenRoom("r1", None, {})])
 
 
-async def test_concurrent_writes_are_committed_in_groups(store: SQLiteStore) -> None:
-    await store.create_room("r", None, {})
+async def test_concurrent_writes_are_committed_in_groups(store: Store) -> None:
+    await store.write([OpenRoom("r", None, {})])
     before = store.commits
-    counts = await asyncio.gather(*(store.append_room_log("r", [{"i": i}]) for i in range(200)))
-    assert sorted(counts) == list(range(1, 201))
-    assert [e["i"] for e in await store.room_log("r")] == list(range(200))
+    await asyncio.gather(*(store.write([AppendLog("r", {"i": i})]) for i in range(200)))
+    assert [e["i"] for e in await log_of(store, "r")] == list(range(200))
     assert store.commits - before < 200  # grouped, not one commit each
 
 
-async def test_one_failing_write_does_not_fail_its_group(store: SQLiteStore) -> None:
+async def test_one_failing_write_does_not_fail_its_group(store: Store) -> None:
     await store.create_player("p", b"h", "P")
+    await store.write([OpenRoom("r", None, {})])
     results = await asyncio.gather(
         store.create_player("q", b"h", "dup token"),
         store.create_player("r", b"h2", "R"),
+        store.write([AppendLog("r", {"n": 1}), AppendLog("missing", {"n": 2})]),
+        store.write([AppendLog("r", {"n": 3})]),
         return_exceptions=True,
     )
     assert isinstance(results[0], DuplicateError)
+    assert isinstance(results[2], StoreError)
+    assert results[1] is not None and results[3] is None
     assert await store.player("r") is not None
+    assert await log_of(store, "r") == [{"n": 3}]  # the failed call kept none of its writes
 
 
-async def test_game_records_results_and_big_deal_numbers(store: SQLiteStore) -> None:
+async def save(store: Store, *records: GameRecord) -> None:
+    for r in records:  # one write each: an update must see the insert before it
+        await store.write([SaveGame(r)])
+
+
+async def test_game_records_results_and_big_deal_numbers(store: Store) -> None:
     await store.create_player("p", b"h", "P")
     results = ["won", "won", "lost", None]
-    for i, result in enumerate(results):
-        await store.save_game(record(f"g{i}", "p", float(i), result))
-    await store.save_game(record("w", "p", 10.0, "gave-up", preset="wasp"))
+    await save(store, *(record(f"g{i}", "p", float(i), r) for i, r in enumerate(results)))
+    await save(store, record("w", "p", 10.0, "gave-up", preset="wasp"))
     big = GameRecord(id="big", player_id="p", preset="wasp", deal=2**64 - 1, started=11.0,
                      actions=[("4H>7", 1.5), ("undo", None)])  # fmt: skip
-    await store.save_game(big)
+    await save(store, big)
     assert await store.game("big") == big
     assert await store.results("p") == [
         ("classic", "won"),
@@ -131,20 +154,20 @@ async def test_game_records_results_and_big_deal_numbers(store: SQLiteStore) -> 
     assert [g.id for g in await store.player_games("p", limit=2, before=before)] == ["g2", "g1"]
 
 
-async def test_daily_one_ranked_attempt_and_entries(store: SQLiteStore) -> None:
+async def test_daily_one_ranked_attempt_and_entries(store: Store) -> None:
     day = "2026-11-29"
     for pid, name in [("a", "Ann"), ("b", "Bob")]:
         await store.create_player(pid, pid.encode(), name)
-    await store.claim_daily(day, "a", "ga")
+    await store.write([ClaimDaily(day, "a", "ga")])
     with pytest.raises(DuplicateError):
-        await store.claim_daily(day, "a", "ga2")
+        await store.write([ClaimDaily(day, "a", "ga2")])
     assert await store.daily_attempt(day, "a") == "ga"
-    await store.save_game(
-        record("ga", "a", 1.0, "won", daily=day, ranked=True, elapsed=90.0, runs=4, score=300)
+    await save(
+        store,
+        record("ga", "a", 1.0, "won", daily=day, ranked=True, elapsed=90.0, runs=4, score=300),
+        record("gb", "b", 2.0, "gave-up", daily=day, ranked=True, runs=2),
+        record("unranked", "b", 3.0, "won", daily=day, elapsed=1.0),
     )
-    await store.save_game(record("gb", "b", 2.0, "gave-up", daily=day, ranked=True, runs=2))
-    await store.save_game(record("unranked", "b", 3.0, "won", daily=day, elapsed=1.0))
-    await store.save_game(record("playing", "b", 4.0, None, daily=day, ranked=True))
     entries = await store.daily_entries(day)
     assert entries == [
         {"player": "a", "name": "Ann", "status": "won", "elapsed": 90.0, "runs": 4,
@@ -157,38 +180,47 @@ async def test_daily_one_ranked_attempt_and_entries(store: SQLiteStore) -> None:
     assert await store.daily_wins("b") == []  # an unranked win does not count
 
 
-async def test_open_room_logs_in_the_order_written(store: SQLiteStore) -> None:
-    for room in ("a", "b", "c"):
-        await store.create_room(room, None, {})
-    await store.append_room_log("a", [{"n": 1}])
-    await store.append_room_log("b", [{"n": 2}])
-    await store.append_room_log("a", [{"n": 3}])
-    await store.append_room_log("c", [{"n": 4}])
-    await store.close_room("c")
+async def test_the_database_refuses_a_second_ranked_daily_game(store: Store) -> None:
+    """One ranked attempt per player and day is the database's rule, not only Python's:
+    two processes on one database cannot both record one."""
+    day = "2026-11-29"
+    await store.create_player("b", b"b", "Bob")
+    await save(store, record("first", "b", 1.0, None, daily=day, ranked=True))
+    with pytest.raises(DuplicateError):
+        await save(store, record("second", "b", 2.0, None, daily=day, ranked=True))
+    await save(store, record("first", "b", 1.0, "won", daily=day, ranked=True))  # an update
+    await save(store, record("practice", "b", 3.0, "lost", daily=day))  # unranked: any number
+    assert [g.id for g in await store.player_games("b")] == ["practice", "first"]
+
+
+async def test_open_room_logs_in_the_order_written(store: Store) -> None:
+    await store.write([OpenRoom(room, None, {}) for room in ("a", "b", "c")])
+    await store.write([AppendLog("a", {"n": 1})])
+    await store.write([AppendLog("b", {"n": 2})])
+    await store.write([AppendLog("a", {"n": 3})])
+    await store.write([AppendLog("c", {"n": 4}), CloseRoom("c")])
     assert await store.open_room_logs() == [("a", {"n": 1}), ("b", {"n": 2}), ("a", {"n": 3})]
-    await store.create_room("daily:old", None, {})
+    await store.write([OpenRoom("daily:old", None, {}), AppendLog("daily:old", {"n": 5})])
     assert await store.close_rooms_before("daily:", created_before=0.0) == 0
     assert await store.close_rooms_before("daily:", created_before=2e9) == 1
-    assert {r.id for r in await store.open_rooms()} == {"a", "b"}
+    assert {room for room, _ in await store.open_room_logs()} == {"a", "b"}
 
 
-async def test_data_survives_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    first = SQLiteStore(path)
+async def test_data_survives_reopen(database: str) -> None:
+    first = open_store(database)
     await first.open()
-    await first.create_room("r", "p", {"a": 1})
-    await first.append_room_log("r", [{"m": 1}])
+    await first.write([OpenRoom("r", "p", {"a": 1}), AppendLog("r", {"m": 1})])
     await first.close()
     await first.close()  # twice is harmless
-    second = SQLiteStore(path)
+    second = open_store(database)
     await second.open()
-    assert await second.room_log("r") == [{"m": 1}]
+    assert await second.open_room_logs() == [("r", {"m": 1})]
     await second.close()
     with pytest.raises(StoreError):
-        await second.room("r")
+        await second.open_room_logs()
 
 
-async def test_batch_write_is_one_transaction(store: SQLiteStore) -> None:
+async def test_batch_write_is_one_transaction(store: Store) -> None:
     await store.create_player("p", b"h", "P")
     await store.write(
         [
@@ -199,7 +231,7 @@ async def test_batch_write_is_one_transaction(store: SQLiteStore) -> None:
     )
     with pytest.raises(StoreError):  # the log of a missing room: nothing of the batch is kept
         await store.write([AppendLog("r", {"kind": "x"}), AppendLog("missing", {"kind": "y"})])
-    assert await store.room_log("r") == [{"kind": "room-opened"}]
+    assert await log_of(store, "r") == [{"kind": "room-opened"}]
     # An update keeps the first start time; a deleted player's record is skipped.
     await store.write([SaveGame(record("r:1:p", "p", 9.0, "won", elapsed=3.5))])
     game = await store.game("r:1:p")
@@ -213,33 +245,33 @@ async def test_batch_write_is_one_transaction(store: SQLiteStore) -> None:
     assert await store.game("gone") is None
 
 
-async def test_daily_rooms_reopen_and_claims_are_idempotent(store: SQLiteStore) -> None:
+async def test_daily_rooms_reopen_and_a_day_is_claimed_once(store: Store) -> None:
     await store.create_player("p", b"h", "P")
     day = OpenRoom("daily:2026-11-29", None, {}, reopen=True)
     await store.write([day, AppendLog(day.room_id, {"n": 1})])
-    first = await store.room(day.room_id)
-    assert first is not None
-    await store.close_room(day.room_id)
-    await asyncio.sleep(0.01)
+    await store.write([CloseRoom(day.room_id)])
+    between = time.time()
     await store.write([day, AppendLog(day.room_id, {"n": 2}), day])
-    assert await store.room_log(day.room_id) == [{"n": 2}]
-    reopened = await store.room(day.room_id)
+    assert await store.open_room_logs() == [(day.room_id, {"n": 2})]
     # Reopening marks it active now: idle-log pruning counts from the last write.
-    assert reopened is not None and reopened.closed is None
-    assert reopened.created > first.created
+    assert await store.close_rooms_before("daily:", created_before=between) == 0
     claim = ClaimDaily("2026-11-29", "p", "g1")
-    await store.write([claim, ClaimDaily("2026-11-29", "p", "g2"), claim])
+    await store.write([claim])
+    for again in ([claim], [ClaimDaily("2026-11-29", "p", "g2")]):
+        with pytest.raises(DuplicateError):  # the same attempt started on another process
+            await store.write([OpenRoom("r", None, {}), *again])
     assert await store.daily_attempt("2026-11-29", "p") == "g1"
+    assert await store.open_room_logs() == [(day.room_id, {"n": 2})]  # nothing of them kept
 
 
-async def test_daily_deals_are_kept_first_one_wins(store: SQLiteStore) -> None:
+async def test_daily_deals_are_kept_first_one_wins(store: Store) -> None:
     assert await store.daily_deal("2026-11-29") is None
     await store.write([SaveDaily("2026-11-29", 2**64 - 2, True)])
     await store.write([SaveDaily("2026-11-29", 5, False)])
     assert await store.daily_deal("2026-11-29") == (2**64 - 2, True)
 
 
-async def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+async def test_a_version_1_sqlite_database_is_migrated(tmp_path: Path) -> None:
     import sqlite3
 
     from scorpion.store.schema import SCHEMA_V1

@@ -1,0 +1,285 @@
+"""The PostgreSQL store: the queries of :class:`~scorpion.store.base.Store` on asyncpg.
+
+The same tables, writes and answers as :mod:`scorpion.store.sqlite`; the pool, group
+commit and reconnects are in :mod:`scorpion.store.postgres_worker`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import asyncpg
+import orjson
+
+from .base import (
+    JSON,
+    AppendLog,
+    ClaimDaily,
+    CloseRoom,
+    GameRecord,
+    OpenRoom,
+    Player,
+    Reveal,
+    SaveDaily,
+    SaveGame,
+    Store,
+    StoreError,
+    Write,
+)
+from .postgres_worker import Conn, PgOp, PostgresWorker
+from .rows import ENTRY_KEYS, GAME_COLUMNS, GAME_UPDATES, dumps, game_from_row, game_values
+
+_SAVE_GAME = (
+    f"INSERT INTO games ({GAME_COLUMNS}) "
+    f"SELECT {', '.join(f'${i}' for i in range(1, 19))} "
+    "WHERE EXISTS (SELECT 1 FROM players WHERE id = $2) "
+    f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
+)
+
+
+def _player(row: asyncpg.Record | None) -> Player | None:
+    return None if row is None else Player(row["id"], row["name"], row["created"])
+
+
+def _op(w: Write) -> PgOp:
+    """One write as a coroutine on the transaction's connection."""
+    if isinstance(w, AppendLog):
+        room, text = w.room_id, dumps(w.entry)
+
+        async def append(c: Conn) -> None:
+            # One insert checked against the room's key: the cost does not grow with the log.
+            status = await c.execute(
+                "INSERT INTO room_log (room_id, entry) "
+                "SELECT id, $2 FROM rooms WHERE id = $1 AND closed IS NULL",
+                room,
+                text,
+            )
+            if status.endswith(" 0"):
+                raise StoreError(f"no open room {room!r}")
+
+        return append
+    if isinstance(w, SaveGame):
+        values = game_values(w.record)
+        return lambda c: c.execute(_SAVE_GAME, *values)
+    if isinstance(w, OpenRoom):
+        sql = "INSERT INTO rooms (id, creator, settings, created) VALUES ($1, $2, $3, $4)"
+        if w.reopen:
+            sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL, created = excluded.created"
+        row = (w.room_id, w.creator, dumps(w.settings), time.time())
+        return lambda c: c.execute(sql, *row)
+    if isinstance(w, CloseRoom):
+        return _close_room(w.room_id, time.time())
+    if isinstance(w, ClaimDaily):
+        # A second claim of a player's day, by any process, hits the primary key.
+        return lambda c: c.execute(
+            "INSERT INTO daily_attempts (day, player_id, game_id) "
+            "SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM players WHERE id = $2)",
+            w.day,
+            w.player_id,
+            w.game_id,
+        )
+    if isinstance(w, SaveDaily):
+        daily = (w.day, str(w.deal), w.verified, time.time())
+        return lambda c: c.execute(
+            "INSERT INTO dailies (day, deal, verified, created) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT (day) DO NOTHING",
+            *daily,
+        )
+    if isinstance(w, Reveal):
+        ids = list(w.game_ids)
+        return lambda c: c.execute("UPDATE games SET revealed = TRUE WHERE id = ANY($1)", ids)
+    raise StoreError(f"unknown write {w!r}")
+
+
+def _close_room(room_id: str, now: float) -> PgOp:
+    async def close(c: Conn) -> None:
+        await c.execute(
+            "UPDATE rooms SET closed = $2 WHERE id = $1 AND closed IS NULL", room_id, now
+        )
+        await c.execute("DELETE FROM room_log WHERE room_id = $1", room_id)
+
+    return close
+
+
+class PostgresStore(PostgresWorker):
+    """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
+
+    # ---------------------------------------------------------- batch writes
+    async def write(self, writes: Sequence[Write]) -> None:
+        """Apply ``writes`` in one transaction (all or nothing); return once committed."""
+        ops = [_op(w) for w in writes]
+
+        async def batch(c: Conn) -> None:
+            for op in ops:  # in the worker's savepoint: the writes of one call stand together
+                await op(c)
+
+        if ops:
+            await self._write(batch)
+
+    async def kept_secret(self, proposed: str) -> str:
+        """The server secret kept in the database: the first process's ``proposed`` one."""
+
+        async def op(c: Conn) -> str:
+            await c.execute(
+                "INSERT INTO meta (key, value) VALUES ('secret', $1) ON CONFLICT DO NOTHING",
+                proposed,
+            )
+            return str(await c.fetchval("SELECT value FROM meta WHERE key = 'secret'"))
+
+        return await self._write(op)
+
+    # --------------------------------------------------------------- players
+    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Player:
+        now = time.time()
+
+        async def op(c: Conn) -> Player:
+            await c.execute(
+                "INSERT INTO players (id, token_hash, name, created) VALUES ($1, $2, $3, $4)",
+                player_id,
+                token_hash,
+                name,
+                now,
+            )
+            return Player(player_id, name, now)
+
+        return await self._write(op)
+
+    async def player_by_token(self, token_hash: bytes) -> Player | None:
+        sql = "SELECT id, name, created FROM players WHERE token_hash = $1"
+        return _player(await self._read(lambda c: c.fetchrow(sql, token_hash)))
+
+    async def player(self, player_id: str) -> Player | None:
+        sql = "SELECT id, name, created FROM players WHERE id = $1"
+        return _player(await self._read(lambda c: c.fetchrow(sql, player_id)))
+
+    async def rename_player(self, player_id: str, name: str) -> Player:
+        async def op(c: Conn) -> Player:
+            player = _player(
+                await c.fetchrow(
+                    "UPDATE players SET name = $2 WHERE id = $1 RETURNING id, name, created",
+                    player_id,
+                    name,
+                )
+            )
+            if player is None:
+                raise StoreError(f"no player {player_id!r}")
+            return player
+
+        return await self._write(op)
+
+    async def delete_player(self, player_id: str) -> bool:
+        """Delete a player and everything about them (games, daily attempts)."""
+
+        async def op(c: Conn) -> bool:
+            await c.execute("DELETE FROM games WHERE player_id = $1", player_id)
+            await c.execute("DELETE FROM daily_attempts WHERE player_id = $1", player_id)
+            await c.execute("UPDATE rooms SET creator = NULL WHERE creator = $1", player_id)
+            status = await c.execute("DELETE FROM players WHERE id = $1", player_id)
+            return bool(status != "DELETE 0")
+
+        return await self._write(op)
+
+    # ------------------------------------------------------------- room logs
+    async def open_room_logs(self) -> list[tuple[str, JSON]]:
+        """(room id, entry) of every open room, in the order written: what a restart replays."""
+        rows = await self._read(
+            lambda c: c.fetch(
+                "SELECT l.room_id, l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
+                "WHERE r.closed IS NULL ORDER BY l.id"
+            )
+        )
+        return [(r[0], orjson.loads(r[1])) for r in rows]
+
+    async def close_rooms_before(self, prefix: str, created_before: float) -> int:
+        """Close the open rooms whose id starts with ``prefix`` created before a time."""
+        now = time.time()
+
+        async def op(c: Conn) -> int:
+            rows = await c.fetch(
+                "SELECT id FROM rooms WHERE closed IS NULL AND left(id, $1) = $2 AND created < $3",
+                len(prefix),
+                prefix,
+                created_before,
+            )
+            for row in rows:
+                await _close_room(row["id"], now)(c)
+            return len(rows)
+
+        return await self._write(op)
+
+    # ---------------------------------------------------------- game records
+    async def game(self, game_id: str) -> GameRecord | None:
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
+        row = await self._read(lambda c: c.fetchrow(sql, game_id))
+        return None if row is None else game_from_row(row)
+
+    async def player_games(
+        self, player_id: str, limit: int = 50, before: float | None = None
+    ) -> list[GameRecord]:
+        """A player's games, newest first; ``before`` pages on by start time."""
+        cutoff = float("inf") if before is None else before
+        sql = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = $1 AND started < $2 "
+            "ORDER BY started DESC LIMIT $3"
+        )
+        rows = await self._read(lambda c: c.fetch(sql, player_id, cutoff, limit))
+        return [game_from_row(r) for r in rows]
+
+    async def results(self, player_id: str) -> list[tuple[str, str]]:
+        """(preset, result) of a player's games in the order started; 'playing' when unfinished."""
+        sql = "SELECT preset, result FROM games WHERE player_id = $1 ORDER BY started, id"
+        rows = await self._read(lambda c: c.fetch(sql, player_id))
+        return [(r[0], r[1] or "playing") for r in rows]
+
+    # ----------------------------------------------------------------- daily
+    async def daily_attempt(self, day: str, player_id: str) -> str | None:
+        sql = "SELECT game_id FROM daily_attempts WHERE day = $1 AND player_id = $2"
+        found = await self._read(lambda c: c.fetchval(sql, day, player_id))
+        return None if found is None else str(found)
+
+    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]:
+        """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
+        rows = await self._read(
+            lambda c: c.fetch(
+                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves "
+                "FROM games g JOIN players p ON p.id = g.player_id "
+                "WHERE g.daily = $1 AND g.ranked AND g.result IS NOT NULL "
+                "ORDER BY g.finished LIMIT $2",
+                day,
+                limit,
+            )
+        )
+        return [dict(zip(ENTRY_KEYS, tuple(r), strict=True)) for r in rows]
+
+    async def daily_deal(self, day: str) -> tuple[int, bool] | None:
+        """The day's saved daily deal and whether it was verified winnable, or None."""
+        sql = "SELECT deal, verified FROM dailies WHERE day = $1"
+        row = await self._read(lambda c: c.fetchrow(sql, day))
+        return None if row is None else (int(row[0]), bool(row[1]))
+
+    async def daily_wins(self, player_id: str) -> list[str]:
+        """The days whose ranked daily the player won (for the daily streak)."""
+        rows = await self._read(
+            lambda c: c.fetch(
+                "SELECT DISTINCT daily FROM games WHERE player_id = $1 AND ranked "
+                "AND result = 'won' AND daily IS NOT NULL ORDER BY daily",
+                player_id,
+            )
+        )
+        return [r[0] for r in rows]
+
+
+async def kept_secret(url: str, proposed: str) -> str:
+    """The secret of the database at ``url`` (``proposed`` if it had none), waiting for it."""
+    store = PostgresStore(url, pool_size=1)
+    await store.open()
+    try:
+        return await store.kept_secret(proposed)
+    finally:
+        await store.close()
+
+
+if TYPE_CHECKING:  # mypy checks that PostgresStore implements the whole Store interface
+    _conforms: Store = PostgresStore("postgresql://")

@@ -1,0 +1,87 @@
+"""The PostgreSQL schema: the SQLite schema's tables and versions in PostgreSQL's types.
+
+The version is kept in ``meta`` (key 'schema'); bump VERSION and add a step to
+MIGRATIONS to change it, with the same number as the SQLite step that does the same.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Deal numbers go up to 2**64-1, past BIGINT: they are stored as TEXT (as in SQLite).
+SCHEMA_V1: Final = """
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    token_hash BYTEA NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    creator TEXT,
+    settings TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    closed DOUBLE PRECISION
+);
+CREATE INDEX IF NOT EXISTS rooms_open ON rooms (created) WHERE closed IS NULL;
+-- One log for every room, in the order written: a restart replays the open rooms' entries
+-- in that order.
+CREATE TABLE IF NOT EXISTS room_log (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    room_id TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+    entry TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS room_log_room ON room_log (room_id, id);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    room_id TEXT,
+    daily TEXT,
+    ranked BOOLEAN NOT NULL DEFAULT FALSE,
+    preset TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    deal TEXT NOT NULL,
+    started DOUBLE PRECISION NOT NULL,
+    finished DOUBLE PRECISION,
+    result TEXT,
+    elapsed DOUBLE PRECISION,
+    score INTEGER NOT NULL DEFAULT 0,
+    runs INTEGER NOT NULL DEFAULT 0,
+    moves INTEGER NOT NULL DEFAULT 0,
+    turned INTEGER NOT NULL DEFAULT 0,
+    actions TEXT NOT NULL DEFAULT '[]',
+    -- true once the deal number may be shown: a live race's deal gives away every hidden card
+    revealed BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE INDEX IF NOT EXISTS games_player ON games (player_id, started);
+CREATE INDEX IF NOT EXISTS games_daily ON games (daily, ranked) WHERE daily IS NOT NULL;
+CREATE TABLE IF NOT EXISTS daily_attempts (
+    day TEXT NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    game_id TEXT NOT NULL,
+    PRIMARY KEY (day, player_id)
+);
+"""
+
+# Each day's daily deal, once found (secret: it gives every hidden card).
+SCHEMA_V2: Final = """
+CREATE TABLE IF NOT EXISTS dailies (
+    day TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,
+    verified BOOLEAN NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+"""
+
+# One ranked daily game per player and day, enforced by the database.
+SCHEMA_V3: Final = """
+CREATE UNIQUE INDEX IF NOT EXISTS games_one_ranked_daily ON games (daily, player_id)
+    WHERE ranked AND daily IS NOT NULL;
+"""
+
+VERSION: Final = 3
+MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3}
+
+# Created before the version is read: the schema version and the server secret (processes
+# sharing a database must derive the same daily deals).
+META: Final = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"

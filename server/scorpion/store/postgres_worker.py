@@ -1,0 +1,205 @@
+"""PostgreSQL through an asyncpg connection pool, with group commit and reconnects.
+
+Reads take any pooled connection. Writes are group-committed
+(:mod:`scorpion.store.group`) on one connection at a time. A write that fails (a
+unique key, a closed room) is rolled back alone: the batch is run again with a
+savepoint around each write.
+
+The database may be unreachable: :meth:`PostgresWorker.open` waits for it; a write
+whose transaction failed before COMMIT was sent is tried again on a new connection
+for up to ``retry_for`` seconds (nothing of it was kept), then fails with
+:class:`StoreUnavailable`. A connection lost during COMMIT leaves the outcome unknown:
+that write fails (the client is told to reconnect), never acknowledged falsely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import asyncpg
+
+from .base import DuplicateError, StoreError, StoreUnavailable
+from .group import GroupCommit, Outcome
+from .postgres_schema import META, MIGRATIONS, VERSION
+
+log = logging.getLogger("scorpion.store")
+
+T = TypeVar("T")
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+    Conn = PoolConnectionProxy[asyncpg.Record]  # a pooled connection
+else:
+    Conn = Any
+PgOp = Callable[[Conn], Awaitable[Any]]
+
+_TRANSIENT = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
+)
+SCHEMA_LOCK = 0x5C0E_0001  # the advisory lock taken while a process migrates
+
+
+def transient(exc: BaseException) -> bool:
+    """Is ``exc`` the database being away (worth a retry), not a refused statement?"""
+    if isinstance(exc, asyncpg.InterfaceError):
+        return "closed" in str(exc)  # a connection closed under us; other ones are our bugs
+    return isinstance(exc, _TRANSIENT)
+
+
+class PostgresWorker(GroupCommit):
+    """Opens, migrates and closes the pool; runs reads and group-committed writes."""
+
+    def __init__(self, url: str, pool_size: int = 10, retry_for: float = 15.0) -> None:
+        super().__init__()
+        self.url = url
+        self.pool_size = pool_size
+        self.retry_for = retry_for
+        self._pool: asyncpg.Pool | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    async def open(self) -> None:
+        """Connect and migrate; while the database cannot be reached, wait and retry."""
+        delay = 0.1
+        while True:
+            try:
+                pool = await asyncpg.create_pool(
+                    self.url, min_size=1, max_size=self.pool_size, timeout=10.0
+                )
+                break
+            except Exception as exc:
+                if not transient(exc):
+                    raise StoreError(f"cannot use the database: {exc}") from exc
+                log.warning("waiting for PostgreSQL: %s", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+        try:
+            async with pool.acquire() as conn:
+                await self._migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    @staticmethod
+    async def _migrate(conn: Conn) -> None:
+        async with conn.transaction():
+            # Several processes may start at once on one database: one migrates at a time.
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
+            await conn.execute(META)
+            found = await conn.fetchval("SELECT value FROM meta WHERE key = 'schema'")
+            current = int(found or 0)
+            if current > VERSION:
+                raise StoreError(f"the database has schema {current}, newer than {VERSION}")
+            for version in range(current + 1, VERSION + 1):
+                await conn.execute(MIGRATIONS[version])
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema', $1) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                str(VERSION),
+            )
+
+    async def close(self) -> None:
+        """Commit what is queued, then close. Safe to call twice."""
+        await self._drain()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._read(lambda c: c.fetchval("SELECT 1")) == 1)
+        except StoreError:
+            return False
+
+    # -------------------------------------------------------------- plumbing
+    def _live_pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StoreUnavailable("the store is not open")
+        return self._pool
+
+    async def _read(self, op: Callable[[Conn], Awaitable[T]]) -> T:
+        try:
+            async with self._live_pool().acquire(timeout=10.0) as conn:
+                return await op(conn)
+        except StoreError:
+            raise
+        except Exception as exc:
+            if transient(exc):
+                raise StoreUnavailable(f"the database is unavailable: {exc}") from exc
+            raise StoreError(str(exc)) from exc
+
+    async def _write(self, op: Callable[[Conn], Awaitable[T]]) -> T:
+        """Queue ``op`` for the next group commit; return its result once committed."""
+        return cast(T, await self._queue(op))
+
+    async def _commit_batch(self, ops: list[PgOp]) -> list[Outcome]:
+        """Commit ``ops``; tried again on a new connection while the database is away."""
+        deadline = time.monotonic() + self.retry_for
+        delay = 0.05
+        while True:
+            committing = False
+            try:
+                async with self._live_pool().acquire(timeout=10.0) as conn:
+                    tx = conn.transaction()
+                    await tx.start()
+                    try:
+                        results = await self._run(conn, ops)
+                    except BaseException:
+                        if not conn.is_closed():
+                            await tx.rollback()
+                        raise
+                    committing = True
+                    await tx.commit()
+                return results
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                if committing:
+                    raise StoreError(f"the outcome of a commit is unknown: {exc}") from exc
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable(f"the database is unavailable: {exc}") from exc
+                log.warning("retrying a commit: %s", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+    @staticmethod
+    async def _run(conn: Conn, ops: list[PgOp]) -> list[Outcome]:
+        """Every op in the open transaction; if one fails, again with a savepoint each."""
+        await conn.execute("SAVEPOINT batch")
+        try:
+            return [(True, await op(conn)) for op in ops]
+        except Exception as exc:
+            if transient(exc):
+                raise
+            await conn.execute("ROLLBACK TO SAVEPOINT batch")
+        results: list[Outcome] = []
+        for op in ops:
+            await conn.execute("SAVEPOINT op")
+            try:
+                results.append((True, await op(conn)))
+                await conn.execute("RELEASE SAVEPOINT op")
+            except Exception as exc:
+                if transient(exc):
+                    raise
+                await conn.execute("ROLLBACK TO SAVEPOINT op")
+                results.append((False, failure(exc)))
+        return results
+
+
+def failure(exc: Exception) -> StoreError:
+    """The StoreError a refused statement becomes."""
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return DuplicateError(str(exc))
+    return StoreError(str(exc))

@@ -1,0 +1,60 @@
+"""Rows to values, shared by both backends (sqlite3.Row and asyncpg.Record read alike)."""
+
+from __future__ import annotations
+
+from typing import Any, Final, Protocol
+
+import orjson
+
+from .base import GameRecord
+
+GAME_COLUMNS: Final = (
+    "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
+    "result, elapsed, score, runs, moves, turned, actions, revealed"
+)
+# What an update of a game row changes: not its id, its first start, nor a revealed deal.
+GAME_UPDATES: Final = ", ".join(
+    f"{name} = excluded.{name}"
+    for name in GAME_COLUMNS.split(", ")
+    if name not in ("id", "started", "revealed")
+)
+# daily_entries: the columns selected, under these keys.
+ENTRY_KEYS: Final = ("player", "name", "status", "elapsed", "runs", "score", "moves")
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def game_values(r: GameRecord) -> tuple[Any, ...]:
+    """A record's values in GAME_COLUMNS order (ranked and revealed as the driver's bool)."""
+    return (r.id, r.player_id, r.room_id, r.daily, r.ranked, r.preset, dumps(r.rules),
+            str(r.deal), r.started, r.finished, r.result, r.elapsed, r.score, r.runs, r.moves,
+            r.turned, dumps(r.actions), r.revealed)  # fmt: skip
+
+
+class Row(Protocol):
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def game_from_row(row: Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        player_id=row["player_id"],
+        room_id=row["room_id"],
+        daily=row["daily"],
+        ranked=bool(row["ranked"]),
+        preset=row["preset"],
+        rules=orjson.loads(row["rules"]),
+        deal=int(row["deal"]),
+        started=row["started"],
+        finished=row["finished"],
+        result=row["result"],
+        elapsed=row["elapsed"],
+        score=row["score"],
+        runs=row["runs"],
+        moves=row["moves"],
+        turned=row["turned"],
+        actions=[(a, e) for a, e in orjson.loads(row["actions"])],
+        revealed=bool(row["revealed"]),
+    )
