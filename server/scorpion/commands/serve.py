@@ -44,6 +44,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--daily-search", default=env("DAILY_SEARCH", "solver"),
                         choices=["solver", "none"],
                         help="[SCORPION_DAILY_SEARCH] winnable deals or none")  # fmt: skip
+    parser.add_argument("--redis", default=env("REDIS"),
+                        help="[SCORPION_REDIS] redis://host:port: run as one of several "
+                             "processes on one PostgreSQL database (docs/scaling.md)")  # fmt: skip
+    parser.add_argument("--lease-ttl", type=float, default=2.0,
+                        help="seconds before a silent process's rooms are taken over")  # fmt: skip
     parser.add_argument("--log-level", default=env("LOG_LEVEL", "info"),
                         choices=["critical", "error", "warning", "info", "debug"])  # fmt: skip
     parser.set_defaults(func=run)
@@ -59,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise SystemExit(f"scorpion serve: {exc}") from None
     db: str | Path = args.db
+    if args.redis and not is_database_url(db):
+        raise SystemExit("scorpion serve: --redis needs --db postgresql://... (shared by all)")
     if is_database_url(db):
         secret = args.secret or shared_secret(args.db)
     else:
@@ -78,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         grace=args.grace,
         limits=limits,
         daily_search=args.daily_search,
+        redis=args.redis or None,
+        lease_ttl=args.lease_ttl,
     )
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl+C after a clean stop

@@ -205,6 +205,20 @@ class Referee:
         self._touch(place)
         return out
 
+    def drop(self, place: str) -> list[ConnId]:
+        """Forget a room or daily (a room id or ``daily:<date>``) another process owns now;
+        the connections that were in it, detached (the caller closes them). Nothing is
+        announced: the new owner rebuilds the place from its log."""
+        date = date_of(place)
+        target = self.dailies.pop(date, None) if date is not None else self.rooms.pop(place, None)
+        if target is None:
+            return []
+        self._deadlines.pop(place, None)
+        conns = [conn for conn, where in self.places.items() if where is target]
+        for conn in conns:
+            del self.places[conn]
+        return conns
+
     # ------------------------------------------------------------------ timers
     # Each room's next deadline, and a heap of (deadline, room) with stale entries dropped
     # lazily: next_deadline() runs after every batch, so it must not visit every room.

@@ -17,6 +17,7 @@ from .base import (
     AppendLog,
     ClaimDaily,
     CloseRoom,
+    Fence,
     GameRecord,
     OpenRoom,
     Player,
@@ -78,6 +79,8 @@ class SQLiteStore(SQLiteWorker):
         if isinstance(w, Reveal):
             ids = [(i,) for i in w.game_ids]
             return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
+        if isinstance(w, Fence):  # one process per SQLite file: nobody else holds leases
+            raise StoreError("fencing tokens need PostgreSQL (several processes)")
         raise StoreError(f"unknown write {w!r}")
 
     # --------------------------------------------------------------- players

@@ -44,6 +44,8 @@ class Settings:
     grace: float = 60.0  # seconds a disconnected player keeps their seat
     daily_search: str = "solver"  # "solver": winnable daily deals; "none": unverified (tests)
     shutdown_timeout: float = 5.0
+    redis: str | None = None  # a redis:// URL: one of several processes (docs/scaling.md)
+    lease_ttl: float = 2.0  # seconds a place's owner may go silent before others take it
 
 
 def env(name: str, default: str | None = None) -> str | None:

@@ -11,8 +11,10 @@ from starlette.responses import Response
 from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak
 from scorpion.race.daily import check_date
 from scorpion.race.disclosure import daily_public
+from scorpion.race.protocol import daily_key
 
 from .auth import bearer, new_room_id
+from .cluster import Unreachable
 from .http_common import api, me, services, today
 from .responses import ApiError, json_body, ok
 from .services import Services
@@ -33,6 +35,8 @@ async def create_room(request: Request) -> Response:
     if svc.closing:
         raise ApiError(503, "shutting-down", "the server is restarting: try again shortly")
     room_id = new_room_id()
+    if svc.cluster is not None:
+        await svc.cluster.claim(room_id)  # this process owns the new room
     now = time.time()
     await svc.bridge.run(svc.referee.create_room(room_id, svc.race_player(player), settings, now))
     state = svc.referee.room_summary(room_id, time.time())
@@ -43,10 +47,18 @@ async def create_room(request: Request) -> Response:
 async def room_summary(request: Request) -> Response:
     """GET /api/rooms/{room_id} -> the room's public snapshot (docs/protocol.md section 5)"""
     svc = services(request)
-    state = svc.referee.room_summary(request.path_params["room_id"], time.time())
+    state = await summary(svc, request.path_params["room_id"])
     if state is None:
         raise ApiError(404, "unknown-room", "no such room (or it was closed)")
     return ok(state)
+
+
+async def summary(svc: Services, place: str) -> dict[str, Any] | None:
+    """The summary of a room or daily from its owner (another process, with several)."""
+    try:
+        return await svc.summary(place)
+    except Unreachable:
+        raise ApiError(503, "unavailable", "the room cannot be reached now: retry") from None
 
 
 # -------------------------------------------------------------------- daily
@@ -64,12 +76,12 @@ async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     known; the leaderboard always from the store (it outlives the logs). A request never
     waits for, nor starts, a deal search: until the deal is ready ``preparing`` is true."""
     ready = day in svc.referee.dailies or await svc.store.daily_deal(day) is not None
-    summary = None
+    found = None
     if ready:
         await svc.dailies.ensure(day)
-        summary = svc.referee.daily_summary(day, time.time())
+        found = await summary(svc, daily_key(day))
     entries = await svc.store.daily_entries(day)
-    return daily_public(day, today(), summary, entries, ready=ready)
+    return daily_public(day, today(), found, entries, ready=ready)
 
 
 async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:

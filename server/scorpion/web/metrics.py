@@ -31,5 +31,11 @@ class Metrics:
             "scorpion_http_errors", "HTTP requests answered with an error", ["status"], registry=r
         )
 
+        # Several processes (docs/scaling.md); 0 with one process.
+        self.redis_up = Gauge("scorpion_redis_up", "1 while Redis answers (fan-out)", registry=r)
+        self.places_owned = Gauge(
+            "scorpion_places_owned", "Rooms and dailies this process holds a lease on", registry=r
+        )
+
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -7,7 +7,7 @@ import time
 
 from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
 from scorpion.race.protocol import DAILY_PREFIX, date_of
-from scorpion.store import Store
+from scorpion.store import JSON, Store
 
 from .bridge import Bridge
 from .dailies import DailyDeals
@@ -24,10 +24,18 @@ async def close_idle_daily_logs(store: Store, now: float) -> int:
 
 async def restore(store: Store, referee: Referee, dailies: DailyDeals, bridge: Bridge) -> None:
     """Replay every open log into the referee (the dailies' deals installed first)."""
+    await close_idle_daily_logs(store, time.time())
+    await replay(await store.open_room_logs(), referee, dailies, bridge)
+
+
+async def replay(
+    entries: list[tuple[str, JSON]], referee: Referee, dailies: DailyDeals, bridge: Bridge
+) -> None:
+    """Replay (place, log entry) pairs into the referee: every open log after a restart,
+    or one place's log when this process takes it over (scorpion.web.cluster)."""
     now = time.time()
-    await close_idle_daily_logs(store, now)
     records: list[Record] = []
-    for room, entry in await store.open_room_logs():
+    for room, entry in entries:
         try:
             records.append(record_from_dict(entry))
         except (ValueError, KeyError, TypeError, AssertionError):

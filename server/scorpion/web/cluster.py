@@ -1,0 +1,347 @@
+"""Several processes on one PostgreSQL and one Redis (docs/scaling.md).
+
+Each place (a room id, or ``daily:<date>``) has one owning process at a time, by a
+lease with a fencing token (:mod:`scorpion.cluster.leases`). A socket may land on any
+process: its hello finds the owner; if that is this process (perhaps by taking the
+place over and replaying its log) the referee here serves it as with one process,
+otherwise the socket is *forwarded*: its hello, commands and close go to the owner
+over Redis and the owner's frames come back through the hub. The owner numbers the
+place's events, so a reconnect with ``last_version`` works wherever it lands.
+
+Owner side: leases renewed every ttl/4; a place whose lease was lost is dropped and
+its sockets are told to reconnect. Forwarding side: a place whose owner died or lost
+its lease has its sockets told to reconnect (checked every 0.25 s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from scorpion.cluster import Leases
+from scorpion.hub.redis import RedisHub
+from scorpion.race import Player as RacePlayer
+from scorpion.race import Referee, Send, refused, seq_of
+from scorpion.race.outputs import Message
+from scorpion.race.protocol import GOING_AWAY, TRY_AGAIN, daily_key, date_of
+from scorpion.store import Fence, Store
+
+from .bridge import Bridge
+from .dailies import DailyDeals
+from .registry import Registry
+from .restore import replay
+
+log = logging.getLogger("scorpion.cluster")
+
+MOVED = "room moved: reconnect"
+ASK_TIMEOUT = 2.0  # seconds to wait for another process's answer
+
+
+class Unreachable(Exception):
+    """The place's owner cannot be reached now (Redis away) nor taken over in time."""
+
+
+def place_of(hello: object) -> str | None:
+    """The place a hello asks for (None: not a usable hello: the referee answers it).
+
+    >>> place_of({"room": "abc"}), place_of({"daily": "2026-11-29"}), place_of({})
+    ('abc', 'daily:2026-11-29', None)
+    """
+    if not isinstance(hello, dict):
+        return None
+    if isinstance(hello.get("room"), str):
+        return str(hello["room"])
+    if isinstance(hello.get("daily"), str):
+        return daily_key(hello["daily"])
+    return None
+
+
+class Cluster:
+    def __init__(
+        self,
+        *,
+        db: str,
+        store: Store,
+        referee: Referee,
+        bridge: Bridge,
+        dailies: DailyDeals,
+        connections: Registry,
+        hub: RedisHub,
+        ttl: float = 2.0,
+    ) -> None:
+        self.leases = Leases(db, ttl)
+        self.hub = hub
+        self.hub.on_request = self._request
+        self.store, self.referee, self.bridge = store, referee, bridge
+        self.dailies, self.connections = dailies, connections
+        self.held: dict[str, int] = {}  # place: fencing token, for the places owned here
+        self.forwarded: dict[int, tuple[int, str]] = {}  # local conn: (owner node, place)
+        self._loading: set[str] = set()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._asks: dict[int, asyncio.Future[Message | None]] = {}
+        self._ask_ids = itertools.count(1)
+        self._jobs: set[asyncio.Task[None]] = set()
+
+    @property
+    def node(self) -> int:
+        return self.leases.node
+
+    # ------------------------------------------------------------------ lifecycle
+    async def open(self) -> int:
+        """Draw a node number, subscribe to its channel (waiting a little for Redis)."""
+        node = await self.leases.open()
+        self.hub.node = node
+        await self.hub.start()
+        for _ in range(40):  # bounded: a process may start while Redis is away (degraded)
+            if self.hub.up:
+                break
+            await asyncio.sleep(0.05)
+        return node
+
+    def loops(self) -> dict[str, Callable[[], Any]]:
+        return {"renew": self._renew, "watch": self._watch}
+
+    async def close(self) -> None:
+        """Give every place up (others take them at once), then disconnect."""
+        with contextlib.suppress(Exception):
+            await self.leases.release(dict(self.held))
+        self.held.clear()
+        await self.hub.stop()
+        await self.leases.close()
+
+    def fence(self, place: str) -> Fence:
+        """The fence every write of ``place`` carries (token 0: not ours, always refused)."""
+        return Fence(place, self.held.get(place, 0))
+
+    # ------------------------------------------------------------------ ownership
+    async def claim(self, room_id: str) -> None:
+        """Own a room being created here (a new id: nobody else holds it)."""
+        token = await self.leases.take(room_id)
+        if token is None:
+            raise Unreachable(f"room {room_id!r} is held elsewhere")
+        self.held[room_id] = token
+
+    async def route(self, place: str) -> int | None:
+        """None when this process owns ``place`` (taking it over and replaying its log if
+        nobody holds it), else the owner's node. Waits at most a lease's ttl for a dead
+        owner's lease to run out."""
+        deadline = time.monotonic() + self.leases.ttl + 1.0
+        lock = self._locks.setdefault(place, asyncio.Lock())
+        async with lock:
+            while True:
+                if place in self.held:
+                    return None
+                token = await self.leases.take(place)
+                if token is not None:
+                    await self._load(place, token)
+                    return None
+                found = await self.leases.owner(place)
+                if found is not None and found[1] and found[0] != self.node:
+                    if not self.hub.up:
+                        raise Unreachable("redis is unavailable")
+                    if await self.hub.alive(found[0]):
+                        return found[0]
+                if time.monotonic() > deadline:
+                    raise Unreachable(f"{place!r} could not be reached nor taken over")
+                await asyncio.sleep(0.1)
+
+    async def _load(self, place: str, token: int) -> None:
+        """Replay a place just taken over from its log (nothing to replay: a new daily)."""
+        self.held[place] = token
+        self._loading.add(place)
+        try:
+            date = date_of(place)
+            entries = await self.store.room_log(place)  # type: ignore[attr-defined]
+            if date is not None:
+                self.referee.drop(place)  # a daily known here only from a summary: reload it
+                await self.dailies.ensure(date)
+            await replay([(place, e) for e in entries], self.referee, self.dailies, self.bridge)
+            if date is None and place not in self.referee.rooms:  # no such open room
+                self.held.pop(place, None)
+                await self.leases.release({place: token})
+            elif entries:
+                log.info("took %s over (token %d, %d log entries)", place, token, len(entries))
+        except BaseException:
+            self.held.pop(place, None)
+            raise
+        finally:
+            self._loading.discard(place)
+
+    def drop(self, place: str) -> None:
+        """Forget a place owned elsewhere now; its sockets (here or forwarded) reconnect."""
+        self.held.pop(place, None)
+        self.bridge.writer.forget(place)
+        for conn in self.referee.drop(place):
+            self.hub.close(conn, GOING_AWAY, MOVED)
+
+    def _in_memory(self, place: str) -> bool:
+        date = date_of(place)
+        if date is not None:
+            return date in self.referee.dailies
+        return place in self.referee.rooms or place in self._loading
+
+    async def _renew(self) -> None:
+        last_ok, ttl = time.monotonic(), self.leases.ttl
+        while True:
+            await asyncio.sleep(ttl / 4)
+            closed = {p: t for p, t in self.held.items() if not self._in_memory(p)}
+            held = {p: t for p, t in self.held.items() if p not in closed}
+            try:
+                kept = await self.leases.renew(held)
+                last_ok = time.monotonic()
+                await self.leases.release(closed)
+            except Exception as exc:
+                if time.monotonic() - last_ok > ttl and self.held:
+                    log.error(
+                        "leases not renewed for %.1f s (%s): dropping all", self.leases.ttl, exc
+                    )
+                    for place in list(self.held):
+                        self.drop(place)
+                continue
+            for place in closed:
+                if self.held.get(place) == closed[place]:
+                    del self.held[place]
+            for place, token in held.items():
+                if place not in kept and self.held.get(place) == token:
+                    log.warning("lost the lease of %s: dropping it", place)
+                    self.drop(place)
+
+    # ------------------------------------------------------------------ forwarding side
+    def forward_hello(
+        self, conn: int, node: int, place: str, player: RacePlayer, hello: object
+    ) -> None:
+        self.forwarded[conn] = (node, place)
+        body = orjson.dumps(
+            {"conn": conn, "place": place, "player": [player.id, player.name], "hello": hello}
+        )
+        if not self.hub.request(node, b"H", body):
+            self.connections.close(conn, TRY_AGAIN, "server busy: retry shortly")
+
+    def forward(self, conn: int, text: str) -> bool:
+        """Send a command of a forwarded socket to its owner; False: not forwarded."""
+        target = self.forwarded.get(conn)
+        if target is None:
+            return False
+        if not self.hub.request(target[0], b"M", b"%d\n" % conn + text.encode()):
+            self.connections.close(conn, TRY_AGAIN, "server busy: retry shortly")
+        return True
+
+    def bye(self, conn: int) -> bool:
+        """A forwarded socket closed: tell its owner; False: not forwarded."""
+        target = self.forwarded.pop(conn, None)
+        if target is None:
+            return False
+        self.hub.request(target[0], b"D", b"%d" % conn)
+        return True
+
+    async def _watch(self) -> None:
+        """Sockets forwarded to a dead owner, or for a place that moved, reconnect."""
+        for rounds in itertools.count():
+            await asyncio.sleep(0.25)
+            if not self.forwarded:
+                continue
+            if not self.hub.up:
+                for conn in list(self.forwarded):
+                    self.connections.close(conn, TRY_AGAIN, "redis unavailable: retry shortly")
+                continue
+            try:
+                nodes = {node for node, _ in self.forwarded.values()}
+                dead = {node for node in nodes if not await self.hub.alive(node)}
+                owners = {place: node for node, place in self.forwarded.values()}
+                moved = await self.leases.moved(owners) if rounds % 2 else set()
+            except Exception:
+                log.exception("cannot check the owners of forwarded sockets")
+                continue
+            for conn, (node, place) in list(self.forwarded.items()):
+                if node in dead or place in moved:
+                    self.connections.close(conn, GOING_AWAY, MOVED)
+
+    # ------------------------------------------------------------------ owner side
+    def _request(self, kind: bytes, body: bytes) -> None:
+        """A message from another process (called by the hub's reader: never blocks)."""
+        if kind == b"R":
+            answer = orjson.loads(body)
+            future = self._asks.pop(int(answer["id"]), None)
+            if future is not None and not future.done():
+                future.set_result(answer["state"])
+            return
+        job = asyncio.create_task(self._serve(kind, body))
+        self._jobs.add(job)
+        job.add_done_callback(self._done)
+
+    def _done(self, job: asyncio.Task[None]) -> None:
+        self._jobs.discard(job)
+        if not job.cancelled() and job.exception() is not None:
+            log.error("a request from another process failed", exc_info=job.exception())
+
+    async def _serve(self, kind: bytes, body: bytes) -> None:
+        # Each request is one task: the referee's call and the start of its write happen
+        # in one step, so the log keeps the referee's order (see Bridge).
+        now = time.time()
+        if kind == b"M":
+            head, _, text = body.partition(b"\n")
+            conn = int(head)
+            if conn not in self.referee.places:
+                self.hub.close(conn, GOING_AWAY, MOVED)
+                return
+            data = orjson.loads(text)  # decoded once already by the forwarding process
+            try:
+                outputs = self.referee.receive(conn, data, now)
+            except Exception:  # a bug in the referee must not end the hub's reader
+                log.exception("referee.receive failed on a forwarded %r", data)
+                seq = seq_of(data) if isinstance(data, dict) else None
+                answer = refused(seq, "server-error", "the server could not handle this")
+                outputs = [Send((conn,), answer)]
+        elif kind == b"D":
+            outputs = self.referee.disconnect(int(body), now)
+        elif kind == b"H":
+            hello = orjson.loads(body)
+            conn = int(hello["conn"])
+            if hello["place"] not in self.held:
+                self.hub.close(conn, GOING_AWAY, MOVED)
+                return
+            player = RacePlayer(*hello["player"])
+            outputs = self.referee.hello(conn, player, hello["hello"], now)
+        elif kind == b"Q":
+            ask = orjson.loads(body)
+            state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None
+            self.hub.request(
+                int(ask["node"]), b"R", orjson.dumps({"id": ask["id"], "state": state})
+            )
+            return
+        else:
+            log.warning("unknown request kind %r", kind)
+            return
+        await self.bridge.run(outputs)
+
+    # ------------------------------------------------------------------ summaries
+    def summary_here(self, place: str, now: float) -> Message | None:
+        date = date_of(place)
+        if date is None:
+            return self.referee.room_summary(place, now)
+        return self.referee.daily_summary(date, now)
+
+    async def summary(self, place: str) -> Message | None:
+        """A place's summary from its owner (this process or, over Redis, another)."""
+        node = await self.route(place)
+        if node is None:
+            return self.summary_here(place, time.time())
+        ask_id = next(self._ask_ids)
+        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
+        self._asks[ask_id] = future
+        body = orjson.dumps({"id": ask_id, "node": self.node, "place": place})
+        try:
+            if not self.hub.request(node, b"Q", body):
+                raise Unreachable("redis is unavailable")
+            return await asyncio.wait_for(future, ASK_TIMEOUT)
+        except TimeoutError:
+            raise Unreachable(f"the owner of {place!r} did not answer") from None
+        finally:
+            self._asks.pop(ask_id, None)
