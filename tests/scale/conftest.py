@@ -39,6 +39,15 @@ class Cluster:
     def logs(self) -> str:
         return "\n".join(f"--- server {i}\n{s.log()}" for i, s in enumerate(self.servers))
 
+    # ServerProcess's kill and start, for the tests of one server that crash it: all three.
+    def kill(self) -> None:
+        for server in self.servers:
+            server.kill()
+
+    def start(self) -> None:
+        for server in self.servers:
+            server.start()
+
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:

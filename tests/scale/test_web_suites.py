@@ -1,12 +1,19 @@
-"""The race, reconnect and hidden-card tests of one server, against three processes
-behind nginx (tests/scale/conftest.py: ``server`` is the cluster's nginx)."""
+"""The race, reconnect, daily and hidden-card tests of one server, against three processes
+behind nginx (tests/scale/conftest.py: ``server`` is the cluster's nginx; its kill -9 and
+start crash and restart all three)."""
 
 from __future__ import annotations
 
 from web.test_race import test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned
-from web.test_recovery import test_reconnect_mid_race_resumes_exactly
+from web.test_daily import test_daily_attempt_leaderboard_records_and_restart
+from web.test_recovery import (
+    test_kill_9_mid_race_loses_no_acknowledged_move,
+    test_reconnect_mid_race_resumes_exactly,
+)
 
 __all__ = [
+    "test_daily_attempt_leaderboard_records_and_restart",
+    "test_kill_9_mid_race_loses_no_acknowledged_move",
     "test_reconnect_mid_race_resumes_exactly",
     "test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned",
 ]

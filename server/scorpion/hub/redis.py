@@ -1,6 +1,7 @@
 """Fan-out across processes over Redis pub/sub (docs/scaling.md).
 
-Every process (a *node*) subscribes to its own channel ``scorpion:node:<n>``.
+Every process (a *node*) subscribes to its own channel ``scorpion:node:<n>`` and to
+``scorpion:node:0``, which reaches every node.
 Connection ids carry their node in the high bits (:func:`node_of`), so
 :meth:`RedisHub.send` delivers a frame to its own sockets directly and publishes it
 once per other node holding recipients, already encoded: the owner of a room encodes
@@ -34,6 +35,7 @@ from .local import LocalHub
 log = logging.getLogger("scorpion.hub")
 
 NODE_SHIFT = 32  # a connection id is node << NODE_SHIFT | the node's own counter
+EVERY_NODE = 0  # the channel every node subscribes to besides its own (nodes count from 1)
 QUEUE_LIMIT = 100_000  # messages waiting for Redis before new ones are dropped
 RequestHandler = Callable[[bytes, bytes], None]  # (kind, body)
 Closer = Callable[[int, int, str], None]  # (conn, code, reason) for this node's sockets
@@ -166,7 +168,7 @@ class RedisHub:
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(channel(self.node))
+                await pubsub.subscribe(channel(self.node), channel(EVERY_NODE))
                 self._subscribed = True
                 while True:
                     message = await pubsub.get_message(timeout=1.0)

@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from scorpion.cluster import Leases
-from scorpion.hub.redis import RedisHub
+from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
 from scorpion.race.outputs import Message
@@ -74,11 +74,13 @@ class Cluster:
         dailies: DailyDeals,
         connections: Registry,
         hub: RedisHub,
+        player_changed: Callable[[str, bool], None],
         ttl: float = 2.0,
     ) -> None:
         self.leases = Leases(db, ttl)
         self.hub = hub
         self.hub.on_request = self._request
+        self.player_changed = player_changed  # (player id, deleted) told by any process
         self.store, self.referee, self.bridge = store, referee, bridge
         self.dailies, self.connections = dailies, connections
         self.held: dict[str, int] = {}  # place: fencing token, for the places owned here
@@ -309,6 +311,10 @@ class Cluster:
                 return
             player = RacePlayer(*hello["player"])
             outputs = self.referee.hello(conn, player, hello["hello"], now)
+        elif kind == b"P":
+            changed = orjson.loads(body)
+            self.player_changed(str(changed["player"]), bool(changed["deleted"]))
+            return
         elif kind == b"Q":
             ask = orjson.loads(body)
             state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None
@@ -320,6 +326,12 @@ class Cluster:
             log.warning("unknown request kind %r", kind)
             return
         await self.bridge.run(outputs)
+
+    def tell_player_changed(self, player_id: str, deleted: bool) -> None:
+        """Every process forgets the player's cached name and token (and closes their
+        sockets when deleted)."""
+        body = orjson.dumps({"player": player_id, "deleted": deleted})
+        self.hub.request(EVERY_NODE, b"P", body)
 
     # ------------------------------------------------------------------ summaries
     def summary_here(self, place: str, now: float) -> Message | None:

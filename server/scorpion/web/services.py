@@ -19,7 +19,7 @@ from scorpion.hub.redis import NODE_SHIFT, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import GOING_AWAY, date_of
+from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, date_of
 from scorpion.store import Player, Store
 
 from .auth import Tokens
@@ -72,6 +72,7 @@ class Services:
                 dailies=self.dailies,
                 connections=self.connections,
                 hub=redis_hub,
+                player_changed=self._player_changed,
                 ttl=settings.lease_ttl,
             )
             self.bridge.fence = self.cluster.fence
@@ -138,6 +139,17 @@ class Services:
         await self.connections.close_all(
             GOING_AWAY, "server shutting down: reconnect", self.settings.shutdown_timeout
         )
+
+    def player_changed(self, player_id: str, deleted: bool = False) -> None:
+        """A player was renamed or deleted: no process keeps the old name or token."""
+        self._player_changed(player_id, deleted)
+        if self.cluster is not None:
+            self.cluster.tell_player_changed(player_id, deleted)
+
+    def _player_changed(self, player_id: str, deleted: bool) -> None:
+        self.tokens.forget_player(player_id)
+        if deleted:
+            self.connections.close_player(player_id, BAD_TOKEN, "player deleted")
 
     def degraded(self) -> list[str]:
         """What does not work fully now though the process serves (for /readyz)."""
