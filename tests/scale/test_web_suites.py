@@ -4,8 +4,8 @@ start crash and restart all three)."""
 
 from __future__ import annotations
 
-from web.test_race import test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned
 from web.test_daily import test_daily_attempt_leaderboard_records_and_restart
+from web.test_race import test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned
 from web.test_recovery import (
     test_kill_9_mid_race_loses_no_acknowledged_move,
     test_reconnect_mid_race_resumes_exactly,
