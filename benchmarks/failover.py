@@ -51,8 +51,8 @@ async def run(rounds: int, ttl: float, processes: int) -> None:
                 target, players = await kill_round(servers, nginx.ws_url, api, database, str(n))
                 times = [p.resumed_after for p in players if p.resumed_after is not None]
                 every.extend(times)
-                print(f"round {n + 1}: killed :{target.port}; players moving again after "
-                      + ", ".join(f"{t:.2f}" for t in sorted(times)) + " s", flush=True)  # fmt: skip
+                listed = ", ".join(f"{t:.2f}" for t in sorted(times))
+                print(f"round {n + 1}: killed :{target.port}; moving again after {listed} s")
                 target.start()
         print(f"{len(every)} players over {rounds} kills (lease ttl {ttl} s): "
               f"median {statistics.median(every):.2f} s, worst {max(every):.2f} s")  # fmt: skip
