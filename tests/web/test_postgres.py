@@ -101,12 +101,14 @@ async def test_database_down_at_start_the_server_waits_not_ready(
     servers.append(server)
     starting = asyncio.create_task(asyncio.to_thread(server.start, 60.0))
     async with httpx.AsyncClient(base_url=server.url, timeout=5.0) as http:
-        for _ in range(1000):  # until the server listens (bounded)
+        ready = None
+        for _ in range(3000):  # until the server listens (at most a minute)
             try:
                 ready = await http.get("/readyz")
                 break
             except httpx.TransportError:
                 await asyncio.sleep(0.02)
+        assert ready is not None, server.log()
         assert ready.status_code == 503 and ready.json()["error"]["code"] == "not-ready"
         created = await http.post("/api/players", json={"name": "Early"})
         assert created.status_code == 503 and created.json()["error"]["code"] == "unavailable"
@@ -176,3 +178,19 @@ async def test_a_database_that_refuses_us_ends_the_start_with_a_clear_message(
     with pytest.raises(RuntimeError, match=r"cannot start.*no_such_database"):
         await asyncio.to_thread(server.start)
     assert not server.running
+
+
+async def test_a_secret_from_the_environment_is_used_not_kept(
+    postgres: PostgresCluster, tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    url = postgres.new_database()
+    env = {"SCORPION_SECRET": "from-the-environment"}
+    servers.append(ServerProcess(url, secret=None, env=env, log_path=tmp_path / "server.log"))
+    servers[0].start()
+    day = today()
+    _, client, started = await start_daily(servers[0], day)
+    assert started["type"] == "applied"
+    await client.close()
+    deal = int(postgres.psql(f"SELECT deal FROM dailies WHERE day = '{day}'", url))
+    assert deal == daily_seed(b"from-the-environment", day)
+    assert postgres.psql("SELECT count(*) FROM meta WHERE key = 'secret'", url) == "0"
