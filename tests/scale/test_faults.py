@@ -43,6 +43,16 @@ async def race_on(
     return room, racers, tokens
 
 
+async def owner_and_forwarded(
+    s0: ServerProcess, s1: ServerProcess, api: Api
+) -> tuple[str, tuple[Replica, Replica], dict[str, str]]:
+    """A race owned by s0: Ann's socket on s0, Bob's on s1 (forwarded); a move each."""
+    room, racers, tokens = await race_on(s0, {"Ann": s0, "Bob": s1}, api)
+    for racer in racers.values():
+        await move(racer)
+    return room, (racers["Ann"], racers["Bob"]), tokens
+
+
 async def move(racer: Replica) -> None:
     answer = await racer.act("move", move=racer.pick())
     assert answer["type"] == "applied", answer
@@ -76,10 +86,7 @@ async def test_a_paused_owner_is_fenced_and_its_sockets_reconnect(
     cluster: Cluster, api: Api
 ) -> None:
     s0, s1, _ = cluster.servers
-    room, racers, tokens = await race_on(s0, {"Ann": s0, "Bob": s1}, api)
-    ann, bob = racers["Ann"], racers["Bob"]
-    await move(ann)
-    await move(bob)
+    room, (ann, bob), tokens = await owner_and_forwarded(s0, s1, api)
     assert s0.proc is not None
     os.kill(s0.proc.pid, signal.SIGSTOP)
     try:
@@ -109,10 +116,7 @@ async def test_redis_restarted_degrades_only_what_crosses_processes(
     cluster: Cluster, api: Api
 ) -> None:
     s0, s1, _ = cluster.servers
-    room, racers, tokens = await race_on(s0, {"Ann": s0, "Bob": s1}, api)
-    ann, bob = racers["Ann"], racers["Bob"]
-    await move(ann)
-    await move(bob)
+    room, (ann, bob), tokens = await owner_and_forwarded(s0, s1, api)
     cluster.redis.stop()
     try:
         await until(lambda: _degraded(s0, True))
