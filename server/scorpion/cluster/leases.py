@@ -5,7 +5,8 @@ names the owning process (a node number), the fencing token and when the lease
 expires, by PostgreSQL's clock (one clock for every process). Tokens come from a
 sequence: strictly increasing and durable. Every store write of a place carries its
 token (``scorpion.store.Fence``) and is refused once another process took the place
-over; a takeover locks the row, so it waits for a write in flight (docs/scaling.md).
+over; a takeover locks the row, so it waits for a write in flight, while renewals never
+wait for writes (docs/scaling.md).
 
 The leases use their own small connection pool: a renewal never waits behind the
 store's group commit.
@@ -74,8 +75,15 @@ class Leases:
         return self._pool
 
     async def take(self, place: str) -> int | None:
-        """Take ``place`` if nobody holds a live lease on it: the new token, else None."""
-        token = await self._live().fetchval(_TAKE, place, self.node, self.ttl)
+        """Take ``place`` if nobody holds a live lease on it: the new token, else None.
+
+        The row is locked FOR UPDATE first: that waits for every write of the place still
+        in flight (each holds it FOR KEY SHARE), so what they wrote is in the log the new
+        owner reads next, and any later write of the old owner is refused.
+        """
+        async with self._live().acquire() as conn, conn.transaction():
+            await conn.execute("SELECT 1 FROM leases WHERE place = $1 FOR UPDATE", place)
+            token = await conn.fetchval(_TAKE, place, self.node, self.ttl)
         return None if token is None else int(token)
 
     async def owner(self, place: str) -> tuple[int, bool] | None:
@@ -90,7 +98,8 @@ class Leases:
         kept. A place missing from the answer was taken over: it must be dropped."""
         if not held:
             return set()
-        places, tokens = list(held), list(held.values())
+        places = sorted(held)  # one order for every statement that locks several rows
+        tokens = [held[p] for p in places]
         rows = await self._live().fetch(_RENEW, places, tokens, self.ttl)
         return {str(r[0]) for r in rows}
 

@@ -51,9 +51,12 @@ def _op(w: Write) -> PgOp:
         place, token = w.place, w.token
 
         async def fence(c: Conn) -> None:
-            # FOR SHARE: a takeover (an UPDATE of this row) waits until this write commits,
-            # so the new owner's read of the log sees it; a write after the takeover fails.
-            found = await c.fetchval("SELECT token FROM leases WHERE place = $1 FOR SHARE", place)
+            # FOR KEY SHARE: a takeover (which locks the row FOR UPDATE) waits until this
+            # write commits, so the new owner's read of the log sees it, and a write after the
+            # takeover is refused; the owner's renewals (plain UPDATEs) never wait for it.
+            found = await c.fetchval(
+                "SELECT token FROM leases WHERE place = $1 FOR KEY SHARE", place
+            )
             if found != token:
                 raise Fenced(f"{place!r} is owned elsewhere now (token {found}, not {token})")
 
