@@ -9,12 +9,13 @@ a message once, a node that only holds sockets copies bytes. Requests between no
 (a forwarded hello, command or disconnect, a summary asked of a place's owner) travel
 on the same channels and go to ``on_request``.
 
-A channel message is one kind byte and its body:
-``F`` ids (comma separated) newline frame: deliver; ``C`` [conn, code, reason]: close a
-socket; any other kind: a request, its body given to ``on_request`` as it came.
-Publishing never waits: it is queued and sent in pipelined batches by one task, in
-order. While Redis is away what is queued is dropped (counted in ``dropped``) and
-:attr:`RedisHub.up` is False.
+A channel message is one kind byte and its body: ``F`` lines of recipients' ids
+(comma separated) and frames, alternately: deliver; ``C`` [conn, code, reason]: close
+a socket; any other kind: a request, its body given to ``on_request`` as it came. The
+frames a node sends another within one turn of the event loop (an answer, the room's
+event, views) travel as one message. Publishing never waits: it is queued and sent in
+pipelined batches by one task, in order. While Redis is away what is queued is dropped
+(counted in ``dropped``) and :attr:`RedisHub.up` is False.
 """
 
 from __future__ import annotations
@@ -54,12 +55,14 @@ def channel(node: int) -> str:
     return f"scorpion:node:{node}"
 
 
-def frame_message(conns: Iterable[int], frame: str) -> bytes:
+def frame_message(parts: list[bytes]) -> bytes:
+    r"""One ``F`` message for several frames: their recipients' ids, then the frame, each on
+    its own line (a frame is compact JSON: it never holds a newline).
+
+    >>> frame_message([b"5,6", b'{"a":1}', b"7", b'{"b":2}'])
+    b'F5,6\n{"a":1}\n7\n{"b":2}'
     """
-    >>> frame_message([5, 6], '{"a":1}')
-    b'F5,6\\n{"a":1}'
-    """
-    return b"F" + ",".join(map(str, conns)).encode() + b"\n" + frame.encode()
+    return b"F" + b"\n".join(parts)
 
 
 class RedisHub:
@@ -75,6 +78,8 @@ class RedisHub:
         self.dropped = 0
         self._redis = aioredis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
         self._queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue(QUEUE_LIMIT)
+        self._frames: dict[int, list[bytes]] = {}  # frames gathered per node this turn
+        self._flush_soon = False
         self._subscribed = False
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -98,10 +103,30 @@ class RedisHub:
             else:
                 elsewhere.setdefault(node, []).append(conn)
         delivered = self.local.send(here, frame) if here else 0
-        for node, ids in elsewhere.items():
-            if self.publish(node, frame_message(ids, frame)):
+        if elsewhere and self.up:
+            encoded = frame.encode()
+            for node, ids in elsewhere.items():
+                self._frames.setdefault(node, []).extend(
+                    (",".join(map(str, ids)).encode(), encoded)
+                )
                 delivered += len(ids)
+            if not self._flush_soon:
+                self._flush_soon = True
+                asyncio.get_running_loop().call_soon(self._flush_frames)
+        elif elsewhere:
+            self.dropped += sum(len(ids) for ids in elsewhere.values())
         return delivered
+
+    def _flush_frames(self, node: int | None = None) -> None:
+        """Queue the frames gathered for ``node`` (None: every node) as one message each."""
+        if node is None:
+            self._flush_soon = False
+            gathered, self._frames = self._frames, {}
+        else:
+            parts = self._frames.pop(node, None)
+            gathered = {node: parts} if parts else {}
+        for to, parts in gathered.items():
+            self._queue_message(to, frame_message(parts))
 
     # ------------------------------------------------------------ across nodes
     def close(self, conn: int, code: int, reason: str) -> None:
@@ -116,7 +141,13 @@ class RedisHub:
         return self.publish(node, kind + body)
 
     def publish(self, node: int, message: bytes) -> bool:
-        """Queue a message for ``node``'s channel; False when dropped (Redis away or full)."""
+        """Queue a message for ``node``'s channel, after the frames gathered for it (a close
+        never overtakes the frames before it); False when dropped (Redis away or full)."""
+        if node in self._frames:
+            self._flush_frames(node)
+        return self._queue_message(node, message)
+
+    def _queue_message(self, node: int, message: bytes) -> bool:
         if not self.up:
             self.dropped += 1
             return False
@@ -186,8 +217,9 @@ class RedisHub:
         kind, body = data[:1], data[1:]
         try:
             if kind == b"F":
-                ids, _, frame = body.partition(b"\n")
-                self.local.send((int(i) for i in ids.split(b",")), frame.decode())
+                lines = body.split(b"\n")
+                for ids, frame in zip(lines[::2], lines[1::2], strict=True):
+                    self.local.send([int(i) for i in ids.split(b",")], frame.decode())
             elif kind == b"C":
                 conn, code, reason = orjson.loads(body)
                 self.close_local(int(conn), int(code), str(reason))
