@@ -27,10 +27,10 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from scorpion.engine import apply_action  # noqa: E402
-from support.postgres import PostgresCluster, postgres_bin  # noqa: E402
-from support.server import Api, Client, Replica, ServerProcess  # noqa: E402
-from support.services import Nginx, RedisServer  # noqa: E402
+from scorpion.engine import apply_action
+from support.postgres import PostgresCluster, postgres_bin
+from support.server import Api, Client, Replica, ServerProcess
+from support.services import Nginx, RedisServer
 
 DEAL = 4242
 TICK = os.sysconf("SC_CLK_TCK")
@@ -72,7 +72,9 @@ async def call(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
         try:
             frame: dict[str, Any] = orjson.loads(await asyncio.wait_for(client.ws.recv(), 10))
         except TimeoutError:
-            raise AssertionError(f"{client.name}: no answer to {kind} {fields} seq {client.seq}") from None
+            raise AssertionError(
+                f"{client.name}: no answer to {kind} {fields} seq {client.seq}"
+            ) from None
         if frame.get("seq") == client.seq and frame.get("type") in ("applied", "refused"):
             return frame
     raise AssertionError("no answer")  # pragma: no cover

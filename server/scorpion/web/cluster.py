@@ -1,23 +1,18 @@
-"""Several processes on one PostgreSQL and one Redis (docs/scaling.md).
+"""Several processes on one PostgreSQL and one Redis: the owner's side (docs/scaling.md).
 
 Each place (a room id, or ``daily:<date>``) has one owning process at a time, by a
-lease with a fencing token (:mod:`scorpion.cluster.leases`). A socket may land on any
-process: its hello finds the owner; if that is this process (perhaps by taking the
-place over and replaying its log) the referee here serves it as with one process,
-otherwise the socket is *forwarded*: its hello, commands and close go to the owner
-over Redis and the owner's frames come back through the hub. The owner numbers the
-place's events, so a reconnect with ``last_version`` works wherever it lands.
-
-Owner side: leases renewed every ttl/4; a place whose lease was lost is dropped and
-its sockets are told to reconnect. Forwarding side: a place whose owner died or lost
-its lease has its sockets told to reconnect (checked every 0.25 s).
+lease with a fencing token (:mod:`scorpion.cluster.leases`). A hello finds the owner:
+this process (perhaps taking the place over and replaying its log) serves it as with
+one process; otherwise the socket is forwarded (:mod:`.forwarding`) and this module
+serves the requests other processes forward here. The owner numbers the place's
+events, so a reconnect with ``last_version`` works wherever it lands. Leases are
+renewed every ttl/4; a place whose lease was lost is dropped and its sockets reconnect.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import time
 from collections.abc import Callable
@@ -30,22 +25,16 @@ from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import GOING_AWAY, TRY_AGAIN, daily_key, date_of
+from scorpion.race.protocol import GOING_AWAY, daily_key, date_of
 from scorpion.store import Fence, Store
 
 from .bridge import Bridge
 from .dailies import DailyDeals
+from .forwarding import MOVED, Forwarder, Unreachable
 from .registry import Registry
 from .restore import replay
 
 log = logging.getLogger("scorpion.cluster")
-
-MOVED = "room moved: reconnect"
-ASK_TIMEOUT = 2.0  # seconds to wait for another process's answer
-
-
-class Unreachable(Exception):
-    """The place's owner cannot be reached now (Redis away) nor taken over in time."""
 
 
 def place_of(hello: object) -> str | None:
@@ -84,11 +73,9 @@ class Cluster:
         self.store, self.referee, self.bridge = store, referee, bridge
         self.dailies, self.connections = dailies, connections
         self.held: dict[str, int] = {}  # place: fencing token, for the places owned here
-        self.forwarded: dict[int, tuple[int, str]] = {}  # local conn: (owner node, place)
+        self.forwarder = Forwarder(hub, self.leases, connections)
         self._loading: set[str] = set()
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._asks: dict[int, asyncio.Future[Message | None]] = {}
-        self._ask_ids = itertools.count(1)
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # place: (lock, its users)
         self._jobs: set[asyncio.Task[None]] = set()
 
     @property
@@ -108,7 +95,7 @@ class Cluster:
         return node
 
     def loops(self) -> dict[str, Callable[[], Any]]:
-        return {"renew": self._renew, "watch": self._watch}
+        return {"renew": self._renew, "watch": self.forwarder.watch}
 
     async def close(self) -> None:
         """Give every place up (others take them at once), then disconnect."""
@@ -134,25 +121,36 @@ class Cluster:
         """None when this process owns ``place`` (taking it over and replaying its log if
         nobody holds it), else the owner's node. Waits at most a lease's ttl for a dead
         owner's lease to run out."""
-        deadline = time.monotonic() + self.leases.ttl + 1.0
-        lock = self._locks.setdefault(place, asyncio.Lock())
-        async with lock:
-            while True:
-                if place in self.held:
-                    return None
-                token = await self.leases.take(place)
-                if token is not None:
-                    await self._load(place, token)
-                    return None
-                found = await self.leases.owner(place)
-                if found is not None and found[1] and found[0] != self.node:
-                    if not self.hub.up:
-                        raise Unreachable("redis is unavailable")
-                    if await self.hub.alive(found[0]):
-                        return found[0]
-                if time.monotonic() > deadline:
-                    raise Unreachable(f"{place!r} could not be reached nor taken over")
-                await asyncio.sleep(0.1)
+        # One hello at a time per place takes it over; the lock is dropped with its last user.
+        lock, users = self._locks.get(place, (asyncio.Lock(), 0))
+        self._locks[place] = (lock, users + 1)
+        try:
+            async with lock:
+                return await self._route(place, time.monotonic() + self.leases.ttl + 1.0)
+        finally:
+            lock, users = self._locks[place]
+            if users == 1:
+                del self._locks[place]
+            else:
+                self._locks[place] = (lock, users - 1)
+
+    async def _route(self, place: str, deadline: float) -> int | None:
+        while True:
+            if place in self.held:
+                return None
+            token = await self.leases.take(place)
+            if token is not None:
+                await self._load(place, token)
+                return None
+            found = await self.leases.owner(place)
+            if found is not None and found[1] and found[0] != self.node:
+                if not self.hub.up:
+                    raise Unreachable("redis is unavailable")
+                if await self.hub.alive(found[0]):
+                    return found[0]
+            if time.monotonic() > deadline:
+                raise Unreachable(f"{place!r} could not be reached nor taken over")
+            await asyncio.sleep(0.1)
 
     async def _load(self, place: str, token: int) -> None:
         """Replay a place just taken over from its log (nothing to replay: a new daily)."""
@@ -215,64 +213,11 @@ class Cluster:
                     log.warning("lost the lease of %s: dropping it", place)
                     self.drop(place)
 
-    # ------------------------------------------------------------------ forwarding side
-    def forward_hello(
-        self, conn: int, node: int, place: str, player: RacePlayer, hello: object
-    ) -> None:
-        self.forwarded[conn] = (node, place)
-        body = orjson.dumps(
-            {"conn": conn, "place": place, "player": [player.id, player.name], "hello": hello}
-        )
-        if not self.hub.request(node, b"H", body):
-            self.connections.close(conn, TRY_AGAIN, "server busy: retry shortly")
-
-    def forward(self, conn: int, text: str) -> bool:
-        """Send a command of a forwarded socket to its owner; False: not forwarded."""
-        target = self.forwarded.get(conn)
-        if target is None:
-            return False
-        if not self.hub.request(target[0], b"M", b"%d\n" % conn + text.encode()):
-            self.connections.close(conn, TRY_AGAIN, "server busy: retry shortly")
-        return True
-
-    def bye(self, conn: int) -> bool:
-        """A forwarded socket closed: tell its owner; False: not forwarded."""
-        target = self.forwarded.pop(conn, None)
-        if target is None:
-            return False
-        self.hub.request(target[0], b"D", b"%d" % conn)
-        return True
-
-    async def _watch(self) -> None:
-        """Sockets forwarded to a dead owner, or for a place that moved, reconnect."""
-        for rounds in itertools.count():
-            await asyncio.sleep(0.25)
-            if not self.forwarded:
-                continue
-            if not self.hub.up:
-                for conn in list(self.forwarded):
-                    self.connections.close(conn, TRY_AGAIN, "redis unavailable: retry shortly")
-                continue
-            try:
-                nodes = {node for node, _ in self.forwarded.values()}
-                dead = {node for node in nodes if not await self.hub.alive(node)}
-                owners = {place: node for node, place in self.forwarded.values()}
-                moved = await self.leases.moved(owners) if rounds % 2 else set()
-            except Exception:
-                log.exception("cannot check the owners of forwarded sockets")
-                continue
-            for conn, (node, place) in list(self.forwarded.items()):
-                if node in dead or place in moved:
-                    self.connections.close(conn, GOING_AWAY, MOVED)
-
     # ------------------------------------------------------------------ owner side
     def _request(self, kind: bytes, body: bytes) -> None:
         """A message from another process (called by the hub's reader: never blocks)."""
         if kind == b"R":
-            answer = orjson.loads(body)
-            future = self._asks.pop(int(answer["id"]), None)
-            if future is not None and not future.done():
-                future.set_result(answer["state"])
+            self.forwarder.answered(body)
             return
         job = asyncio.create_task(self._serve(kind, body))
         self._jobs.add(job)
@@ -345,15 +290,4 @@ class Cluster:
         node = await self.route(place)
         if node is None:
             return self.summary_here(place, time.time())
-        ask_id = next(self._ask_ids)
-        future: asyncio.Future[Message | None] = asyncio.get_running_loop().create_future()
-        self._asks[ask_id] = future
-        body = orjson.dumps({"id": ask_id, "node": self.node, "place": place})
-        try:
-            if not self.hub.request(node, b"Q", body):
-                raise Unreachable("redis is unavailable")
-            return await asyncio.wait_for(future, ASK_TIMEOUT)
-        except TimeoutError:
-            raise Unreachable(f"the owner of {place!r} did not answer") from None
-        finally:
-            self._asks.pop(ask_id, None)
+        return await self.forwarder.ask(node, place)

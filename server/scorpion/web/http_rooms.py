@@ -14,7 +14,7 @@ from scorpion.race.disclosure import daily_public
 from scorpion.race.protocol import daily_key
 
 from .auth import bearer, new_room_id
-from .cluster import Unreachable
+from .forwarding import Unreachable
 from .http_common import api, me, services, today
 from .responses import ApiError, json_body, ok
 from .services import Services

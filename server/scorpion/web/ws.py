@@ -81,7 +81,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     finally:
         svc.connections.remove(conn, address)
         svc.hub.detach(conn.id)
-        if attached and not (svc.cluster is not None and svc.cluster.bye(conn.id)):
+        if attached and not (svc.cluster is not None and svc.cluster.forwarder.bye(conn.id)):
             await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
         await conn.wait_closed(0.5)
         conn.stop()
@@ -130,7 +130,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
             conn.close(TRY_AGAIN, "room unreachable: retry shortly")
             return True
         if owner is not None:  # another process owns the place: forward this socket there
-            svc.cluster.forward_hello(conn.id, owner, place, svc.race_player(player), data)
+            svc.cluster.forwarder.hello(conn.id, owner, place, svc.race_player(player), data)
             return True
     await svc.bridge.run(svc.referee.hello(conn.id, svc.race_player(player), data, time.time()))
     return True
@@ -155,7 +155,7 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
     except Refusal as exc:
         refuse(svc, conn, exc)
         return
-    if svc.cluster is not None and svc.cluster.forward(conn.id, message["text"]):
+    if svc.cluster is not None and svc.cluster.forwarder.command(conn.id, message["text"]):
         return  # its owner answers through the hub
     try:
         outputs = svc.referee.receive(conn.id, data, time.time())
