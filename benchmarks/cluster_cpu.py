@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from scorpion.engine import apply_action
 from support.postgres import PostgresCluster, postgres_bin
 from support.server import Api, Client, Replica, ServerProcess
-from support.services import Nginx, RedisServer
+from support.services import Nginx, RedisServer, stop_everything
 
 DEAL = 4242
 TICK = os.sysconf("SC_CLK_TCK")
@@ -174,13 +174,7 @@ async def run(rooms: int, seconds: float) -> None:
             for server in servers:
                 server.stop()
     finally:
-        if nginx is not None:
-            nginx.remove()
-        for server in started:
-            if server.running:
-                server.stop()
-        redis.remove()
-        postgres.remove()
+        stop_everything(nginx, started, redis, postgres)
 
 
 def main() -> None:

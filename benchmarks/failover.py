@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from support.failover import kill_round
 from support.postgres import PostgresCluster, postgres_bin
 from support.server import Api, ServerProcess
-from support.services import Nginx, RedisServer
+from support.services import Nginx, RedisServer, stop_everything
 
 
 async def run(rounds: int, ttl: float, processes: int) -> None:
@@ -57,13 +57,7 @@ async def run(rounds: int, ttl: float, processes: int) -> None:
         print(f"{len(every)} players over {rounds} kills (lease ttl {ttl} s): "
               f"median {statistics.median(every):.2f} s, worst {max(every):.2f} s")  # fmt: skip
     finally:
-        if nginx is not None:
-            nginx.remove()
-        for server in servers:
-            if server.running:
-                server.stop()
-        redis.remove()
-        postgres.remove()
+        stop_everything(nginx, servers, redis, postgres)
 
 
 def main() -> None:

@@ -16,7 +16,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from support.server import free_port
+from support.postgres import PostgresCluster
+from support.server import ServerProcess, free_port
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout: float = 10.0) -> None:
@@ -141,3 +142,17 @@ class Nginx(Foreground):
     def log(self) -> str:
         path = self.root / "error.log"
         return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+
+def stop_everything(
+    nginx: Nginx | None, servers: Sequence[ServerProcess], *others: Foreground | PostgresCluster
+) -> None:
+    """The end of a multi-process run (benchmarks): nginx, the app processes still
+    running, then the services they used."""
+    if nginx is not None:
+        nginx.remove()
+    for server in servers:
+        if server.running:
+            server.stop()
+    for other in others:
+        other.remove()
