@@ -8,26 +8,31 @@ ARGS ?=
 
 .PHONY: run test lint bench clean
 
+# `make run` needs only the server (the runtime package); `make test` adds the dev tools.
 $(BIN)/scorpion: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.dev: $(BIN)/scorpion
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@
 
 run: $(BIN)/scorpion
 	$(BIN)/scorpion serve --host $(HOST) --port $(PORT) $(ARGS)
 
-test: $(BIN)/scorpion
+test: $(VENV)/.dev
 	$(BIN)/ruff check server tests benchmarks
 	$(BIN)/ruff format --check server tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest server tests
 
-lint: $(BIN)/scorpion
+lint: $(VENV)/.dev
 	$(BIN)/ruff check --fix server tests benchmarks
 	$(BIN)/ruff format server tests benchmarks
 
-bench: $(BIN)/scorpion
+bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/engine_speed.py
 
 clean:

@@ -108,3 +108,15 @@ export function dailyStreak(games, today) {
   const current = last !== null && dayNumber(today) - last <= 1 ? run : 0;
   return { current, best };
 }
+
+// Your player on another device (docs/http-api.md): codes travel in bodies, never in a URL.
+export const makeDeviceCode = () => request("POST", "/api/me/device-code");
+export const makeRecoveryCode = () => request("POST", "/api/me/recovery-code");
+
+/** This browser becomes the player of a one-time code (or a recovery code), with a token of
+ * its own; the player this browser had before is forgotten here. */
+export async function useCode(code, recovery = false) {
+  const data = await request("POST", recovery ? "/api/recover" : "/api/devices/claim", { code });
+  forget();
+  return remember(data);
+}

@@ -11,6 +11,51 @@ import { columnLabel, coveredRunNote, coveredRuns } from "./tableau.js";
 const GAP_RATIO = 0.12; // gap between columns, in card widths
 const MAX_CW = 104;
 const MIN_CW = 30; // ten columns (Three Blind Mice) still fit a 360 px phone
+// The whole board fits the window (the card you build on is the last one of a column: a racer
+// must never scroll to it). Columns squeeze first, then cards shrink, down to READABLE_CW.
+const STEP_MAX = 0.27; // face-up fan, in card heights
+const CORNER = 0.33; // a covered face-up card still shows its corner (rank and suit), in card widths
+const READABLE_CW = 41; // the corner's rank is 0.27 card widths: 11 CSS px at 41 px
+const BOTTOM_MARGIN = 10;
+
+function sizes(cw) {
+  const ch = Math.round(cw * 1.4);
+  const gap = Math.max(3, Math.floor(cw * GAP_RATIO));
+  return {
+    cw, ch, gap,
+    downStep: Math.max(3, Math.round(ch * 0.1)),
+    top: ch + gap * 1.6, // the stock and foundations row (cards.css .toprow)
+    minStep: Math.ceil(cw * CORNER),
+    maxStep: Math.round(ch * STEP_MAX),
+  };
+}
+
+function columnHeight(S, column, step) {
+  const up = column.up.length;
+  if (!up) return column.down ? (column.down - 1) * S.downStep + S.ch : S.ch;
+  return column.down * S.downStep + (up - 1) * step + S.ch;
+}
+
+/** Card size and each column's fan for a view in `width` x `height` CSS px. */
+export function fitLayout(v, width, height) {
+  const n = v.columns.length;
+  const widest = Math.max(MIN_CW, Math.min(MAX_CW, Math.floor(width / (n + (n - 1) * GAP_RATIO))));
+  const smallest = Math.min(widest, READABLE_CW);
+  let S = sizes(widest);
+  for (let cw = widest; cw >= smallest; cw--) {
+    S = sizes(cw);
+    const tallest = Math.max(...v.columns.map((c) => columnHeight(S, c, S.minStep)));
+    if (S.top + tallest <= height) break;
+  }
+  const room = height - S.top;
+  const steps = v.columns.map((c) => {
+    const up = c.up.length;
+    if (up < 2) return S.maxStep;
+    const fit = Math.floor((room - S.ch - c.down * S.downStep) / (up - 1));
+    return Math.max(S.minStep, Math.min(S.maxStep, fit));
+  });
+  return { ...S, steps, width: n * S.cw + (n - 1) * S.gap };
+}
 
 export function createBoard({ interactive = true, label = "Your board" } = {}) {
   // The game around the board is the region named `label`; the board is a group inside it.
@@ -52,26 +97,15 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   }
 
   function layout(v) {
-    const n = v.columns.length;
     // Measure the space outside the .game wrapper: the wrapper itself is sized to the board.
     const host = el.closest(".game")?.parentElement || el.parentElement;
     const width = host?.clientWidth || el.clientWidth || 700;
-    let cw = Math.floor(width / (n + (n - 1) * GAP_RATIO));
-    cw = Math.max(MIN_CW, Math.min(MAX_CW, cw));
-    const ch = Math.round(cw * 1.4);
-    const gap = Math.max(3, Math.floor(cw * GAP_RATIO));
-    const width2 = n * cw + (n - 1) * gap;
-    // Fit the longest column in what is left of the window, but keep every rank readable.
-    const tableauTop = el.getBoundingClientRect().top + ch + gap * 1.6;
-    const avail = Math.max(ch * 4, window.innerHeight - tableauTop - 12);
-    const downStep = Math.round(ch * 0.1);
-    const steps = v.columns.map((c) => {
-      const up = c.up.length;
-      if (up < 2) return Math.round(ch * 0.27);
-      const fit = (avail - ch - c.down * downStep) / (up - 1);
-      return Math.round(Math.max(ch * 0.2, Math.min(ch * 0.27, fit)));
-    });
-    return { cw, ch, gap, downStep, steps, width: width2 };
+    // From the board's top (in the page, whatever the scroll) to the window's bottom edge,
+    // less what follows the board in its game section (the help line).
+    const top = el.getBoundingClientRect().top + window.scrollY;
+    let below = 0;
+    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) below += s.getBoundingClientRect().height;
+    return fitLayout(v, width, window.innerHeight - top - below - BOTTOM_MARGIN);
   }
 
   /** Draw a view. opts.animate: animate from the previous view (moves, turns, runs). */
@@ -85,6 +119,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     const focusedKey = document.activeElement?.dataset?.key;
 
     const L = layout(next);
+    fitted = layoutKey(L);
     el.style.setProperty("--cw", `${L.cw}px`);
     el.style.setProperty("--ch", `${L.ch}px`);
     el.style.setProperty("--gap", `${L.gap}px`);
@@ -288,19 +323,32 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     return bestDist < 40 ? best : null;
   }
 
-  // Re-fit the cards when the window changes size (phone rotation, split screen).
+  // Re-fit the cards when the window changes size (phone rotation, split screen) or what lies
+  // above the board does (a title, a wrapped line): only when the fit changes, never mid-drag.
   let lastRules = null;
+  let fitted = "";
   let resizeTimer = null;
+  const layoutKey = (L) => `${L.cw}:${L.steps.join(",")}`;
+  const refit = () => {
+    if (!view || !el.isConnected || el.querySelector(".card.dragging")) return;
+    if (layoutKey(layout(view)) !== fitted) update(view, { rules: lastRules });
+  };
   const onResize = () => {
-    if (!el.isConnected) { window.removeEventListener("resize", onResize); return; }
+    if (!el.isConnected) {
+      window.removeEventListener("resize", onResize);
+      observer?.disconnect();
+      return;
+    }
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => { if (view) update(view, { rules: lastRules }); }, 80);
+    resizeTimer = setTimeout(refit, 80);
   };
   window.addEventListener("resize", onResize);
+  const observer = typeof ResizeObserver === "function" ? new ResizeObserver(onResize) : null;
+  observer?.observe(document.body);
 
   Object.assign(board, { update, highlight, clearHighlight, group, refuse, select, columnAt,
     stockSlot, cardEl: (text) => cards.get(`c:${text}`) });
   return board;
 }
 
-export { columnLabel, coveredRuns, fittingColumns } from "./tableau.js";
+export { columnLabel, coveredRuns, legalTargets } from "./tableau.js";

@@ -1,5 +1,6 @@
 // The results chart: every racer's runs removed and score against the race clock, in SVG.
-// timeline: {playerId: [[elapsed, runs, score], ...]}; players: [{id, name}].
+// timeline: {playerId: [[elapsed, runs, score], ...]}; players: [{id, name}]. When nobody removed
+// a run, the runs panel (four flat lines at 0) gives way to a taller score panel.
 
 import { clock, h } from "./dom.js";
 
@@ -21,31 +22,32 @@ export function raceChart(timeline, players, { width = 640, end = null } = {}) {
   });
   const tMax = Math.max(5, end || 0, ...series.flatMap((s) => s.points.map((pt) => pt[0])));
   const sMax = Math.max(10, ...series.flatMap((s) => s.points.map((pt) => pt[2])));
+  const anyRun = series.some((s) => s.points.some((pt) => pt[1] > 0));
   const left = 44;
   const right = 12;
   const runsTop = 14;
-  const runsH = 90;
-  const scoreTop = runsTop + runsH + 34;
-  const scoreH = 130;
+  const runsH = anyRun ? 90 : 0;
+  const scoreTop = anyRun ? runsTop + runsH + 34 : 20;
+  const scoreH = anyRun ? 130 : 180;
   const height = scoreTop + scoreH + 30;
   const x = (t) => left + (t / tMax) * (width - left - right);
   const yRuns = (r) => runsTop + runsH - (r / 4) * runsH;
   const yScore = (s) => scoreTop + scoreH - (s / sMax) * scoreH;
 
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img" });
-  root.append(svg("title", {}, "Runs removed and score of each racer over the race clock"));
+  root.append(svg("title", {}, anyRun ? "Runs removed and score of each racer over the race clock" : "Score of each racer over the race clock (nobody removed a run)"));
   // Grids and axes.
-  for (let r = 0; r <= 4; r++) {
+  for (let r = 0; anyRun && r <= 4; r++) {
     root.append(svg("line", { x1: left, x2: width - right, y1: yRuns(r), y2: yRuns(r), class: "gridline" }));
     root.append(svg("text", { x: left - 8, y: yRuns(r) + 4, "text-anchor": "end" }, String(r)));
   }
-  root.append(svg("text", { x: left, y: runsTop - 4 }, "Runs removed"));
+  if (anyRun) root.append(svg("text", { x: left, y: runsTop - 4 }, "Runs removed"));
   const sStep = niceStep(sMax / 4);
   for (let s = 0; s <= sMax; s += sStep) {
     root.append(svg("line", { x1: left, x2: width - right, y1: yScore(s), y2: yScore(s), class: "gridline" }));
     root.append(svg("text", { x: left - 8, y: yScore(s) + 4, "text-anchor": "end" }, String(s)));
   }
-  root.append(svg("text", { x: left, y: scoreTop - 6 }, "Score"));
+  root.append(svg("text", { x: left, y: scoreTop - 6 }, anyRun ? "Score" : "Score (nobody removed a run)"));
   root.append(svg("line", { x1: left, x2: width - right, y1: scoreTop + scoreH, y2: scoreTop + scoreH, class: "axis" }));
   const tStep = niceStep(tMax / 6, [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600]);
   for (let t = 0; t <= tMax; t += tStep) {
@@ -64,7 +66,7 @@ export function raceChart(timeline, players, { width = 640, end = null } = {}) {
     });
     const last = pts[pts.length - 1];
     runsPath += ` H${x(Math.max(last[0], 0))}`;
-    root.append(svg("path", { d: runsPath, fill: "none", stroke: s.color, "stroke-width": 2.5, "stroke-linejoin": "round" }));
+    if (anyRun) root.append(svg("path", { d: runsPath, class: "runs-line", fill: "none", stroke: s.color, "stroke-width": 2.5, "stroke-linejoin": "round" }));
     root.append(svg("path", { d: scorePath, fill: "none", stroke: s.color, "stroke-width": 2.5, "stroke-linejoin": "round" }));
     root.append(svg("circle", { cx: x(last[0]), cy: yScore(last[2]) + nudge, r: 4, fill: s.color }));
   });

@@ -49,6 +49,13 @@ export function clock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
+/** 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st. */
+export function ordinal(n) {
+  const s = ["th", "st", "nd", "rd"];
+  const v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}
+
 /** Announce to screen readers through the aria-live regions of index.html. */
 export function announce(text, urgent = false) {
   const region = document.getElementById(urgent ? "live-assertive" : "live-polite");

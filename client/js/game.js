@@ -2,7 +2,7 @@
 // auto, deal, give up). Used for your race board, the daily and practice; readonly for a followed
 // board. The caller passes the commands (session) and the rules the room plays.
 
-import { createBoard, fittingColumns } from "./board.js";
+import { createBoard, legalTargets } from "./board.js";
 import { attachInput, gameKeys } from "./input.js";
 import { announce, h, reducedMotion } from "./dom.js";
 import { cardName } from "./cards.js";
@@ -48,7 +48,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     h("p", {}, "Drag any face-up card: the cards on it come along. Tap a card to send it where it fits, or pick it up and tap a column. Keys: ",
       h("kbd", { text: "←→↑↓" }), " move, ", h("kbd", { text: "Enter" }), " send where it fits, ",
       h("kbd", { text: "Space" }), " pick up / put down, ", h("kbd", { text: "1–7" }), " send to a column, ",
-      h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint, ", h("kbd", { text: "A" }), " auto, ",
+      h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint (again: the next one), ", h("kbd", { text: "A" }), " auto, ",
       h("kbd", { text: "Esc" }), " cancel."),
     h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"),
     h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"));
@@ -78,14 +78,22 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     announce(card ? `${cardName(card)}: ${message}` : message, true);
   }
 
+  // One hint at a time: the first press asks the server, the next presses show its next
+  // suggestion for the same board (a move on the board asks again).
+  let hints = { view: null, moves: [], index: -1 };
+
   async function hint() {
     try {
-      const moves = await commands.hint();
-      if (!moves.length) toast("No moves left: undo, or deal the stock if you still can.", "info");
-      else {
-        board.highlight(moves);
-        announce(`Hint: ${moves.map(describeMove).join("; ")}`);
+      if (hints.view !== view || !hints.moves.length) hints = { view, moves: await commands.hint(), index: -1 };
+      const { moves } = hints;
+      if (!moves.length) {
+        toast("No moves left: undo, or deal the stock if you still can.", "info");
+        return;
       }
+      hints.index = (hints.index + 1) % moves.length;
+      const move = moves[hints.index];
+      board.highlight([move]);
+      announce(`Hint ${hints.index + 1} of ${moves.length}: ${describeMove(move)}`);
     } catch (err) {
       refused(err);
     }
@@ -131,7 +139,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       refused,
     }, {
       tapMode: () => (tapToggle.checked ? "move" : "select"),
-      fits: (card) => fittingColumns(board.view, card, rules()),
+      fits: (card) => legalTargets(board.view, card),
     });
     stopKeys = gameKeys({ deal: () => act(commands.deal, announceDeal), undo: () => act(commands.undo, announceUndo), hint: () => hint(), auto: () => auto() });
   }

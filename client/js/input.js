@@ -2,13 +2,14 @@
 // where it fits (the server resolves "4H"), tap a card then a column, and the keyboard.
 // It calls actions.move(text) -> Promise and reports refusals back to the board.
 
-import { reducedMotion } from "./dom.js";
+import { announce, reducedMotion } from "./dom.js";
+import { cardName } from "./cards.js";
 
 const DRAG_START = 6; // px before a press becomes a drag
 
 /**
  * actions: {move(text, card) -> Promise, deal(), undo(), hint(), refused(err, card)}
- * options: {tapMode: () => "move" | "select"}
+ * options: {tapMode: () => "move" | "select", fits: (card) => [0-based columns] from the legal moves}
  */
 export function attachInput(board, actions, options = {}) {
   const el = board.el;
@@ -16,11 +17,18 @@ export function attachInput(board, actions, options = {}) {
   let selected = null;
   let focus = { col: 0, index: -1 }; // index -1: the column itself (used when it is empty)
   const tapMode = options.tapMode || (() => "move");
+  const fits = (text) => (options.fits ? options.fits(text) : []);
+
+  /** Light the columns a card may go to (the legal moves the server sent). */
+  function glow(columns) {
+    board.columnEls().forEach((c, i) => c.classList.toggle("drop-hint", columns.includes(i)));
+  }
 
   function select(text) {
     selected = text;
     board.select(text);
     el.classList.toggle("has-selection", !!text);
+    glow(text ? fits(text) : []);
   }
 
   async function send(text, card) {
@@ -60,8 +68,7 @@ export function attachInput(board, actions, options = {}) {
       press.dragging = true;
       select(null);
       for (const c of press.els) c.classList.add("dragging");
-      const fits = options.fits ? options.fits(press.text) : [];
-      board.columnEls().forEach((c, i) => c.classList.toggle("drop-hint", fits.includes(i)));
+      glow(fits(press.text));
       press.els[0]?.parentElement?.classList.add("lifted");
     }
     for (const c of press.els) c.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-3, Math.min(3, dx / 60))}deg)`;
@@ -194,7 +201,7 @@ export function attachInput(board, actions, options = {}) {
       case "Enter":
         if (e.target.closest(".stock-slot")) actions.deal();
         else if (selected) dropOnFocused();
-        else if (text) send(text, text);
+        else if (text) sendWhereItFits(text);
         break;
       case " ":
         if (e.target.closest(".stock-slot")) actions.deal();
@@ -214,6 +221,17 @@ export function attachInput(board, actions, options = {}) {
     e.preventDefault();
   });
 
+  /** Enter on a card: one place it fits, it goes there; several, it is picked up with those
+   * columns lit; none, the server is asked anyway and says why not. */
+  function sendWhereItFits(text) {
+    const targets = fits(text);
+    if (targets.length === 1) send(`${text}>${targets[0] + 1}`, text);
+    else if (targets.length > 1) {
+      select(text);
+      announce(`${cardName(text)} fits on columns ${targets.map((j) => j + 1).join(" and ")}: press a column's number`);
+    } else send(text, text);
+  }
+
   function dropOnFocused() {
     const col = focus.col;
     if (String(col) === columnOf(selected)) {
@@ -227,7 +245,7 @@ export function attachInput(board, actions, options = {}) {
     /** Call after each board update: keep the tab stop and selection valid. */
     refresh() {
       if (selected && !board.cardEl(selected)) select(null);
-      else if (selected) board.select(selected);
+      else if (selected) select(selected); // the board changed: so may the columns it fits
       syncTabStop();
     },
     clear: () => select(null),

@@ -10,8 +10,9 @@ import { mountRoom } from "./views/room.js";
 import { mountDaily } from "./views/daily.js";
 import { mountStats } from "./views/stats.js";
 import { mountRules } from "./views/rules.js";
+import { mountPractice, mountPracticeList } from "./views/practice.js";
+import { mountDevices } from "./views/devices.js";
 import { invite } from "./views/invite.js";
-import { PRESETS } from "./presets.js";
 import { applyColors } from "./game.js";
 
 const store = createStore({ me: api.player(), conn: null, room: null, board: null, daily: null });
@@ -79,6 +80,7 @@ function askName(change = false) {
       },
     }, h("h2", { id: "name-h", text: change ? "Your name" : "Pick a name to play" }),
     h("p.muted", { text: "Other racers see it next to your progress." }),
+    change ? h("p", {}, h("a", { href: "#/devices", onclick: () => { overlay.remove(); resolve(null); } }, "Use on another device")) : null,
     h("label.field", {}, "Name", input), error,
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, change ? "Save" : "Let's play"),
       change ? h("button.btn", { type: "button", onclick: () => { overlay.remove(); resolve(null); } }, "Cancel") : null));
@@ -86,28 +88,6 @@ function askName(change = false) {
     document.body.append(overlay);
     input.focus();
   });
-}
-
-async function practice(preset) {
-  if (!preset) {
-    root.append(h("h1", { text: "Practice" }),
-      h("p.lead", { text: "A game for you alone: the same engine, no opponents, no clock pressure." }),
-      h("div.cta-grid", {}, Object.entries(PRESETS).map(([key, p]) => h("section.panel.stack", {},
-        h("h2", { text: p.label }), h("p.muted", { text: p.blurb }),
-        h("div.row", {}, h("a.btn.primary", { href: `#/practice/${key}` }, "Deal"),
-          h("a.btn", { href: `#/rules/${key}`, "aria-label": `Rules of ${p.label}` }, "Rules"))))));
-    return;
-  }
-  await askName();
-  try {
-    const room = await api.createRoom({ preset, max_players: 1, time_limit: 0, undo: true, hints: true });
-    const id = room.room ?? room.id;
-    sessionStorage.setItem(`scorpion.autostart.${id}`, "1");
-    location.replace(`#/r/${id}`);
-  } catch (err) {
-    toast(err.message);
-    root.append(h("p.error-text", { text: err.message }));
-  }
 }
 
 async function route() {
@@ -138,10 +118,16 @@ async function route() {
     await askName();
     if (route.current !== token) return;
     unmount = mountDaily(ctx, arg);
+  } else if (name === "practice" && arg) {
+    await askName();
+    if (route.current !== token) return;
+    unmount = mountPractice(ctx, arg);
   } else if (name === "practice") {
-    practice(arg);
+    unmount = mountPracticeList(ctx);
   } else if (name === "rules") {
     unmount = mountRules(ctx, arg);
+  } else if (name === "devices") {
+    unmount = mountDevices(ctx);
   } else if (name === "stats") {
     unmount = mountStats(ctx);
   } else {
@@ -160,7 +146,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device" };
 
 window.addEventListener("hashchange", route);
 applyColors();

@@ -5,6 +5,8 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
   return {
     id: state.room,
     creator: state.creator,
+    host: state.host ?? state.creator, // host controls: who may start, remove, lock
+    locked: !!state.locked,
     settings: state.settings || {},
     phase: state.phase || "lobby",
     round: state.round || 0,
@@ -20,7 +22,8 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
   };
 }
 
-const fresh = { status: "playing", runs: 0, score: 0, moves: 0, turned: 0, elapsed: 0, hints: 0 };
+// A racer at the start: nothing done yet, so all tied (the server's ranks say the same).
+const fresh = { status: "playing", runs: 0, score: 0, moves: 0, turned: 0, elapsed: 0, hints: 0, autos: 0, ordered: 0, rank: 1 };
 
 export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
   const r = { ...room, players: room.players.map((p) => ({ ...p })), spectators: [...room.spectators] };
@@ -88,9 +91,14 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     case "progress": {
       const p = player(ev.player);
       if (p) {
-        for (const key of ["runs", "score", "moves", "turned", "status", "elapsed", "hints"]) {
+        for (const key of ["runs", "score", "moves", "turned", "status", "elapsed", "hints", "autos", "ordered"]) {
           if (ev[key] !== undefined) p[key] = ev[key];
         }
+      }
+      // The server ranks everyone after each change (ties share a rank).
+      for (const [id, rank] of Object.entries(ev.ranks || {})) {
+        const q = player(id);
+        if (q) q.rank = rank;
       }
       break;
     }
@@ -102,7 +110,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       if (ev.timeline) r.timeline = ev.timeline;
       for (const row of r.results) {
         const p = player(row.player);
-        if (p) Object.assign(p, { status: row.status, runs: row.runs, score: row.score, moves: row.moves, elapsed: row.elapsed });
+        if (p) Object.assign(p, { status: row.status, runs: row.runs, score: row.score, moves: row.moves, elapsed: row.elapsed, rank: row.rank, ordered: row.ordered ?? p.ordered });
       }
       break;
     case "rematch": {
@@ -122,21 +130,21 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     case "settings":
       r.settings = { ...r.settings, ...(ev.settings || {}) };
       break;
+    case "host":
+      r.host = ev.player;
+      break;
+    case "locked":
+      r.locked = !!ev.locked;
+      break;
     default:
       break;
   }
   return r;
 }
 
-/** Racers ranked while racing: winners by time, then runs, score, fewest moves. */
-export function ranked(players) {
-  const key = (p) => [p.status === "won" ? 0 : 1, p.status === "won" ? p.elapsed : 0, -p.runs, -p.score, p.moves];
-  return [...players].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
-    return 0;
-  });
+/** Racers in the order of the ranks the server sent (the client never ranks anyone). */
+export function byRank(players) {
+  return [...players].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
 }
 
 export const STATUS_WORDS = {

@@ -179,6 +179,10 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     ready: (ready = true) => conn.send("ready", { ready }),
     start: () => conn.send("start"),
     rematch: () => conn.send("rematch", { round: get().room?.round }),
+    kick: (player) => conn.send("kick", { player }),
+    lock: (locked) => conn.send("lock", { locked }),
+    handHost: (player) => conn.send("hand-host", { player }),
+    report: (player, reason = "") => conn.send("report", { player, reason }),
     async follow(player) {
       set({ follow: player ? { player, view: null } : null });
       const answer = await conn.send("follow", { player });
@@ -209,18 +213,16 @@ function applyDailyEvent(d, ev) {
     if (i >= 0) next.playing[i] = row;
     else next.playing.push(row);
   } else if (ev.event === "finished") {
+    // A ranked attempt ended: the leaderboard's ranks are the server's, so the page fetches the
+    // new leaderboard (see views/daily.js) rather than placing the entry itself.
     const id = ev.player?.id ?? ev.player;
     next.playing = next.playing.filter((x) => x.id !== id);
-    if (ev.entry) {
-      next.leaderboard = [...next.leaderboard.filter((e) => e.player !== ev.entry.player), ev.entry];
-      next.leaderboard.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
-    }
   }
   return next;
 }
 
 function pick(ev) {
   const out = {};
-  for (const k of ["runs", "score", "moves", "status", "elapsed", "turned"]) if (ev[k] !== undefined) out[k] = ev[k];
+  for (const k of ["runs", "score", "moves", "status", "elapsed", "turned", "ordered"]) if (ev[k] !== undefined) out[k] = ev[k];
   return out;
 }

@@ -1,5 +1,5 @@
 // Pure facts about a board view (no DOM): screen-reader labels, complete runs still on the
-// table and why they stay, and where a card would fit (a drag aid; the server decides).
+// table and why they stay, and where a card may go (read from the view's legal moves).
 
 import { cardName, parseCard, suitName } from "./cards.js";
 
@@ -39,26 +39,10 @@ export function coveredRuns(v) {
   return found;
 }
 
-/** Columns where a card would fit under these rules: only a visual aid, the server decides. */
-export function fittingColumns(v, text, rules = {}) {
-  const card = parseCard(text);
-  if (!v || !card) return [];
-  const from = v.columns.findIndex((c) => c.up.includes(text));
-  const out = [];
-  v.columns.forEach((column, j) => {
-    if (j === from) return;
-    const top = column.up[column.up.length - 1];
-    if (!top) {
-      if (column.down) return;
-      const whole = from >= 0 && v.columns[from].down === 0 && v.columns[from].up[0] === text;
-      if (!whole && (card.rank === 13 || rules.empty === "any")) out.push(j);
-      return;
-    }
-    const t = parseCard(top);
-    if (card.rank === 13 || t.rank !== card.rank + 1) return;
-    if (rules.build === "any-suit" || t.suit === card.suit) out.push(j);
-  });
-  return out;
+/** 0-based columns a card may move to: from the view's legal moves, which the server lists. */
+export function legalTargets(v, text) {
+  const prefix = `${text}>`;
+  return (v?.legal || []).filter((m) => m.startsWith(prefix)).map((m) => Number(m.slice(prefix.length)) - 1);
 }
 
 /** Why a complete run stays on the table (docs/rules.md, "Finished runs"), or "" when there is none to explain. */

@@ -9,11 +9,14 @@ from collections.abc import Sequence
 
 # Each module defines ``add_parser(subparsers)``, which registers its sub-command and
 # sets ``func`` (taking the parsed arguments, returning an exit code) as a default.
-COMMANDS = ("deal", "play", "serve", "solve")
+COMMANDS = ("backup", "deal", "play", "reports", "restore", "serve", "solve")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from scorpion import __version__
+
     parser = argparse.ArgumentParser(prog="scorpion", description="Scorpion solitaire races.")
+    parser.add_argument("--version", action="version", version=f"scorpion {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"scorpion.commands.{name}").add_parser(subparsers)

@@ -7,6 +7,19 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 
+def window_width(page: Page) -> int:
+    """The window's width as set (a phone's page may lay out wider than its screen, so the
+    page's own innerWidth is no measure of overflow)."""
+    size = page.viewport_size
+    assert size
+    return size["width"]
+
+
+def nothing_sideways(page: Page) -> None:
+    """Nothing sticks out of the window sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= window_width(page)
+
+
 def name_player(page: Page, name: str) -> None:
     """Answer the name prompt that a room or daily link shows to a new browser, taking the
     first choice offered (a seat when there is one free, else watching)."""
@@ -59,3 +72,34 @@ def drag(page: Page, text: str, column: int) -> None:
 def tap(page: Page, text: str, scope: str = ".race-main") -> None:
     """Click a card on its visible top strip (cards overlap in a column)."""
     card(page, text, scope).click(position={"x": 12, "y": 8})
+
+
+ONE_SEAT_RACE = """async (settings) => {
+  const api = await import('/js/api.js');
+  await api.ensurePlayer(settings.name);
+  delete settings.name;
+  const r = await api.createRoom({max_players: 1, ...settings});
+  sessionStorage.setItem('scorpion.autostart.' + r.room, '1');
+  location.hash = '#/r/' + r.room;
+}"""
+
+
+def one_seat_race(page: Page, base: str, name: str = "Kay", **settings: Any) -> None:
+    """A race room of one seat with these room settings, started at once (practice is not a
+    race: it has no racers list, race clock or results)."""
+    page.goto(base + "/")
+    page.evaluate(ONE_SEAT_RACE, {"name": name, **settings})
+    expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+
+
+def play_by_keys(page: Page, moves: list[str]) -> None:
+    """Play moves ("9D>1", "deal") with the keyboard: focus the card, press the column's number."""
+    for move in moves:
+        before = page.locator(".race-main [data-stat='moves'] b").inner_text()
+        if move == "deal":
+            page.keyboard.press("d")
+        else:
+            text, column = move.split(">")
+            card(page, text).focus()
+            page.keyboard.press(column[-1])
+        expect(page.locator(".race-main [data-stat='moves'] b")).not_to_have_text(before)

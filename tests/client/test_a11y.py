@@ -1,6 +1,7 @@
 """Accessibility: axe-core finds no serious or critical violation on home, lobby, race,
-results, daily and rules; the deal and undo are announced; a followed board is pictures, not
-buttons; one region per board; card names say their column; forced colours keep the cards.
+results, daily, practice and rules; the deal and undo are announced; a followed board is
+pictures, not buttons; one region per board; card names say their column; forced colours keep
+the cards.
 
 axe-core comes from npm (tests/client/axe: `npm ci --prefix tests/client/axe`, which .ci/run
 does) and is injected into the page only in these tests, never served.
@@ -16,7 +17,7 @@ from playwright.sync_api import Page, expect
 from support.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import create_room, name_player
+from .helpers import create_room, name_player, one_seat_race
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -65,10 +66,14 @@ def test_axe_on_every_view(server: ServerProcess, pages: PageFactory) -> None:
     expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
     serious(page, "daily")
 
+    practice = pages(390, 844, mobile=True)
+    practice.goto(server.url + "/#/practice/classic")
+    name_player(practice, "Pat")
+    expect(practice.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    serious(practice, "practice")
+
     solo = pages(390, 844, mobile=True)
-    solo.goto(server.url + "/#/practice/classic")
-    name_player(solo, "Solo")
-    expect(solo.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    one_seat_race(solo, server.url, "Solo", preset="classic", time_limit=0, hints=True)
     serious(solo, "race")
     solo.get_by_role("button", name="Rules").click()
     expect(solo.locator(".rules-overlay .rules-example")).to_have_count(4)
@@ -183,9 +188,7 @@ def test_give_up_and_status_tags_meet_aa_contrast(
     server: ServerProcess, pages: PageFactory
 ) -> None:
     page = pages()
-    page.goto(server.url + "/#/practice/classic")
-    name_player(page, "Gil")
-    expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    one_seat_race(page, server.url, "Gil", preset="classic", time_limit=0, hints=True)
     page.locator(".racers").evaluate(
         "r => r.insertAdjacentHTML('beforeend', '<span class=\"tag won\">finished</span>"
         '<span class="tag out">gave up</span><span class="tag away">away</span>'

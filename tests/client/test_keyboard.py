@@ -43,6 +43,17 @@ def touch_drag(page: Page, text: str, column: int) -> None:
     cdp.detach()
 
 
+def shown_hint(page: Page) -> tuple[str, str]:
+    """The one hint on the board: (card to move, target column), drawn in distinct colours."""
+    src = page.locator(".race-main .card.hint-src")
+    dst = page.locator(".race-main .hint-dst")
+    expect(src).to_have_count(1)
+    expect(dst).to_have_count(1)
+    shadow = "el => getComputedStyle(el).boxShadow"
+    assert src.evaluate(shadow) != dst.evaluate(shadow)
+    return src.get_attribute("data-card") or "", dst.get_attribute("data-col") or ""
+
+
 def solo_deal_one(page: Page, base: str) -> None:
     page.goto(base + "/")
     page.evaluate(SOLO_ROOM)
@@ -75,10 +86,16 @@ def test_keyboard_play_and_labels(server: ServerProcess, new_page: PageFactory) 
     expect(page.locator(".race-main .column[data-col='5'] .card[data-card='2H']")).to_be_visible()
     expect(page.locator(".race-main [data-stat='moves'] b")).to_have_text("2")
 
-    # H asks for hints: the moves are highlighted and read out.
+    # H shows one hint at a time: the card to move and where it goes, in two colours; H again
+    # shows the next one.
     page.keyboard.press("h")
-    expect(page.locator(".race-main .hint-src").first).to_be_visible()
-    expect(page.locator("#live-polite")).to_contain_text("Hint:")
+    expect(page.locator("#live-polite")).to_contain_text("Hint 1 of")
+    first = shown_hint(page)
+    count = int(re.findall(r"Hint 1 of (\d+)", page.locator("#live-polite").inner_text())[0])
+    assert count >= 2
+    page.keyboard.press("h")
+    expect(page.locator("#live-polite")).to_contain_text(f"Hint 2 of {count}")
+    assert shown_hint(page) != first
 
     # U undoes.
     page.keyboard.press("u")

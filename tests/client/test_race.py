@@ -121,7 +121,7 @@ def test_two_players_race_and_a_spectator_follows(
     for page in (ada, bo, cy):
         expect(page.get_by_role("dialog", name="Results")).to_be_visible(timeout=15_000)
         expect(page.locator(".results-table")).to_contain_text("Ada")
-        assert page.locator("svg.chart path").count() >= 4
+        assert page.locator("svg.chart path").count() >= 2  # a score line per racer
     expect(ada.get_by_role("button", name="Rematch on a new deal")).to_be_visible()
 
     # A rematch: back in the lobby, same room, everyone seated and not ready.

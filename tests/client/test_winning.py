@@ -40,7 +40,7 @@ def play_by_keyboard(page: Page, move: str) -> None:
 
 def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory, screenshots: Path) -> None:
     line = winning_line()
-    ada = new_page()
+    ada = new_page(1366, 768)  # the docs' pictures at a common laptop size
     bo = new_page()
     link = create_room(ada, server.url, "Ada", deal=DEAL)
     bo.goto(link)
@@ -50,7 +50,7 @@ def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory, screensho
     ada.locator("[data-action=start]").click()
     expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
 
-    cy = new_page()
+    cy = new_page(1366, 768)
     cy.goto(link)
     name_player(cy, "Cy")
     cy.locator("button.racer", has_text="Ada").click()

@@ -36,6 +36,7 @@ def test_auto_plays_the_first_move_of_a_winning_line_like_a_move() -> None:
     record = h.records[-1]
     assert record.kind == "action" and record.action == played  # type: ignore[union-attr]
     assert a.events("progress")[-1]["moves"] == 1
+    assert a.events("progress")[-1]["autos"] == 1  # counted for the results (issue 14)
     # Pressed again and again, Auto wins the game.
     for _ in range(400):
         answer = a.command("auto")

@@ -160,3 +160,15 @@ def test_commands_are_typed_values_with_only_their_fields() -> None:
     assert parse_command({"type": "auto", "seq": 4, "player": "p1"}) == Auto(4, "p1")
     assert parse_command({"type": "move", "seq": 5, "move": "4H"}).action == "4H"  # type: ignore[union-attr]
     assert Undo(6, None).action == "undo" and GiveUp(7, None).action == "give-up"
+
+
+def test_a_ranking_entry_leaves_the_cached_progress_alone() -> None:
+    from scorpion.engine import Game
+    from scorpion.race import Player
+    from scorpion.race.racer import Racer
+
+    racer = Racer(Player("a", "Ada"), Game.new(7, "classic"), 0.0, place="r1", round=1)
+    entry = racer.entry()
+    entry["rank"] = 1
+    assert "name" not in racer.progress() and "rank" not in racer.progress()
+    assert entry["name"] == "Ada"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -29,14 +28,6 @@ from scorpion.store import (
 pytestmark = pytest.mark.backends
 
 
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    s = open_store(database)
-    await s.open()
-    yield s
-    await s.close()
-
-
 async def log_of(store: Store, room: str) -> list[JSON]:
     return [entry for r, entry in await store.open_room_logs() if r == room]
 
@@ -58,6 +49,28 @@ async def test_sqlite_file_is_created_with_its_directory(tmp_path: Path) -> None
     assert await store.ping()
     await store.close()
     assert not await store.ping()
+
+
+async def test_a_read_only_sqlite_store_reads_beside_the_one_holding_the_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    with pytest.raises(StoreError, match="no database"):
+        await SQLiteStore(path, read_only=True).open()
+    assert not path.exists()
+    holder = SQLiteStore(path)
+    await holder.open()
+    await holder.create_player("p1", b"t1", "Ada")
+    reader = SQLiteStore(path, read_only=True)
+    await reader.open()
+    found = await reader.player("p1")
+    assert found is not None and found.name == "Ada"
+    with pytest.raises(StoreError):
+        await reader.create_player("p2", b"t2", "Bo")
+    await holder.rename_player("p1", "Ada L.")
+    assert (await reader.player("p1")).name == "Ada L."  # type: ignore[union-attr]
+    await reader.close()
+    await holder.close()
 
 
 async def test_players_by_token_rename_and_delete(store: Store) -> None:
@@ -292,3 +305,22 @@ async def test_a_version_1_sqlite_database_is_migrated(tmp_path: Path) -> None:
     await store.write([SaveDaily("2026-11-29", 7, False)])
     assert await store.daily_deal("2026-11-29") == (7, False)
     await store.close()
+
+
+async def test_purge_deletes_what_ended_before_the_retention(store: Store) -> None:
+    now = time.time()
+    await store.create_player("p1", b"h1", "Ann")
+    await store.write([
+        SaveGame(record("old", "p1", now - 100, "won")),
+        SaveGame(record("playing", "p1", now - 100, None)),
+        ClaimDaily("2026-01-01", "p1", "old"),
+        OpenRoom("gone", "p1", {}),
+        CloseRoom("gone"),
+        OpenRoom("open", "p1", {}),
+    ])  # fmt: skip
+    # The old game ended and the room closed before now + 1: those two and the attempt go.
+    assert await store.purge(now + 1) == 3
+    assert [g.id for g in await store.player_games("p1")] == ["playing"]
+    assert await store.daily_attempt("2026-01-01", "p1") is None
+    assert [r for r, _ in await store.open_room_logs()] == []  # "open" has no log entries
+    assert await store.purge(now + 1) == 0

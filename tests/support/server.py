@@ -320,3 +320,14 @@ def last_version(client: Client) -> int:
     versions = [f["v"] for f in client.frames if isinstance(f.get("v"), int)]
     versions += [f["version"] for f in client.frames if f.get("type") == "welcome"]
     return max(versions, default=0)
+
+
+def scorpion_reports(db: Path | str) -> str:
+    """What ``scorpion reports`` prints for the server's database (the operator's view)."""
+    return subprocess.run(
+        [sys.executable, "-m", "scorpion.cli", "reports", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout

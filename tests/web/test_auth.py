@@ -17,6 +17,9 @@ class CountingStore:
         self.lookups += 1
         return self.players.get(key)
 
+    async def player_by_device_token(self, key: bytes) -> Player | None:
+        return None  # no other devices here (tests/web/test_devices.py has them)
+
 
 async def test_a_known_token_is_read_from_the_store_once() -> None:
     ann = Player("p1", "Ann", 0.0)

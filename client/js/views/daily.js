@@ -5,7 +5,7 @@ import { clear, clock, h } from "../dom.js";
 import * as api from "../api.js";
 import { openSession } from "../session.js";
 import { createGame } from "../game.js";
-import { presetLabel, presetRules } from "../presets.js";
+import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
 
@@ -17,18 +17,37 @@ export function mountDaily(ctx, date) {
   const { root, store } = ctx;
   const day = date || todayUTC();
   store.set({ daily: null, board: null, myStatus: null, welcomed: false, hints: [] });
-  const session = openSession(store, { daily: day });
   let game = null;
   let summary = null;
+  // A ranked attempt ended: fetch the leaderboard (ranked by the server) again; soon for our
+  // own, a little later and spread out for someone else's (everyone playing gets that event).
+  let leaderboardTimer = null;
+  const refreshLeaderboard = (delay, tries = 3) => {
+    clearTimeout(leaderboardTimer);
+    leaderboardTimer = setTimeout(() => api.daily(day).then((d) => {
+      summary = d;
+      const current = store.get().daily;
+      if (current) store.set({ daily: { ...current, leaderboard: d.leaderboard || [] } });
+      // Our ranked attempt ended but is not listed yet: ask again (a few times).
+      const a = current?.attempt;
+      const missing = a?.ranked && a.status !== "playing" && !(d.leaderboard || []).some((e) => e.player === store.get().me?.id);
+      if (missing && tries > 1) refreshLeaderboard(1000, tries - 1);
+    }).catch(() => {}), delay);
+  };
+  const onEvent = (ev) => {
+    if (ev.event === "finished" && ev.player !== store.get().me?.id) refreshLeaderboard(1000 + Math.random() * 2000);
+  };
+  const session = openSession(store, { daily: day, onEvent });
   const title = h("h1", { text: `Daily challenge · ${longDate(day)}` });
   const sub = h("p.lead");
   const main = h("div.race-main");
+  // One clock: your time, in the board's score line.
   const clockEl = h("div.clock", { role: "timer", "aria-label": "Your time" }, "0:00");
   const result = h("div");
   const board = h("section.panel.stack", { "aria-labelledby": "lb-h" });
   const playing = h("section.panel.stack");
   const streak = h("section.panel");
-  const side = h("aside.side", {}, h("div.panel.row", {}, h("span.muted", { text: "Your time" }), clockEl), result, streak, board, playing);
+  const side = h("aside.side", {}, result, streak, board, playing);
   const past = h("nav.row", { "aria-label": "Other days" }, h("span.muted", { text: "Other days:" }),
     [1, 2, 3, 4, 5, 6, 7].map((k) => {
       const d = new Date(Date.parse(`${todayUTC()}T12:00:00Z`) - k * 86400000).toISOString().slice(0, 10);
@@ -63,41 +82,46 @@ export function mountDaily(ctx, date) {
       } else if (!main.firstChild) main.append(h("p.muted", { role: "status", text: "Dealing today's cards…" }));
       return;
     }
-    const ranked = d.ranked !== false && day === todayUTC();
-    sub.textContent = `${presetLabel(d.preset)} rules · one deal for everyone${d.verified ? ", checked winnable" : ""}. ${ranked ? "Your first attempt today is ranked." : "This attempt is practice: it is not ranked."}`;
     const a = attempt(s);
+    sub.textContent = `${presetLabel(d.preset)} rules · one deal for everyone${d.verified ? ", checked winnable" : ""}. ${rankedNote(d, a)}`;
     if (s.board) {
       if (!game) {
         clear(main);
         game = createGame({
           commands: session,
           label: "Your daily board",
-          rules: () => presetRules(store.get().daily?.preset),
+          rules: () => store.get().daily?.rules || {},
           allowUndo: () => true,
-          // Practice attempts of past days only (the server refuses them on the day itself).
+          // Unranked attempts of past days only (the server refuses them on the day itself).
           allowHints: () => store.get().daily?.attempt?.ranked === false && store.get().daily?.today === false,
         });
         main.append(game.el);
+        game.clockSlot.append(clockEl);
       }
       game.update(s.board, { finished: a && a.status !== "playing" });
     } else if (!game) {
       clear(main);
       main.append(h("div.panel.stack", {},
         h("h2", { text: a && a.status !== "playing" ? "You have played today's deal" : "Ready when you are" }),
-        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again for practice; only the first attempt counts." : "Your clock starts when you press Play. There is no time limit." }),
+        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again as an unranked attempt; only the first attempt counts." : "Your clock starts when you press Play. There is no time limit." }),
         h("button.btn.primary", { type: "button", dataset: { action: "start-daily" }, onclick: () => session.startDaily().catch((e) => toast(e.message)) },
           a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
     }
     clear(result);
     if (a && a.status && a.status !== "playing") {
-      const mineRow = (d.leaderboard || []).find((e) => e.player === s.me?.id);
+      const rows = d.leaderboard || [];
+      const mineRow = a.ranked !== false ? rows.find((e) => e.player === s.me?.id && e.rank) : null;
+      const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${rows.length}` : " · ranking…";
       result.append(h("div.panel.stack", {},
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
-        h("p.muted", { text: `Score ${a.score} · ${a.moves} moves${mineRow ? ` · rank ${mineRow.rank} of ${(d.leaderboard || []).length}` : ""}` }),
+        h("p.muted", { dataset: { result: "place" }, text: `Score ${a.score} · ${a.moves} moves${place}` }),
         h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
     }
-    if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
+    if (a?.status && a.status !== "playing" && lastStatus === "playing") {
+      loadStreak();
+      refreshLeaderboard(200); // our own result: its rank comes with the leaderboard
+    }
     lastStatus = a?.status ?? lastStatus;
     const st = d.streak || summary?.streak || streakInfo;
     clear(streak);
@@ -111,7 +135,7 @@ export function mountDaily(ctx, date) {
     if (!others.length) playing.append(h("p.muted", { text: "Nobody else right now." }));
     else {
       playing.append(h("ul.players", {}, others.map((p) => h("li", {},
-        h("span", { text: p.name, style: "flex:1" }), h("span.muted", { text: `${p.runs}/4 runs · ${p.score}` })))));
+        h("span.name", { text: p.name }), h("span.muted", { text: `${p.ordered ?? 0}/52 in order · ${p.runs}/4 runs · ${p.score}` })))));
     }
   }
 
@@ -123,9 +147,9 @@ export function mountDaily(ctx, date) {
       return;
     }
     board.append(h("table.leaderboard", {},
-      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t })))),
+      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
       h("tbody", {}, rows.map((e) => h(`tr${e.player === me ? ".me" : ""}`, {},
-        h("td", { text: String(e.rank) }), h("td", { text: e.name }),
+        h("td", { text: String(e.rank) }), h("td.name", {}, h("span", { text: e.name, title: e.name })),
         h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
         h("td.num", { text: String(e.score) }))))));
   }
@@ -137,16 +161,25 @@ export function mountDaily(ctx, date) {
     const now = Date.now() / 1000 + (s.daily.offset || 0);
     const t = a.status === "playing" && a.started_at ? now - a.started_at : a.elapsed || 0;
     clockEl.textContent = clock(t);
-    if (game) { game.clockSlot.textContent = clock(t); game.clockSlot.className = "clock clock-slot"; }
   }
 
   render(store.get());
   return () => {
     clearInterval(tick);
+    clearTimeout(leaderboardTimer);
     unsubscribe();
     game?.destroy();
     session.close();
   };
+}
+
+/** What the attempt now (or the next one) counts for. */
+function rankedNote(d, a) {
+  if (a?.ranked && a.status === "playing") return "This attempt is ranked: no hints, no Auto.";
+  if (a?.ranked) return "Your ranked attempt is done; playing again is unranked.";
+  if (a && a.status === "playing") return "This is an unranked attempt.";
+  if (d.ranked !== false && d.today !== false) return "Your first attempt today is ranked.";
+  return "Playing again is unranked.";
 }
 
 function shortDate(day) {

@@ -38,8 +38,9 @@ function choose(ctx, room, me) {
     const st = room.settings || {};
     const seats = st.max_players ?? 10;
     const full = room.players.length >= seats;
-    const open = room.phase === "lobby" && !full;
-    const host = room.players.find((p) => p.id === room.creator);
+    const open = room.phase === "lobby" && !full && !room.locked;
+    const hostId = room.host ?? room.creator;
+    const host = room.players.find((p) => p.id === hostId);
     const input = h("input", { maxlength: "24", value: me?.name || "", required: true, autocomplete: "nickname", "aria-label": "Your name" });
     const error = h("p.error-text", { role: "alert" });
     let choice = open ? "play" : "watch";
@@ -62,11 +63,12 @@ function choose(ctx, room, me) {
       }
     };
     const players = room.players.length
-      ? room.players.map((p) => h("li", {}, h("span", { text: p.name }), p.id === room.creator ? h("span.tag", { text: "host" }) : null))
+      ? room.players.map((p) => h("li", {}, h("span", { text: p.name }), p.id === hostId ? h("span.tag", { text: "host" }) : null))
       : [h("li.muted", { text: "Nobody has taken a seat yet." })];
     const watching = typeof room.spectators === "number" ? room.spectators : room.spectators?.length || 0;
     if (watching) players.push(h("li.muted", { text: `${watching} watching` }));
     const seatNote = room.phase !== "lobby" ? "The race has begun: you can watch it, and take a seat at the rematch."
+      : room.locked ? "The host has locked the room: you can watch."
       : full ? `All ${seats} seats are taken: you can watch.` : `${room.players.length} of ${seats} seats taken.`;
     const playBtn = open ? h("button.btn.primary", { type: "submit", onclick: () => { choice = "play"; } }, "Let's play") : null;
     const watchBtn = h(`button.btn${open ? "" : ".primary"}`, { type: "submit", onclick: () => { choice = "watch"; } }, open ? "Watch" : "Watch the race");

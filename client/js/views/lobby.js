@@ -1,10 +1,12 @@
 // The lobby: the share link with a copy button, the players and whether they are ready, the
-// room's settings, and the buttons (ready, watch, take a seat, start for the room's creator).
+// room's settings, and the buttons (ready, watch, take a seat, start, lock and remove for the host).
 
 import { clear, clock, h } from "../dom.js";
 import { PRESETS, presetLabel } from "../presets.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
+import { lockControl, personControls } from "./hostcontrols.js";
+import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
   const parts = {};
@@ -34,6 +36,9 @@ export function createLobby({ roomId, session, me }) {
     parts.actions = h("div.row");
     parts.note = h("p.muted");
     parts.title = h("h1");
+    const sound = h("input", { type: "checkbox", id: "sound-toggle" });
+    sound.checked = soundOn();
+    sound.addEventListener("change", () => setSound(sound.checked));
     return h("div.stack", {},
       parts.title,
       h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
@@ -42,7 +47,8 @@ export function createLobby({ roomId, session, me }) {
           h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
         h("section.panel.stack", {},
           h("h2", { text: "Invite" }), h("div.share", {}, input, copy, share),
-          h("h2", { text: "Settings" }), parts.settings)));
+          h("h2", { text: "Settings" }), parts.settings,
+          h("label.check", { for: "sound-toggle" }, sound, "A sound when the race starts or someone joins while this tab is in the background"))));
   }
 
   function update(s) {
@@ -51,16 +57,19 @@ export function createLobby({ roomId, session, me }) {
     clear(parts.players);
     for (const p of r.players) {
       const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
-      const tags = [p.id === r.creator ? h("span.tag", { text: "host" }) : null,
+      const tags = [p.id === r.host ? h("span.tag", { text: "host" }) : null,
         p.connected === false ? h("span.tag.away", { text: "away" }) : null];
       parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
-        dot, h("span", { text: p.id === me() ? `${p.name} (you)` : p.name, style: "flex:1" }), ...tags,
-        h("span.muted", { text: p.ready ? "ready" : "not ready" })));
+        dot, h("span.name", { text: p.id === me() ? `${p.name} (you)` : p.name }), ...tags,
+        h("span.muted", { text: p.ready ? "ready" : "not ready" }),
+        ...personControls({ room: r, person: p, seated: true, me: me(), session })));
     }
     if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
-    if (r.spectators.length) {
-      parts.players.append(h("li.muted", { text: `Watching: ${r.spectators.map((x) => x.name).join(", ")}` }));
+    for (const x of r.spectators) {
+      parts.players.append(h("li.muted", {}, h("span.name", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}` }),
+        ...personControls({ room: r, person: x, seated: false, me: me(), session })));
     }
+    if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));
     clear(parts.settings);
     const st = r.settings || {};
     const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
@@ -73,7 +82,7 @@ export function createLobby({ roomId, session, me }) {
 
     clear(parts.actions);
     const seat = r.players.find((p) => p.id === me());
-    const creator = r.creator === me();
+    const creator = r.host === me();
     if (seat) {
       parts.actions.append(h(`button.btn${seat.ready ? "" : ".primary"}`, {
         type: "button", dataset: { action: "ready" },
@@ -83,6 +92,8 @@ export function createLobby({ roomId, session, me }) {
         type: "button",
         onclick: () => { sessionStorage.setItem(`scorpion.watch.${roomId}`, "1"); session.leave().then(() => session.join("spectator")).catch((e) => toast(e.message)); },
       }, "Just watch"));
+    } else if (r.locked) {
+      parts.actions.append(h("span.muted", { text: "The host has locked the room: you are watching." }));
     } else if (r.players.length >= (st.max_players ?? Infinity)) {
       parts.actions.append(h("span.muted", { text: "Every seat is taken: you are watching." }));
     } else {
@@ -97,10 +108,11 @@ export function createLobby({ roomId, session, me }) {
         type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby",
         onclick: () => session.start().catch((e) => toast(e.message)),
       }, "Start the race"));
+      parts.actions.append(lockControl({ room: r, me: me(), session }));
     }
     parts.note.textContent = creator
       ? "Start when your friends are ready; players who are not ready watch."
-      : `Waiting for ${r.players.find((p) => p.id === r.creator)?.name || "the host"} to start the race.`;
+      : `Waiting for ${r.players.find((p) => p.id === r.host)?.name || "the host"} to start the race.`;
   }
 
   return { el: build(), update };

@@ -1,27 +1,60 @@
-// The results: the ranking, a chart of every racer's runs and score over the race clock, the
-// deal (public now), and rematch.
+// The results: a headline (where you placed), the ranking with each racer's result, runs, cards in
+// order, score, moves and the help they used, a chart of the race (runs and score over the race
+// clock; the score alone when nobody removed a run), the deal (public now), and rematch.
 
-import { clock, h } from "../dom.js";
+import { clock, h, ordinal } from "../dom.js";
 import { raceChart } from "../chart.js";
 import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 
+/** The headline: your place (ties said so), else who won. Ranks are the server's. */
+export function headline(results, me) {
+  const total = results.length;
+  const mine = results.find((row) => row.player === me);
+  if (mine) {
+    const tied = results.filter((row) => row.rank === mine.rank).length > 1;
+    return `You placed ${tied ? "joint " : ""}${ordinal(mine.rank)} of ${total}`;
+  }
+  const first = results.filter((row) => row.rank === 1);
+  if (!first.length) return "Results";
+  const names = first.map((row) => row.name).join(" and ");
+  return first[0].status === "won" ? `${names} won` : `${names} ${first.length > 1 ? "lead" : "leads"}: nobody finished`;
+}
+
+function helpUsed(row) {
+  const parts = [];
+  if (row.hints) parts.push(`${row.hints} ${row.hints === 1 ? "hint" : "hints"}`);
+  if (row.autos) parts.push(`${row.autos} Auto`);
+  return parts.join(", ") || "none";
+}
+
 /** The results overlay for state `s` (its room in phase "results"). */
 export function resultsDialog(s, { me, onRematch, onClose }) {
   const r = s.room;
-  const rows = (r.results || []).map((row) => h(`tr${row.player === me ? ".me" : ""}`, {},
-    h("td", { text: String(row.rank) }), h("td", { text: row.name }),
-    h("td", { text: row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status }),
-    h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.score) }), h("td.num", { text: String(row.moves) })));
-  const players = (r.results || []).map((row) => ({ id: row.player, name: row.name }));
-  const end = Math.max(0, ...(r.results || []).map((x) => x.elapsed || 0));
+  const results = r.results || [];
+  const withHelp = !!r.settings?.hints; // hints (and Auto) were allowed: say who used them
+  // On a phone the result goes under the name and the moves column hides (.wide-only).
+  const rows = results.map((row) => {
+    const result = row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status;
+    return h(`tr${row.player === me ? ".me" : ""}`, {},
+      h("td", { text: String(row.rank) }),
+      h("td.name", {}, h("span", { text: row.name, title: row.name }), h("small.under", { text: result })),
+      h("td.wide-only", { text: result }),
+      h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.ordered ?? "") }),
+      h("td.num", { text: String(row.score) }), h("td.num.wide-only", { text: String(row.moves) }),
+      withHelp ? h("td", { text: helpUsed(row) }) : null);
+  });
+  const players = results.map((row) => ({ id: row.player, name: row.name }));
+  const end = Math.max(0, ...results.map((x) => x.elapsed || 0));
   const width = Math.round(Math.min(640, Math.max(300, window.innerWidth - 70)));
   const deal = dealText(r.deal);
-  const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-labelledby": "results-h" },
-    h("h2", { id: "results-h", text: "Results" }),
-    h("table.results-table", {},
-      h("thead", {}, h("tr", {}, ["#", "Racer", "", "Runs", "Score", "Moves"].map((t, i) => h(i > 2 ? "th.num" : "th", { text: t })))),
-      h("tbody", {}, rows)),
+  const headers = [["#"], ["Racer"], ["Result", "wide-only"], ["Runs", "num"], ["In order", "num", "Cards in their final same-suit order, of 52"],
+    ["Score", "num"], ["Moves", "num.wide-only"], ...(withHelp ? [["Help", "", "Hints and Auto used"]] : [])];
+  const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-label": "Results" },
+    h("h2", { id: "results-h", text: headline(results, me) }),
+    h("div.table-scroll", {}, h("table.results-table", {},
+      h("thead", {}, h("tr", {}, headers.map(([t, cls, title]) => h(cls ? `th.${cls}` : "th", { text: t, title, scope: "col" })))),
+      h("tbody", {}, rows))),
     raceChart(s.timeline, players, { end, width }),
     deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)})${r.verified ? ", proved winnable" : ""}.` }) : null,
     h("div.row", {},

@@ -1,16 +1,17 @@
 // A room: the lobby, the countdown, the race (your board and everyone's progress), watching
 // (follow one racer's board) and the results with the chart and rematch.
 
-import { announce, clear, clock, h } from "../dom.js";
+import { announce, clear, clock, h, ordinal } from "../dom.js";
 import { openSession } from "../session.js";
 import { createLobby } from "./lobby.js";
 import { resultsDialog } from "./results.js";
 import { createGame } from "../game.js";
 import { racersList } from "../racers.js";
-import { presetLabel, presetRules } from "../presets.js";
-import { ranked, STATUS_WORDS } from "../roomstate.js";
+import { presetLabel } from "../presets.js";
+import { byRank, STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
+import { notifyAway } from "../notify.js";
 
 export function mountRoom(ctx, roomId) {
   const { root, store } = ctx;
@@ -46,13 +47,19 @@ export function mountRoom(ctx, roomId) {
         p._announcedStatus = ev.status;
         announce(`${p.name} ${ev.status === "won" ? `finished in ${clock(ev.elapsed || 0)}` : STATUS_WORDS[ev.status]}`);
       }
-    } else if (ev.event === "countdown") announce("The race starts in 3 seconds");
-    else if (ev.event === "start") announce("Go! The race has started");
-    else if (ev.event === "results") {
+    } else if (ev.event === "countdown") {
+      announce("The race starts in 3 seconds");
+      notifyAway("The race is starting!");
+    } else if (ev.event === "start") {
+      announce("Go! The race has started");
+      notifyAway("Go! The race has started");
+    } else if (ev.event === "results") {
       const mineRow = (ev.ranking || []).find((r) => r.player === me());
       announce(mineRow ? `Race over. You placed ${ordinal(mineRow.rank)}.` : "Race over.");
+      notifyAway(mineRow ? `You placed ${ordinal(mineRow.rank)}` : "Race over");
     } else if (ev.event === "joined" && ev.player?.id !== me()) {
       announce(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
+      notifyAway(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
     }
   }
 
@@ -142,18 +149,31 @@ export function mountRoom(ctx, roomId) {
 
   // ------------------------------------------------------------------- race
   function buildRace(m) {
+    // One race clock, in the board's score line (always above the board, which fits the window),
+    // or at the top of the side panel while no board is shown.
     parts.clock = h("div.clock", { role: "timer", "aria-label": "Race clock" }, "0:00");
+    parts.clockRow = h("div.panel.row.clock-row", {}, h("span.muted", { text: "Race clock" }));
     parts.side = h("aside.side", { "aria-label": "Race" });
     parts.racers = h("div.panel", {});
     parts.info = h("div");
     parts.main = h("div.race-main");
+    // The rules open over the board (a dialog): the race goes on behind it.
     const help = h("button.btn.small.help-button", { type: "button", "aria-label": "Rules", title: "Rules",
       onclick: () => openRules(store.get().room?.settings?.preset) }, "?");
-    parts.side.append(h("div.panel.row", {}, h("span.muted", { text: "Race clock" }), parts.clock, help), parts.racers, parts.info);
+    parts.side.append(h("div.row.help-row", {}, help), parts.clockRow, parts.racers, parts.info);
+    // After the results are closed: the way back to them and to a rematch, above everything.
+    parts.bar = h("div.results-bar", { role: "region", "aria-label": "Race over", hidden: true });
     // On a phone the side panel falls below the board: a compact strip keeps the race in view.
     parts.strip = h("div.mini-strip", { "aria-hidden": "true" });
-    if (m === "race") root.append(h("div.race-layout", {}, h("div", {}, parts.strip, parts.main), parts.side));
-    else root.append(h("div.watch-grid", {}, parts.side, parts.main));
+    if (m === "race") root.append(parts.bar, h("div.race-layout", {}, h("div", {}, parts.strip, parts.main), parts.side));
+    else root.append(parts.bar, h("div.watch-grid", {}, parts.side, parts.main));
+  }
+
+  /** Put the one race clock in the board shown (own, else followed), else in the side panel. */
+  function placeClock() {
+    const slot = game?.clockSlot || watch?.clockSlot || parts.clockRow;
+    if (parts.clock.parentElement !== slot) slot.append(parts.clock);
+    parts.clockRow.hidden = slot !== parts.clockRow;
   }
 
   function ensureGame(s) {
@@ -167,7 +187,7 @@ export function mountRoom(ctx, roomId) {
       label: "Your board",
       allowUndo: () => store.get().room?.settings?.undo !== false,
       allowHints: () => !!store.get().room?.settings?.hints,
-      rules: () => presetRules(store.get().room?.settings?.preset),
+      rules: () => store.get().room?.settings?.rules || {},
     });
     parts.main.append(game.el);
   }
@@ -177,7 +197,7 @@ export function mountRoom(ctx, roomId) {
     watchPlayer = playerId;
     parts.watchHost?.remove(); // following someone else now
     const p = s.room.players.find((x) => x.id === playerId);
-    watch = createGame({ commands: {}, readonly: true, label: `${p?.name || "Racer"}'s board`, rules: () => presetRules(store.get().room?.settings?.preset) });
+    watch = createGame({ commands: {}, readonly: true, label: `${p?.name || "Racer"}'s board`, rules: () => store.get().room?.settings?.rules || {} });
     parts.followTitle = h("h2", { text: `Following ${p?.name || "a racer"}`, style: "margin:0;flex:1" });
     parts.watchHost = h("div.stack", {},
       h("div.row", {}, parts.followTitle,
@@ -203,11 +223,11 @@ export function mountRoom(ctx, roomId) {
       racersList(r.players, { me: me(), followed, onPick: canFollow ? pick : null }));
     clear(parts.strip);
     if (r.players.length > 1) {
-      ranked(r.players).forEach((p, i) => {
+      byRank(r.players).forEach((p) => {
         const done = p.status && p.status !== "playing";
         parts.strip.append(h(`span.chip${p.id === me() ? ".me" : ""}${done ? ".done" : ""}`, {},
-          h("b", { text: `${i + 1}` }), h("span.chip-name", { text: p.id === me() ? "You" : p.name }),
-          h("span", { text: `${p.runs || 0}/4 · ${p.score || 0}` })));
+          h("b", { text: p.rank ? String(p.rank) : "–" }), h("span.chip-name", { text: p.id === me() ? "You" : p.name }),
+          h("span", { text: `${p.ordered || 0}/52 · ${p.runs || 0}/4 · ${p.score || 0}` })));
       });
     }
     if (mode === "race") {
@@ -247,14 +267,28 @@ export function mountRoom(ctx, roomId) {
         parts.followTitle.textContent = `Following ${fp.name}${state}`;
       }
     }
-    if (r.phase === "results" && resultsDismissed === r.round) {
-      parts.info.append(h("div.panel.row", {},
-        h("button.btn.primary", { type: "button", onclick: () => { resultsDismissed = null; updateResults(store.get()); } }, "Results"),
-        mine(s) || r.creator === me()
-          ? h("button.btn", { type: "button", onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch")
-          : null));
-    }
+    placeClock();
+    drawResultsBar(s);
     updateResults(s);
+  }
+
+  function drawResultsBar(s) {
+    const r = s.room;
+    const show = r.phase === "results" && resultsDismissed === r.round;
+    parts.bar.hidden = !show;
+    if (!show) {
+      clear(parts.bar);
+      return;
+    }
+    if (parts.bar.dataset.round === String(r.round) && parts.bar.firstChild) return;
+    parts.bar.dataset.round = String(r.round);
+    clear(parts.bar);
+    const mineRow = (r.results || []).find((x) => x.player === me());
+    parts.bar.append(h("span.results-bar-text", { text: mineRow ? `Race over: you placed ${ordinal(mineRow.rank)} of ${(r.results || []).length}.` : "Race over." }),
+      h("button.btn.primary", { type: "button", dataset: { action: "results" }, onclick: () => { resultsDismissed = null; update(store.get()); } }, "Results"),
+      mine(s) || r.creator === me()
+        ? h("button.btn", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch")
+        : null);
   }
 
   function updateResults(s) {
@@ -266,7 +300,8 @@ export function mountRoom(ctx, roomId) {
     if (parts.overlay.dataset.round === String(r.round) && parts.overlay.firstChild) return;
     parts.overlay.dataset.round = String(r.round);
     clear(parts.overlay);
-    const close = () => { resultsDismissed = r.round; clear(parts.overlay); };
+    // Look at the board: the results bar (Results, Rematch) shows at once.
+    const close = () => { resultsDismissed = r.round; clear(parts.overlay); update(store.get()); };
     const canRematch = !!mine(s) || r.creator === me();
     parts.overlay.append(resultsDialog(s, {
       me: me(),
@@ -309,19 +344,13 @@ export function mountRoom(ctx, roomId) {
     }
     if (!parts.clock || !r.startedAt) return;
     let text;
-    const mySeat = mine(s);
     if (r.phase === "results") text = clock(Math.max(0, ...(r.results || []).map((x) => x.elapsed || 0)));
     else if (r.endsAt) {
       const left = r.endsAt - now;
       text = `${clock(left)} left`;
       parts.clock.classList.toggle("low", left < 60);
     } else text = clock(now - r.startedAt);
-    parts.clock.textContent = text;
-    if (game?.clockSlot && mySeat) {
-      const mine2 = mySeat.status && mySeat.status !== "playing" ? mySeat.elapsed : now - r.startedAt;
-      game.clockSlot.textContent = clock(mine2);
-      game.clockSlot.className = "clock clock-slot";
-    }
+    if (parts.clock.textContent !== text) parts.clock.textContent = text;
   }
 
   render(store.get());
@@ -331,10 +360,4 @@ export function mountRoom(ctx, roomId) {
     game?.destroy();
     session.close();
   };
-}
-
-function ordinal(n) {
-  const s = ["th", "st", "nd", "rd"];
-  const v = n % 100;
-  return n + (s[(v - 20) % 10] || s[v] || s[0]);
 }

@@ -7,7 +7,8 @@ import { presetLabel } from "../presets.js";
 export function mountStats(ctx) {
   const { root } = ctx;
   const body = h("div.stack", {}, h("p.muted", { role: "status", text: "Loading your statistics…" }));
-  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you finished, by rules. Giving up counts as a loss." }), body);
+  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you finished, by rules. Giving up counts as a loss." }),
+    h("p", {}, h("a", { href: "#/devices" }, "Use on another device"), " — keep your statistics on your phone and your computer."), body);
   if (!api.token()) {
     body.replaceChildren(h("p.muted", { text: "Play a game first: your statistics appear here." }));
     return () => {};

@@ -1,94 +1,104 @@
 """``scorpion serve``: run the race server (HTTP API, websockets, the browser client).
 
-Flags override SCORPION_HOST, SCORPION_PORT, SCORPION_DB and SCORPION_SECRET; the
-defaults are 127.0.0.1:8000 and data/scorpion.db, with a secret generated and kept
-in data/secret on first run (kept in the database with a postgresql:// URL).
+Every flag is also a SCORPION_* variable (``--daily-search`` is SCORPION_DAILY_SEARCH);
+a flag wins. The defaults are 127.0.0.1:8000 and data/scorpion.db, with a secret
+generated and kept in data/secret on first run (kept in the database with a
+postgresql:// URL, or SCORPION_SECRET). Settings are validated by
+:mod:`scorpion.web.config`: a bad one stops the start with a one-line message.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import logging
-from pathlib import Path
 from typing import Any
 
-from scorpion.store import is_database_url
 from scorpion.web.config import (
-    DEFAULT_DATA,
+    BadSettings,
     Settings,
-    env,
-    limits_from_json,
+    find_client_dir,
     load_secret,
+    settings_from,
     shared_secret,
 )
+
+log = logging.getLogger("scorpion.web")
+
+# flag -> help; each flag's value is a string checked by Settings, like its variable's.
+FLAGS = {
+    "host": "address to listen on (127.0.0.1)",
+    "port": "port (8000)",
+    "db": "a SQLite file, sqlite:///PATH or postgresql://... (data/scorpion.db)",
+    "secret": "the server secret (default: kept in 'secret' beside a SQLite file)",
+    "client": "the browser client's folder (default: the one installed with scorpion)",
+    "grace": "seconds a disconnected player keeps their seat (60)",
+    "limits": 'JSON overriding limits, e.g. {"rate": 50}',
+    "daily_search": "solver (winnable daily deals) or none (unverified, for tests)",
+    "log_level": "critical, error, warning, info or debug (info)",
+    "log_format": "text (readable lines) or json (one object a line)",
+    "retention_days": "days game records and closed rooms are kept (default: for ever)",
+    "trusted_proxies": "comma-separated addresses whose X-Forwarded-For is believed (none)",
+    "redis": "redis://host:port: one of several processes on one PostgreSQL database",
+    "lease_ttl": "seconds before a silent process's rooms are taken over (2)",
+}
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the race server")
-    parser.add_argument("--host", default=env("HOST", "127.0.0.1"), help="[SCORPION_HOST]")
-    parser.add_argument("--port", type=int, default=env("PORT", "8000"),
-                        help="[SCORPION_PORT] 8000")  # fmt: skip
-    parser.add_argument("--db", default=env("DB") or str(DEFAULT_DATA / "scorpion.db"),
-                        help="[SCORPION_DB] SQLite file, created on first run, "
-                             "or postgresql://user:password@host:port/database")  # fmt: skip
-    parser.add_argument("--secret", default=env("SECRET"),
-                        help="[SCORPION_SECRET] (default: kept beside --db)")  # fmt: skip
-    parser.add_argument("--client", type=Path, default=None,
-                        help="the browser client (default: client/ of the repo)")  # fmt: skip
-    parser.add_argument("--grace", type=float, default=60.0,
-                        help="seconds a disconnected player keeps their seat")  # fmt: skip
-    parser.add_argument("--limits", default=env("LIMITS"),
-                        help='[SCORPION_LIMITS] JSON, e.g. {"rate": 50}')  # fmt: skip
-    parser.add_argument("--daily-search", default=env("DAILY_SEARCH", "solver"),
-                        choices=["solver", "none"],
-                        help="[SCORPION_DAILY_SEARCH] winnable deals or none")  # fmt: skip
-    parser.add_argument("--redis", default=env("REDIS"),
-                        help="[SCORPION_REDIS] redis://host:port: run as one of several "
-                             "processes on one PostgreSQL database (docs/scaling.md)")  # fmt: skip
-    parser.add_argument("--lease-ttl", type=float, default=2.0,
-                        help="seconds before a silent process's rooms are taken over")  # fmt: skip
-    parser.add_argument("--log-level", default=env("LOG_LEVEL", "info"),
-                        choices=["critical", "error", "warning", "info", "debug"])  # fmt: skip
+    for name, text in FLAGS.items():
+        flag = "--" + name.replace("_", "-")
+        parser.add_argument(flag, dest=name, default=None, help=f"[SCORPION_{name.upper()}] {text}")
     parser.set_defaults(func=run)
 
 
+def settings(args: argparse.Namespace) -> Settings:
+    """The validated settings of ``args`` over the environment, with the secret loaded and
+    the client found, or SystemExit with a one-line message."""
+    try:
+        given = settings_from({name: getattr(args, name) for name in FLAGS})
+    except BadSettings as exc:
+        raise SystemExit(f"scorpion serve: {exc}") from None
+    client = find_client_dir(given.client)
+    if client is None:
+        where = f"{given.client} has no index.html" if given.client else "none is installed"
+        raise SystemExit(f"scorpion serve: no browser client ({where}): give --client FOLDER")
+    try:
+        if given.db.kind == "postgresql":  # every process on the database shares one secret
+            secret = given.secret or shared_secret(given.db.url)
+        else:
+            secret = load_secret(given.secret, given.db.data_dir)
+    except BadSettings as exc:
+        raise SystemExit(f"scorpion serve: {exc}") from None
+    except OSError as exc:
+        raise SystemExit(f"scorpion serve: cannot keep the secret: {exc}") from None
+    return given.model_copy(update={"secret": secret, "client": client})
+
+
 def run(args: argparse.Namespace) -> int:
+    from scorpion.store.lock import InUseError, hold
+    from scorpion.web import logs
     from scorpion.web.server import run as run_server
 
-    if not 0 < args.port < 65536:
-        raise SystemExit(f"scorpion serve: --port must be 1-65535, not {args.port}")
-    try:
-        limits = limits_from_json(args.limits)
-    except ValueError as exc:
-        raise SystemExit(f"scorpion serve: {exc}") from None
-    db: str | Path = args.db
-    if args.redis and not is_database_url(db):
-        raise SystemExit("scorpion serve: --redis needs --db postgresql://... (shared by all)")
-    if is_database_url(db):
-        secret = args.secret or shared_secret(args.db)
-    else:
-        db = Path(db)
+    chosen = settings(args)
+    log_config = logs.setup(chosen.log_level, chosen.log_format)
+    lock = None
+    if chosen.db.kind == "sqlite" and chosen.db.data_dir is not None:
         try:
-            secret = load_secret(args.secret, db.parent)
-            db.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise SystemExit(f"scorpion serve: cannot use {db.parent}: {exc}") from None
-    settings = dataclasses.replace(
-        Settings(),
-        host=args.host,
-        port=args.port,
-        db=db,
-        secret=secret,
-        client_dir=args.client,
-        grace=args.grace,
-        limits=limits,
-        daily_search=args.daily_search,
-        redis=args.redis or None,
-        lease_ttl=args.lease_ttl,
-    )
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl+C after a clean stop
-        run_server(settings, args.log_level)
+            lock = hold(chosen.db.path)  # type: ignore[arg-type]
+        except InUseError as exc:
+            raise SystemExit(f"scorpion serve: {exc}") from None
+    import scorpion
+
+    log.info(
+        "scorpion %s starting on http://%s:%d (database %s, client %s, log %s %s)",
+        scorpion.__version__, chosen.host, chosen.port, chosen.db, chosen.client,
+        chosen.log_level, chosen.log_format,
+    )  # fmt: skip
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl+C after a stop
+            run_server(chosen, log_config)
+    finally:
+        if lock is not None:
+            lock.release()
     return 0

@@ -5,7 +5,8 @@
     scorpion solve --preset classic --position game.txt
 
 With ``--json`` every deal is one JSON object on its own line (deal, verdict, line,
-seconds, nodes) and the summary goes to standard error.
+seconds, nodes); the summary and the progress go to standard error. Ctrl+C stops the
+workers and prints the summary of the deals decided so far (exit status 130).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -62,13 +64,52 @@ def _solve_deal(task: tuple[str, int, int | None, float | None]) -> dict[str, An
     }
 
 
+def _ignore_ctrl_c() -> None:
+    # Ctrl+C reaches the whole process group: only the parent stops (and ends the workers).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _results(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     tasks = [(args.preset, d, args.max_nodes, args.max_seconds) for d in args.deals]
     if args.jobs <= 1:
         yield from map(_solve_deal, tasks)
         return
-    with multiprocessing.Pool(args.jobs) as pool:
-        yield from pool.imap(_solve_deal, tasks)
+    with multiprocessing.Pool(args.jobs, initializer=_ignore_ctrl_c) as pool:
+        yield from pool.imap(_solve_deal, tasks)  # leaving the block terminates the workers
+
+
+class Progress:
+    """Progress of a batch: a bar on a terminal, else (``--json`` to a file) a line on
+    standard error at most every ``every`` seconds and at the end."""
+
+    def __init__(self, args: argparse.Namespace, every: float = 2.0) -> None:
+        self.total = len(args.deals)
+        self.done = 0
+        self.every = every
+        self.last = time.monotonic()
+        self.label = f"solving {args.preset}"
+        stream = sys.stderr if args.json else sys.stdout
+        self.lines = args.json and not stream.isatty()
+        self.bar: Any = None
+        if stream.isatty():
+            from rich.console import Console
+            from rich.progress import Progress as Bar
+
+            self.bar = Bar(console=Console(file=stream), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total)
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.advance(self.task)
+        elif self.lines and (self.done == self.total or time.monotonic() - self.last >= self.every):
+            self.last = time.monotonic()
+            print(f"{self.label}: {self.done}/{self.total} deals", file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def summary(results: list[dict[str, Any]], preset: str, wall: float, jobs: int) -> str:
@@ -105,26 +146,23 @@ def run(args: argparse.Namespace) -> int:
         return _run_position(args)
     results: list[dict[str, Any]] = []
     start = time.perf_counter()
-    progress = None
-    if not args.json and sys.stdout.isatty():
-        from rich.progress import Progress
-
-        progress = Progress(transient=True)
-        progress.start()
-        bar = progress.add_task(f"solving {args.preset}", total=len(args.deals))
+    progress = Progress(args)
+    interrupted = False
     try:
         for result in _results(args):
             results.append(result)
             if args.json:
                 print(json.dumps(result), flush=True)
-            if progress is not None:
-                progress.advance(bar)
+            progress.advance()
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
-        if progress is not None:
-            progress.stop()
+        progress.stop()
     text = summary(results, args.preset, time.perf_counter() - start, args.jobs)
-    print(text, file=sys.stderr if args.json else sys.stdout)
-    return 0
+    if interrupted:
+        text = f"interrupted: {len(results)} of {len(args.deals)} deals done\n{text}"
+    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
+    return 130 if interrupted else 0
 
 
 def _run_position(args: argparse.Namespace) -> int:

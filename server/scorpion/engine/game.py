@@ -528,6 +528,9 @@ class Game:
             "won": self._won,
             "lost": self._lost,
             "can_undo": self.can_undo,
+            # Every legal move as move text: the client's drag aid and keys use these (it
+            # never works out a rule itself). Face-up cards only: nothing hidden is named.
+            "legal": [str(move) for move in self.legal_moves()],
         }
         self._view = (key, view)
         return view

@@ -60,6 +60,14 @@ class Rules:
             options["undo"] = parse_undo(options["undo"])
         return replace(self, **options)  # type: ignore[arg-type]
 
+    def to_dict(self) -> dict[str, object]:
+        """The rules as plain data for the wire (``undo``: a count, 0 for off, None unlimited).
+
+        >>> PRESETS["wasp"].to_dict()["empty"], PRESETS["easy"].to_dict()["undo"]
+        ('any', None)
+        """
+        return {name: getattr(self, name) for name in (*_CHOICES, "undo")}
+
     @property
     def undo_text(self) -> str:
         return "unlimited" if self.undo is None else "off" if self.undo == 0 else str(self.undo)

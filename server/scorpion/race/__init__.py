@@ -14,6 +14,7 @@ Modules, one concept each:
 - ``room``: one room's state machine (lobby, countdown, racing, results), snapshot, timers.
 - ``room_commands``: a room's commands, dispatched on their type.
 - ``daily``: the daily challenge (deal from date and secret, attempts, leaderboard).
+- ``practice``: a player's own games, dealt on demand, never ranked.
 - ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;
   ``seqs``: answers by seq; ``events``: versioned room events kept for reconnects.
@@ -35,6 +36,9 @@ from .records import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    HostAction,
+    NameReported,
+    PracticeDealt,
     Record,
     Rematched,
     RoomClosed,
@@ -73,10 +77,13 @@ __all__ = [
     "Hello",
     "HintSearch",
     "HintsFound",
+    "HostAction",
     "Message",
+    "NameReported",
     "Output",
     "Persist",
     "Player",
+    "PracticeDealt",
     "RaceError",
     "Record",
     "Referee",

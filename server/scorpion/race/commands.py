@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from .errors import RaceError
+from .protocol import daily_key, practice_key
 
 MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
@@ -64,6 +65,48 @@ class Rematch:
     name: ClassVar[str] = "rematch"
     seq: int
     round: int | None = None  # the round just finished
+
+
+# The host's controls (docs/protocol.md section 2, "Host controls") and a name report.
+@dataclass(frozen=True, slots=True)
+class Kick:
+    name: ClassVar[str] = "kick"
+    seq: int
+    player: str  # a seated player: they watch from now on, and may not take a seat again
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    name: ClassVar[str] = "lock"
+    seq: int
+    locked: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HandHost:
+    name: ClassVar[str] = "hand-host"
+    seq: int
+    player: str  # a seated player
+
+
+MAX_REASON: Final = 200  # characters of a report's reason
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    name: ClassVar[str] = "report"
+    seq: int
+    player: str  # whose name is offensive
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NewDeal:
+    """Practice only: end the game in hand (if any) and deal a new one."""
+
+    name: ClassVar[str] = "new-deal"
+    seq: int
+    preset: str | None = None  # None: the preset of the game in hand (classic at first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +173,10 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-Command: TypeAlias = Join | Leave | Ready | Start | Follow | Rematch | Ping | GameCommand
+HostCommand: TypeAlias = Kick | Lock | HandHost  # the room's host only
+Command: TypeAlias = (
+    Join | Leave | Ready | Start | Follow | Rematch | HostCommand | Report | NewDeal | Ping
+) | GameCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +187,17 @@ class Hello:
     room: str | None
     daily: str | None
     last_version: int | None
+    practice: bool = False  # the player's own practice (neither room nor daily)
+
+    def place_key(self, player_id: str) -> str:
+        """The key of the place this hello opens for ``player_id``: what records name.
+
+        >>> Hello("t", None, None, None, practice=True).place_key("p_1")
+        'practice:p_1'
+        """
+        if self.room is not None:
+            return self.room
+        return practice_key(player_id) if self.daily is None else daily_key(self.daily)
 
 
 def seq_of(message: Mapping[str, object]) -> int | None:
@@ -195,6 +252,29 @@ def _follow(message: Mapping[str, object], seq: int) -> Follow:
     return Follow(seq, _text(message, "player", seq, "follow command"))
 
 
+def _lock(message: Mapping[str, object], seq: int) -> Lock:
+    locked = message.get("locked", True)
+    if not isinstance(locked, bool):
+        raise RaceError("bad-field", "'locked' must be true or false", seq)
+    return Lock(seq, locked)
+
+
+def _report(message: Mapping[str, object], seq: int) -> Report:
+    player = _text(message, "player", seq, "report command")
+    reason = message.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MAX_REASON:
+        raise RaceError(
+            "bad-field", f"'reason' must be text of at most {MAX_REASON} characters", seq
+        )
+    return Report(seq, player, " ".join(reason.split()))
+
+
+def _new_deal(message: Mapping[str, object], seq: int) -> NewDeal:
+    if message.get("preset") is None:
+        return NewDeal(seq)
+    return NewDeal(seq, _text(message, "preset", seq, "new-deal command"))
+
+
 def _rematch(message: Mapping[str, object], seq: int) -> Rematch:
     value = message.get("round")
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -210,6 +290,11 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "start": lambda m, seq: Start(seq),
     "follow": _follow,
     "rematch": _rematch,
+    "new-deal": _new_deal,
+    "kick": lambda m, seq: Kick(seq, _text(m, "player", seq, "kick command")),
+    "lock": _lock,
+    "hand-host": lambda m, seq: HandHost(seq, _text(m, "player", seq, "hand-host command")),
+    "report": _report,
     "ping": lambda m, seq: Ping(seq),
     "move": _move,
     "deal": lambda m, seq: Deal(seq, _seat(m, seq)),
@@ -247,9 +332,13 @@ def parse_hello(message: object) -> Hello:
     if message.get("type") != "hello":
         raise RaceError("not-authenticated", "The first message must be hello (with a token)")
     token = _text(message, "token", None, "hello")
-    room, daily = message.get("room"), message.get("daily")
-    if (room is None) == (daily is None):
-        raise RaceError("missing-field", "hello needs exactly one of 'room' and 'daily'")
+    room, daily, practice = message.get("room"), message.get("daily"), message.get("practice")
+    if practice is not None and practice is not True:
+        raise RaceError("bad-field", "'practice' must be true")
+    if [room, daily, practice].count(None) != 2:
+        raise RaceError(
+            "missing-field", "hello needs exactly one of 'room', 'daily' and 'practice'"
+        )
     if room is not None:
         room = _text(message, "room", None, "hello")
     if daily is not None:
@@ -257,4 +346,4 @@ def parse_hello(message: object) -> Hello:
     last = message.get("last_version")
     if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
         raise RaceError("bad-field", "'last_version' must be a room version (an integer >= 0)")
-    return Hello(token, room, daily, last)
+    return Hello(token, room, daily, last, practice=practice is True)

@@ -115,6 +115,7 @@ class Daily(Place):
         return {
             "date": self.date,
             "preset": self.preset,
+            "rules": get_rules(self.preset).to_dict(),  # issue 14: the client copies no rule
             "verified": self.verified,
             "today": self.date == utc_date(now),
             "leaderboard": self.leaderboard(),
@@ -154,13 +155,6 @@ class Daily(Place):
             view=attempt.game.view() if attempt else None,
         )
         return [Send((conn,), welcome)]
-
-    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
-        """The attempt stays open (resumable); the member keeps its seq answers."""
-        member = self.members.detach(conn)
-        if member is not None and not member.conns:
-            member.away_since = now
-        return []
 
     # ------------------------------------------------------------------ commands
     def run(
@@ -210,7 +204,7 @@ class Daily(Place):
         tries = self.attempts.get(player.id, [])
         number = tries[-1].round + 1 if tries else 1
         if not ranked and self.date != utc_date(started_at) and not tries:
-            # A past day's daily may have been evicted and rebuilt: number its practice
+            # A past day's daily may have been evicted and rebuilt: number its unranked
             # attempts by the clock (ms) so they never reuse a stored attempt's number.
             number = int(started_at * 1000)
         attempt = Attempt(
@@ -222,7 +216,7 @@ class Daily(Place):
             preset=self.preset,
             undo=True,
             # A ranked result is unassisted; so is every attempt of the day itself, else a
-            # throwaway account's practice attempt would let Auto play today's winning line.
+            # throwaway account's unranked attempt would let Auto play today's winning line.
             hints=not ranked and self.date != utc_date(started_at),
         )
         attempt.ranked = ranked
@@ -279,7 +273,9 @@ class Daily(Place):
         attempt.round = started.attempt
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
-            replay_action(member, attempt, action)
+            skipped = replay_action(member, attempt, action)
+            if skipped:
+                self.skipped.append(skipped)
         if attempt.ranked and not attempt.playing:
             self.board[attempt.player.id] = attempt.entry()
 

@@ -89,8 +89,8 @@ class HiddenCards:
     """The cards face down on the board of at least one racer still playing."""
 
     def __init__(self) -> None:
-        # racer id -> (the game, its log length then, the cards it hid then)
-        self._boards: dict[str, tuple[Game, int, frozenset[str]]] = {}
+        # racer id -> (the game, its face-down shape then, the cards it hid then)
+        self._boards: dict[str, tuple[Game, tuple[object, ...], frozenset[str]]] = {}
         self._count: dict[str, int] = {}  # card -> number of playing boards hiding it
         self._cards: frozenset[str] | None = frozenset()  # None: to rebuild from _count
 
@@ -120,14 +120,16 @@ class HiddenCards:
     def _set(self, racer_id: str, game: Game | None) -> set[str]:
         """Record ``racer_id``'s board (None: finished or gone); the cards it stopped hiding."""
         known = self._boards.get(racer_id)
-        if game is not None and known is not None and known[:2] == (game, len(game.log)):
-            return set()  # unchanged since last time (a game's log grows with every change)
+        # Face-down cards never move: the down counts and the stock's size say which they are.
+        shape = (*game.down, len(game.stock)) if game is not None else ()
+        if game is not None and known is not None and known[0] is game and known[1] == shape:
+            return set()  # no card turned, turned back or dealt since last time
         before = known[2] if known is not None else frozenset()
         now = face_down(game) if game is not None else frozenset()
         if game is None:
             self._boards.pop(racer_id, None)
         else:
-            self._boards[racer_id] = (game, len(game.log), now)
+            self._boards[racer_id] = (game, shape, now)
         if before == now:
             return set()
         count = self._count
@@ -150,13 +152,18 @@ def mask_view(view: Mapping[str, object], hidden: Set[str]) -> dict[str, object]
     Returns a new dict (the given view is not changed); columns and the reserve are
     copied only where a card is masked.
 
+    The legal moves (``legal``) are left out: only the board's own player plays them, and
+    a move onto a masked card would tell what that card is (``7C>1``: an 8C lies there).
+
     >>> view = {"columns": [{"down": 1, "up": ["4H", "3H"]}], "reserve": ["5S"], "stock": 0}
     >>> mask_view(view, {"4H", "5S"})
     {'columns': [{'down': 1, 'up': ['??', '3H']}], 'reserve': ['??'], 'stock': 0}
     >>> view["columns"][0]["up"]
     ['4H', '3H']
+    >>> "legal" in mask_view({**view, "legal": ["3H>1"]}, set())
+    False
     """
-    masked = dict(view)
+    masked = {key: value for key, value in view.items() if key != "legal"}  # issue 14
     if not hidden:
         return masked
     columns = view.get("columns")

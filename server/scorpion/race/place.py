@@ -1,7 +1,7 @@
 """What rooms and dailies share: members, versioned events, one answer per seq, the game path.
 
-A :class:`Place` is a room or a day's daily. Both answer each command once
-(:func:`~.seqs.answer_once`), and both play a racer's game commands through
+A :class:`Place` is a room, a day's daily or a player's practice. Each answers each command once
+(:func:`~.seqs.answer_once`), and each plays a racer's game commands through
 :meth:`Place.play`: the checks, the engine call, the record, the progress and
 the answer. They differ only in the hooks: which racer a member plays, what
 follows a change (progress, views, the end of a round or an attempt) and what
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Final, TypeAlias
+
+from scorpion.engine import MoveError
 
 from .commands import Auto, Command, Deal, GameCommand, Hint, Move, Ping
 from .errors import RaceError
@@ -44,11 +46,18 @@ GIVE_UP: Final = "give-up"
 Runner: TypeAlias = Callable[[Member, ConnId, Command, float, list[Output]], Message | None]
 
 
-def replay_action(member: Member, racer: Racer, action: ActionRecord) -> None:
+def replay_action(member: Member, racer: Racer, action: ActionRecord) -> str | None:
     """Apply one logged action again (a restore) and remember its answer. A logged hint is
-    counted, never searched again; an Auto was logged as the move it played."""
+    counted, never searched again; an Auto was logged as the move it played.
+
+    An action that no longer applies (its log lost an earlier write: the store failed in
+    between) is skipped, and said so in the returned text, rather than losing the game.
+    """
     if racer.playing:
-        racer.apply(action.action, action.elapsed, replayed=True)
+        try:
+            racer.apply(action.action, action.elapsed, replayed=True)
+        except (RaceError, MoveError) as exc:
+            return f"{action.room} {action.player}: skipped {action.action!r} ({exc.code})"
     if action.seq:  # seq 0: no command asked for it (a leave's give-up)
         name = action.action if action.action in (HINT, "undo", GIVE_UP) else "move"
         answer: Message = {"type": "applied", "seq": action.seq, "command": name}
@@ -56,6 +65,7 @@ def replay_action(member: Member, racer: Racer, action: ActionRecord) -> None:
             answer["move"] = action.action
         answer["restored"] = True
         member.seqs.remember(action.seq, answer)
+    return None
 
 
 def stale() -> RaceError:
@@ -63,14 +73,15 @@ def stale() -> RaceError:
 
 
 class Place:
-    """Members, versioned events and the game path of a room or a daily."""
+    """Members, versioned events and the game path of a room, a daily or a practice."""
 
     own_game = "You can only play on your own seat"  # refusal of a command naming another seat
 
     def __init__(self, key: str, *, keep_events: int, version_base: int = 0) -> None:
-        self.key = key  # the room id, or daily:<date>: what records and search tickets name
+        self.key = key  # room id, daily:<date> or practice:<player>: what records, tickets name
         self.members = Members()
         self.log = EventLog(keep_events, base=version_base)
+        self.skipped: list[str] = []  # logged actions a restore could not replay
 
     # ------------------------------------------------------------------ hooks
     def advance(self, now: float, out: list[Output]) -> None:
@@ -92,6 +103,13 @@ class Place:
     def answer_fields(self, racer: Racer) -> Message:
         """What every answer to a game command carries."""
         return {"view": racer.game.view(), "status": racer.status, "elapsed": racer.last_elapsed}
+
+    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
+        """A connection closed: the member stays (their game, their seq answers)."""
+        member = self.members.detach(conn)
+        if member is not None and not member.conns:
+            member.away_since = now
+        return []
 
     def dealt(
         self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
@@ -241,6 +259,7 @@ class Place:
         else:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(action, racer.elapsed(now))
+        racer.autos += 1  # issue 14
         out.append(Persist(racer.record(ticket.seq, logged)))
         self.after_change(racer, now, out, exclude=None)
         played: Message = {"move": logged} if logged != GIVE_UP else {}

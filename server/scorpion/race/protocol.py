@@ -3,6 +3,8 @@ section 7, lists the close codes).
 
 >>> daily_key("2026-12-01"), date_of(daily_key("2026-12-01")), date_of("k3J9xQ")
 ('daily:2026-12-01', '2026-12-01', None)
+>>> practice_key("p_81d2"), practice_player(practice_key("p_81d2")), practice_player("k3J9xQ")
+('practice:p_81d2', 'p_81d2', None)
 """
 
 from __future__ import annotations
@@ -37,3 +39,16 @@ def daily_key(date: str) -> str:
 def date_of(key: str) -> str | None:
     """The date of a daily's key, None for a room id."""
     return key[len(DAILY_PREFIX) :] if key.startswith(DAILY_PREFIX) else None
+
+
+PRACTICE_PREFIX: Final = "practice:"  # a player's practice: its log, records and search tickets
+
+
+def practice_key(player_id: str) -> str:
+    """The key of a player's practice (one per player, whatever the preset)."""
+    return PRACTICE_PREFIX + player_id
+
+
+def practice_player(key: str) -> str | None:
+    """The player of a practice's key, None for anything else."""
+    return key[len(PRACTICE_PREFIX) :] if key.startswith(PRACTICE_PREFIX) else None

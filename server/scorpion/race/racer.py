@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from scorpion.engine import Game, MoveError, apply_action
+from scorpion.engine.progress import ordered_cards
 
 from .errors import RaceError
 from .players import Player
@@ -51,8 +52,10 @@ class Racer:
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
+        self.autos = 0  # issue 14: Auto used, for the results (not kept across a restart)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
+        self._progress: tuple[tuple[object, ...], dict[str, object]] | None = None
         # (elapsed, runs, score) after each change: the results chart.
         self.timeline: list[tuple[float, int, int]] = []
 
@@ -127,9 +130,16 @@ class Racer:
             self.timeline.append((elapsed, len(self.game.runs), self.game.score))
 
     def progress(self) -> dict[str, object]:
-        """Numbers only (never a card): the ``progress`` event's fields."""
+        """Numbers only (never a card): the ``progress`` event's fields.
+
+        The same dict comes back until the game or the clock changes (every move ranks the
+        whole room with it): treat it as read-only.
+        """
         game = self.game
-        return {
+        key = (len(game.log), game.score, self.status, self.hints, self.autos, self.last_elapsed)
+        if self._progress is not None and self._progress[0] == key:
+            return self._progress[1]
+        progress: dict[str, object] = {
             "player": self.player.id,
             "runs": len(game.runs),
             "score": game.score,
@@ -140,13 +150,15 @@ class Racer:
             if self.finished_elapsed is not None
             else self.last_elapsed,
             "hints": self.hints,
+            "autos": self.autos,  # issue 14
+            "ordered": ordered_cards(game),  # issue 14: cards in final order, the bars' measure
         }
+        self._progress = (key, progress)
+        return progress
 
     def entry(self) -> dict[str, object]:
-        """The ranking entry (results, leaderboards)."""
-        data = self.progress()
-        data["name"] = self.player.name
-        return data
+        """The ranking entry (results, leaderboards): a copy, never the cached progress."""
+        return {**self.progress(), "name": self.player.name}
 
     def result(self, ranked: bool, now: float) -> GameResult:
         """The finished game's record for the store."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 FINISHED: Final = frozenset({"won", "lost", "gave-up", "timed-out", "left"})
 
@@ -45,6 +45,17 @@ def rank_entries(entries: Iterable[Mapping[str, object]]) -> list[dict[str, obje
         ranked.append({"rank": rank, **entry})
         previous = key
     return ranked
+
+
+def live_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
+    """Each player's rank now (as :func:`rank_entries`; ties share one), by player id.
+
+    >>> live_ranks([{"player": "a", "status": "playing", "runs": 1, "score": 90, "moves": 9},
+    ...             {"player": "b", "status": "playing", "runs": 1, "score": 90, "moves": 9},
+    ...             {"player": "c", "status": "won", "elapsed": 300.0, "runs": 4}])
+    {'c': 1, 'a': 2, 'b': 2}
+    """
+    return {str(e["player"]): cast(int, e["rank"]) for e in rank_entries(entries)}
 
 
 @dataclass(frozen=True, slots=True)

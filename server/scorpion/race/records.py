@@ -144,6 +144,45 @@ class DailyStarted(_Base):
     started_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class HostAction(_Base):
+    """The host acted: ``action`` is ``kick`` (``player`` may not sit again), ``lock``,
+    ``unlock`` or ``hand-host`` (``player`` is the new host)."""
+
+    kind: ClassVar[str] = "host-action"
+    room: str
+    action: str
+    player: str | None
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NameReported(_Base):
+    """A player reported another's name as offensive (kept for the operator)."""
+
+    kind: ClassVar[str] = "name-reported"
+    room: str
+    player: str
+    name: str
+    by: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeDealt(_Base):
+    """A player dealt a practice game (``game`` numbers them, per player)."""
+
+    kind: ClassVar[str] = "practice-dealt"
+    player: str
+    name: str
+    game: int
+    deal: int
+    preset: str
+    started_at: float
+
+
 Record: TypeAlias = (
     RoomOpened
     | RoundStarted
@@ -153,12 +192,15 @@ Record: TypeAlias = (
     | Rematched
     | RoomClosed
     | DailyStarted
+    | PracticeDealt
+    | HostAction
+    | NameReported
 )
 
 _KINDS: dict[str, type[Record]] = {
     cls.kind: cls
     for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, Rematched,
-                RoomClosed, DailyStarted)
+                RoomClosed, DailyStarted, PracticeDealt, HostAction, NameReported)
 }  # fmt: skip
 
 

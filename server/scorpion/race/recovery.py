@@ -15,11 +15,13 @@ from .config import RoomConfig
 from .outputs import Output
 from .place import replay_action
 from .players import Player
-from .protocol import DAILY_PREFIX, daily_key
+from .protocol import DAILY_PREFIX, daily_key, practice_key
 from .records import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    HostAction,
+    PracticeDealt,
     Record,
     Rematched,
     RoomClosed,
@@ -44,6 +46,8 @@ class Logs:
     rematched: set[tuple[str, int]] = field(default_factory=set)
     attempts: list[DailyStarted] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)
+    practice: dict[str, PracticeDealt] = field(default_factory=dict)  # latest game by player
+    host_actions: dict[str, list[HostAction]] = field(default_factory=dict)
 
     @classmethod
     def group(cls, records: Iterable[Record]) -> Logs:
@@ -63,6 +67,10 @@ class Logs:
                 logs.rematched.add((record.room, record.round))
             elif isinstance(record, DailyStarted):
                 logs.attempts.append(record)
+            elif isinstance(record, PracticeDealt):
+                logs.practice[record.player] = record
+            elif isinstance(record, HostAction):
+                logs.host_actions.setdefault(record.room, []).append(record)
             elif isinstance(record, GameResult) and record.room.startswith(DAILY_PREFIX):
                 logs.results.append(record)
         return logs
@@ -74,8 +82,30 @@ class Logs:
         key = (daily_key(attempt.date), attempt.attempt)
         return [a for a in self.actions.get(key, ()) if a.player == attempt.player]
 
+    def practice_actions(self, dealt: PracticeDealt) -> list[ActionRecord]:
+        return list(self.actions.get((practice_key(dealt.player), dealt.game), ()))
+
 
 def restore_room(
+    opened: RoomOpened, logs: Logs, now: float, config: RoomConfig
+) -> tuple[Room, list[Output]]:
+    """Rebuild a room from its records by replaying every racer's actions, then its host's
+    actions (who is host, the lock, who was removed from the seats)."""
+    room, out = _replay_room(opened, logs, now, config)
+    for action in logs.host_actions.get(room.id, ()):
+        if action.action == "hand-host" and action.player is not None:
+            room.host = action.player
+        elif action.action in ("lock", "unlock"):
+            room.locked = action.action == "lock"
+        elif action.action == "kick" and action.player is not None:
+            room.removed.add(action.player)
+            removed = room.members.get(action.player)
+            if removed is not None:
+                removed.role, removed.ready = "spectator", False
+    return room, out
+
+
+def _replay_room(
     opened: RoomOpened, logs: Logs, now: float, config: RoomConfig
 ) -> tuple[Room, list[Output]]:
     """Rebuild a room from its records by replaying every racer's actions.
@@ -111,7 +141,9 @@ def restore_room(
             racer.stop("left", action.elapsed)
             room.members.remove(room.members.by_id[action.player])
             continue
-        replay_action(room.members.by_id[action.player], racer, action)
+        skipped = replay_action(room.members.by_id[action.player], racer, action)
+        if skipped:
+            room.skipped.append(skipped)
     out: list[Output] = []
     finished = logs.finished.get((room.id, started.round))
     if finished is not None:

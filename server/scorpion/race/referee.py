@@ -20,13 +20,16 @@ from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
 from .place import Runner
 from .players import Player
-from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of
+from .practice import Practice
+from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of, practice_player
 from .racer import Racer
 from .records import Record
 from .recovery import Logs, restore_room
 from .room import Room
 from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
+
+AnyPlace = Room | Daily | Practice
 
 
 def unverified_daily(date: str, seed: int) -> tuple[int, bool]:
@@ -57,7 +60,8 @@ class Referee:
         self._deadlines: dict[str, float | None] = {}
         self._heap: list[tuple[float, str]] = []
         self.dailies: dict[str, Daily] = {}
-        self.places: dict[ConnId, Room | Daily] = {}  # where each connection is
+        self.practices: dict[str, Practice] = {}  # by player id
+        self.places: dict[ConnId, AnyPlace] = {}  # where each connection is
         self.restore_errors: list[str] = []  # rooms restore could not rebuild (logged by web)
 
     # ------------------------------------------------------------------ metrics
@@ -121,8 +125,22 @@ class Referee:
         except RaceError:
             return None
 
+    # ------------------------------------------------------------------ practice
+    def practice(self, player: Player) -> Practice:
+        """The player's practice (made on first use)."""
+        practice = self.practices.get(player.id)
+        if practice is None:
+            practice = Practice(
+                player, deal_source=self.config.deal_source, keep_events=self.config.keep_events
+            )
+            self.practices[player.id] = practice
+        return practice
+
     def racer(self, place: str, round_: int, player: str) -> Racer | None:
-        """The game a player is playing in a room's round or a daily attempt, if held here."""
+        """The game a player is playing in a room's round, a daily attempt or practice."""
+        if practice_player(place) is not None:
+            game = self.practices[player].current if player in self.practices else None
+            return game if game is not None and game.round == round_ else None
         date = date_of(place)
         if date is not None:
             daily = self.dailies.get(date)
@@ -138,8 +156,10 @@ class Referee:
             return [Send((conn,), refused(None, "already-authenticated", "Hello was said"))]
         try:
             hello = parse_hello(message)
-            place: Room | Daily
-            if hello.room is not None:
+            place: AnyPlace
+            if hello.practice:
+                place = self.practice(player)
+            elif hello.room is not None:
                 room = self.rooms.get(hello.room)
                 if room is None or room.closed:
                     raise RaceError("unknown-room", f"There is no room {hello.room!r}")
@@ -172,13 +192,16 @@ class Referee:
         return out
 
     @staticmethod
-    def _runner(place: Room | Daily) -> Runner:
+    def _runner(place: AnyPlace) -> Runner:
         if isinstance(place, Room):
             return partial(room_commands.run, place)
         return place.run
 
     # ------------------------------------------------------------------ searches
-    def _place_of(self, ticket: SearchTicket) -> Room | Daily | None:
+    def _place_of(self, ticket: SearchTicket) -> AnyPlace | None:
+        player = practice_player(ticket.place)
+        if player is not None:
+            return self.practices.get(player)
         date = date_of(ticket.place)
         return self.rooms.get(ticket.place) if date is None else self.dailies.get(date)
 
@@ -202,27 +225,15 @@ class Referee:
         if place is None:
             return []
         out = place.disconnect(conn, now)
+        if isinstance(place, Practice) and not place.members.by_conn and not place.playing:
+            del self.practices[place.player.id]  # nothing to resume: its games are stored
         self._touch(place)
         return out
-
-    def drop(self, place: str) -> list[ConnId]:
-        """Forget a room or daily (a room id or ``daily:<date>``) another process owns now;
-        the connections that were in it, detached (the caller closes them). Nothing is
-        announced: the new owner rebuilds the place from its log."""
-        date = date_of(place)
-        target = self.dailies.pop(date, None) if date is not None else self.rooms.pop(place, None)
-        if target is None:
-            return []
-        self._deadlines.pop(place, None)
-        conns = [conn for conn, where in self.places.items() if where is target]
-        for conn in conns:
-            del self.places[conn]
-        return conns
 
     # ------------------------------------------------------------------ timers
     # Each room's next deadline, and a heap of (deadline, room) with stale entries dropped
     # lazily: next_deadline() runs after every batch, so it must not visit every room.
-    def _touch(self, place: Room | Daily | None) -> None:
+    def _touch(self, place: AnyPlace | None) -> None:
         if not isinstance(place, Room):
             return
         if place.closed:
@@ -286,4 +297,31 @@ class Referee:
                 )
             except (ValueError, KeyError) as exc:
                 self.restore_errors.append(f"daily {attempt.date} {attempt.player}: {exc!r}")
+        for dealt in logs.practice.values():
+            practice = self.practice(Player(dealt.player, dealt.name))
+            try:
+                practice.restore(dealt, logs.practice_actions(dealt))
+            except (ValueError, KeyError) as exc:
+                self.restore_errors.append(f"practice {dealt.player}: {exc!r}")
+        for place in [*self.rooms.values(), *self.dailies.values(), *self.practices.values()]:
+            self.restore_errors.extend(place.skipped)
+            place.skipped.clear()
         return out
+
+    def forget(self, key: str) -> list[ConnId]:
+        """Drop a room, a daily (``daily:<date>``) or a practice (``practice:<player>``)
+        from memory, to be restored from its log (its last writes failed: memory may be
+        ahead of the store); the connections that were in it (the caller closes them)."""
+        player, date = practice_player(key), date_of(key)
+        place: AnyPlace | None
+        if player is not None:
+            place = self.practices.pop(player, None)
+        elif date is not None:
+            place = self.dailies.pop(date, None)
+        else:
+            place = self.rooms.pop(key, None)
+        self._deadlines.pop(key, None)
+        conns = [conn for conn, where in self.places.items() if where is place]
+        for conn in conns:
+            del self.places[conn]
+        return conns

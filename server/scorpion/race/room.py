@@ -19,7 +19,7 @@ from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place
 from .players import Player
 from .racer import Racer
-from .ranking import rank_entries
+from .ranking import live_ranks, rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
 from .settings import RoomSettings
@@ -44,6 +44,10 @@ class Room(Place):
         super().__init__(room_id, keep_events=config.keep_events, version_base=version_base)
         self.id = room_id
         self.creator = creator
+        self.host = creator.id  # who may start, remove, lock and hand over (host controls)
+        self.locked = False  # nobody new may take a seat (spectators still come and watch)
+        self.removed: set[str] = set()  # players the host removed: they may only watch
+        self.reports: set[tuple[str, str]] = set()  # (by, player) reported: kept once
         self.settings = settings
         self.created_at = created_at
         self.config = config
@@ -179,14 +183,18 @@ class Room(Place):
             out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
-        self.emit(out, {"event": "progress", **racer.progress()})
+        # issue 14: every racer's live rank (the server ranks; the client only shows it).
+        ranks = live_ranks(r.progress() for r in self.racers.values())
+        self.emit(out, {"event": "progress", **racer.progress(), "ranks": ranks})
         self._unmask(out, racer)
 
     def _unmask(self, out: list[Output], changed: Racer) -> None:
         """After ``changed``'s board or status changed: cards that no playing board hides
         any more are shown at once to the followers of the other boards holding them."""
+        if self.phase == "countdown" or not any(m.following for m in self.members.by_id.values()):
+            return  # nobody follows a board: board() brings the hidden cards up to date
         released = self.hidden.sync(self.racers)
-        if not released or self.phase == "countdown":
+        if not released:
             return
         for pid, racer in self.racers.items():
             if racer is changed or released.isdisjoint(face_up(racer.game)):
@@ -213,6 +221,7 @@ class Room(Place):
                 }
             )
         if racing:
+            ranks = live_ranks(r.progress() for r in self.racers.values())  # issue 14
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -222,11 +231,14 @@ class Room(Place):
                     "connected": bool(seat and seat.connected),
                 }
                 entry.update(racer.progress())
+                entry["rank"] = ranks[pid]  # issue 14
                 del entry["player"]
                 players.append(entry)
         return {
             "room": self.id,
             "creator": self.creator.id,
+            "host": self.host,
+            "locked": self.locked,
             "settings": self.settings.public(),
             "phase": self.phase,
             "round": self.round,
@@ -419,11 +431,11 @@ class Room(Place):
     # ------------------------------------------------------------------ starting
     def check_start(self, member: Member) -> list[Member]:
         """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
-        # The creator starts; if the creator has left the room, any seated player may.
-        if member.id != self.creator.id and (
-            self.members.get(self.creator.id) is not None or member.role != "player"
+        # The host starts; if the host has left the room, any seated player may.
+        if member.id != self.host and (
+            self.members.get(self.host) is not None or member.role != "player"
         ):
-            raise RaceError("not-creator", "Only the room's creator can start the race")
+            raise RaceError("not-creator", "Only the room's host can start the race")
         if self.phase != "lobby":
             raise RaceError("already-started", "The race has already started")
         if self.dealing is not None:

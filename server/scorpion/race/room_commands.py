@@ -1,5 +1,6 @@
-"""A room's commands: the lobby and seats (join, leave, ready, start, follow, rematch) and
-the racers' game commands (through the shared game path, :meth:`Place.play`).
+"""A room's commands: the lobby and seats (join, leave, ready, start, follow, rematch), the
+host's controls (kick, lock, hand-host), name reports and the racers' game commands
+(through the shared game path, :meth:`Place.play`).
 
 Each handler checks everything first and raises :class:`RaceError` before it
 changes anything; then it changes the room, appends its effects (events, records)
@@ -15,19 +16,23 @@ from .commands import (
     Deal,
     Follow,
     GiveUp,
+    HandHost,
     Hint,
     Join,
+    Kick,
     Leave,
+    Lock,
     Move,
     Ready,
     Rematch,
+    Report,
     Start,
     Undo,
 )
 from .errors import RaceError
 from .members import Member
 from .outputs import ConnId, Message, Output, Persist
-from .records import Rematched
+from .records import HostAction, NameReported, Rematched
 from .room import RACING, Room
 
 
@@ -50,6 +55,14 @@ def run(
             return follow(room, member, player)
         case Rematch(round=round_):
             return rematch(room, member, round_, now, out)
+        case Kick(player=player):
+            return kick(room, member, player, now, out)
+        case Lock(locked=locked):
+            return lock(room, member, locked, now, out)
+        case HandHost(player=player):
+            return hand_host(room, member, player, now, out)
+        case Report(player=player, reason=reason):
+            return report(room, member, player, reason, now, out)
     raise RaceError("not-allowed", f"There is no {command.name} in a room")
 
 
@@ -58,6 +71,7 @@ def join(room: Room, member: Member, role: str, out: list[Output]) -> Message:
     if role == "player":
         if member.role == "player":
             return {"role": "player"}
+        check_may_sit(room, member)
         if room.phase != "lobby":
             raise RaceError("already-started", "The race has started: late arrivals watch")
         if len(room.members.players()) >= room.settings.max_players:
@@ -128,10 +142,101 @@ def rematch(
         raise RaceError("bad-field", f"The round just finished is {room.round}")
     out.append(Persist(Rematched(room.id, room.round, member.id, now)))
     room.back_to_lobby()
-    if member.role != "player" and len(room.members.players()) < room.settings.max_players:
+    seats_left = len(room.members.players()) < room.settings.max_players
+    may_sit = member.id not in room.removed and (not room.locked or member.id in room.racers)
+    if member.role != "player" and seats_left and may_sit:
         member.role = "player"
     seated = [m.id for m in room.members.players()]
     room.emit(
         out, {"event": "rematch", "round": room.round + 1, "by": member.id, "players": seated}
     )
     return {"round": room.round + 1}
+
+
+# ---------------------------------------------------------------------- host controls
+def check_may_sit(room: Room, member: Member) -> None:
+    """A seat is refused to a player the host removed, and to newcomers of a locked room."""
+    if member.id in room.removed:
+        raise RaceError("removed", "The host removed you from the seats: you can watch")
+    if room.locked:
+        raise RaceError("room-locked", "The host has locked the room: you can watch")
+
+
+def check_host(room: Room, member: Member, what: str) -> None:
+    if member.id != room.host:
+        raise RaceError("not-creator", f"Only the room's host can {what}")
+
+
+def seated(room: Room, player: str, what: str) -> Member:
+    target = room.members.get(player)
+    if target is None or target.role != "player":
+        raise RaceError("unknown-player", f"Nobody called {player!r} is seated here to {what}")
+    return target
+
+
+def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -> Message:
+    """The host removes a seated player: they watch from now on (a game under way ends as
+    ``left``) and may not take a seat again in this room."""
+    check_host(room, host, "remove a player")
+    if player == host.id:
+        raise RaceError("not-allowed", "You cannot remove yourself: leave, or hand the host role")
+    target = seated(room, player, "remove")
+    racer = room.racers.get(player)
+    if racer is not None and racer.playing and room.phase in RACING:
+        racer.stop("left", racer.elapsed(now) if room.phase == "racing" else 0.0)
+        # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
+        out.append(Persist(racer.record(0, "left")))
+        out.extend(room.drop_search(racer, target))
+        room.progress(out, racer)
+        room.send_view(out, racer, exclude=None)
+    target.role, target.ready = "spectator", False
+    room.removed.add(player)
+    out.append(Persist(HostAction(room.id, "kick", player, host.id, now)))
+    room.emit(
+        out,
+        {"event": "left", "player": player, "reason": "removed", "watching": True, "by": host.id},
+    )
+    if room.phase == "racing" and not any(r.playing for r in room.racers.values()):
+        room.finish_round(now, out)
+    return {"player": player, "role": "spectator"}
+
+
+def lock(room: Room, host: Member, locked: bool, now: float, out: list[Output]) -> Message:
+    """Lock (no new seats; watching stays open to anyone with the link) or unlock."""
+    check_host(room, host, "lock the room")
+    if room.locked != locked:
+        room.locked = locked
+        action = "lock" if locked else "unlock"
+        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
+        room.emit(out, {"event": "locked", "locked": locked, "by": host.id})
+    return {"locked": locked}
+
+
+def hand_host(room: Room, host: Member, player: str, now: float, out: list[Output]) -> Message:
+    check_host(room, host, "hand the host role over")
+    if player == host.id:
+        return {"host": player}
+    seated(room, player, "hand the host role to")
+    room.host = player
+    out.append(Persist(HostAction(room.id, "hand-host", player, host.id, now)))
+    room.emit(out, {"event": "host", "player": player, "by": host.id})
+    return {"host": player}
+
+
+def report(
+    room: Room, member: Member, player: str, reason: str, now: float, out: list[Output]
+) -> Message:
+    """Keep a report of ``player``'s name for the operator (once per reporter and player).
+    Nobody else is told: a report is not an accusation in front of the room."""
+    if player == member.id:
+        raise RaceError("not-allowed", "You cannot report your own name")
+    target = room.members.get(player)
+    name = target.player.name if target else None
+    if name is None and player in room.racers:
+        name = room.racers[player].player.name
+    if name is None:
+        raise RaceError("unknown-player", f"Nobody called {player!r} is in this room")
+    if (member.id, player) not in room.reports:
+        room.reports.add((member.id, player))
+        out.append(Persist(NameReported(room.id, player, name, member.id, reason, now)))
+    return {"reported": player}

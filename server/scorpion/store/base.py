@@ -143,7 +143,29 @@ class Fence:
     token: int
 
 
-Write = Fence | SaveDaily | Reveal | OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily
+@dataclass(frozen=True, slots=True)
+class SaveReport:
+    """Keep a report of an offensive name for the operator (``scorpion reports``)."""
+
+    room_id: str
+    player_id: str
+    name: str
+    reporter_id: str
+    reason: str
+    created: float
+
+
+Write = (
+    Fence
+    | SaveDaily
+    | Reveal
+    | OpenRoom
+    | AppendLog
+    | CloseRoom
+    | SaveGame
+    | ClaimDaily
+    | SaveReport
+)
 
 
 class Store(Protocol):
@@ -171,6 +193,9 @@ class Store(Protocol):
     async def player(self, player_id: str) -> Player | None: ...
     async def rename_player(self, player_id: str, name: str) -> Player: ...
     async def delete_player(self, player_id: str) -> bool: ...
+    async def purge(self, before: float) -> int:
+        """Delete what ended before ``before``: game records, closed rooms (retention)."""
+        ...
 
     # room logs (replayed after a restart)
     async def open_room_logs(self) -> list[tuple[str, JSON]]: ...
@@ -188,3 +213,15 @@ class Store(Protocol):
     async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]: ...
     async def daily_deal(self, day: str) -> tuple[int, bool] | None: ...
     async def daily_wins(self, player_id: str) -> list[str]: ...
+
+    # one player on several devices (docs/http-api.md "Your player on another device")
+    async def player_by_device_token(self, token_hash: bytes) -> Player | None: ...
+    async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None: ...
+    async def claim_device_code(
+        self, code_hash: bytes, token_hash: bytes, now: float
+    ) -> Player | None: ...
+    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None: ...
+    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Player | None: ...
+
+    # name reports, for the operator
+    async def name_reports(self, limit: int = 100) -> list[JSON]: ...

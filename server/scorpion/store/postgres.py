@@ -10,7 +10,6 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import asyncpg
 import orjson
 
 from .base import (
@@ -26,12 +25,22 @@ from .base import (
     Reveal,
     SaveDaily,
     SaveGame,
+    SaveReport,
     Store,
     StoreError,
     Write,
 )
+from .postgres_devices import DevicesAndReports, save_report
 from .postgres_worker import Conn, PgOp, PostgresWorker
-from .rows import ENTRY_KEYS, GAME_COLUMNS, GAME_UPDATES, dumps, game_from_row, game_values
+from .rows import (
+    ENTRY_KEYS,
+    GAME_COLUMNS,
+    GAME_UPDATES,
+    dumps,
+    game_from_row,
+    game_values,
+    player_from_row,
+)
 
 _SAVE_GAME = (
     f"INSERT INTO games ({GAME_COLUMNS}) "
@@ -39,10 +48,6 @@ _SAVE_GAME = (
     "WHERE EXISTS (SELECT 1 FROM players WHERE id = $2) "
     f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
 )
-
-
-def _player(row: asyncpg.Record | None) -> Player | None:
-    return None if row is None else Player(row["id"], row["name"], row["created"])
 
 
 def _op(w: Write) -> PgOp:
@@ -106,6 +111,8 @@ def _op(w: Write) -> PgOp:
     if isinstance(w, Reveal):
         ids = list(w.game_ids)
         return lambda c: c.execute("UPDATE games SET revealed = TRUE WHERE id = ANY($1)", ids)
+    if isinstance(w, SaveReport):
+        return save_report(w)
     raise StoreError(f"unknown write {w!r}")
 
 
@@ -119,7 +126,7 @@ def _close_room(room_id: str, now: float) -> PgOp:
     return close
 
 
-class PostgresStore(PostgresWorker):
+class PostgresStore(DevicesAndReports, PostgresWorker):
     """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
 
     # ---------------------------------------------------------- batch writes
@@ -164,15 +171,15 @@ class PostgresStore(PostgresWorker):
 
     async def player_by_token(self, token_hash: bytes) -> Player | None:
         sql = "SELECT id, name, created FROM players WHERE token_hash = $1"
-        return _player(await self._read(lambda c: c.fetchrow(sql, token_hash)))
+        return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
 
     async def player(self, player_id: str) -> Player | None:
         sql = "SELECT id, name, created FROM players WHERE id = $1"
-        return _player(await self._read(lambda c: c.fetchrow(sql, player_id)))
+        return player_from_row(await self._read(lambda c: c.fetchrow(sql, player_id)))
 
     async def rename_player(self, player_id: str, name: str) -> Player:
         async def op(c: Conn) -> Player:
-            player = _player(
+            player = player_from_row(
                 await c.fetchrow(
                     "UPDATE players SET name = $2 WHERE id = $1 RETURNING id, name, created",
                     player_id,
@@ -233,6 +240,25 @@ class PostgresStore(PostgresWorker):
             for row in rows:
                 await _close_room(row["id"], now)(c)
             return len(rows)
+
+        return await self._write(op)
+
+    async def purge(self, before: float) -> int:
+        """Delete game records that ended and rooms that closed before ``before`` (epoch
+        seconds), with their daily attempts; the number of rows deleted (retention)."""
+
+        async def op(c: Conn) -> int:
+            deleted = 0
+            for sql in (
+                "DELETE FROM games WHERE finished < $1",
+                "DELETE FROM rooms WHERE closed < $1",
+            ):
+                status = await c.execute(sql, before)
+                deleted += int(status.split()[-1])
+            status = await c.execute(
+                "DELETE FROM daily_attempts WHERE game_id NOT IN (SELECT id FROM games)"
+            )
+            return deleted + int(status.split()[-1])
 
         return await self._write(op)
 

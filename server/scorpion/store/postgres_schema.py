@@ -79,8 +79,39 @@ CREATE UNIQUE INDEX IF NOT EXISTS games_one_ranked_daily ON games (daily, player
     WHERE ranked AND daily IS NOT NULL;
 """
 
-VERSION: Final = 3
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3}
+# A player on several devices, recovery codes and name reports (store/postgres_devices.py).
+# Codes and tokens are kept only as SHA-256 hashes. Reports have no foreign keys: the
+# operator keeps them after the players are gone.
+SCHEMA_V4: Final = """
+CREATE TABLE IF NOT EXISTS device_tokens (
+    token_hash BYTEA PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX IF NOT EXISTS device_tokens_player ON device_tokens (player_id);
+CREATE TABLE IF NOT EXISTS device_codes (
+    code_hash BYTEA PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    expires DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+    code_hash BYTEA NOT NULL UNIQUE,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS name_reports (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    room_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    created DOUBLE PRECISION NOT NULL
+);
+"""
+
+VERSION: Final = 4
+MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
 
 # Created before the version is read: the schema version and the server secret (processes
 # sharing a database must derive the same daily deals).

@@ -6,7 +6,7 @@ from typing import Any, Final, Protocol
 
 import orjson
 
-from .base import GameRecord
+from .base import GameRecord, Player
 
 GAME_COLUMNS: Final = (
     "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
@@ -18,6 +18,8 @@ GAME_UPDATES: Final = ", ".join(
     for name in GAME_COLUMNS.split(", ")
     if name not in ("id", "started", "revealed")
 )
+# name_reports: the fields of a SaveReport, in its order.
+REPORT_COLUMNS: Final = "room_id, player_id, name, reporter_id, reason, created"
 # daily_entries: the columns selected, under these keys.
 ENTRY_KEYS: Final = ("player", "name", "status", "elapsed", "runs", "score", "moves")
 
@@ -35,6 +37,11 @@ def game_values(r: GameRecord) -> tuple[Any, ...]:
 
 class Row(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
+
+
+def player_from_row(row: Row | None) -> Player | None:
+    """A player from a row of ``SELECT id, name, created``; None for no row."""
+    return None if row is None else Player(row["id"], row["name"], row["created"])
 
 
 def game_from_row(row: Row) -> GameRecord:

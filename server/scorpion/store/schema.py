@@ -77,8 +77,39 @@ CREATE UNIQUE INDEX IF NOT EXISTS games_one_ranked_daily ON games (daily, player
     WHERE ranked = 1 AND daily IS NOT NULL;
 """
 
-VERSION: Final = 3
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3}
+# A player on several devices, recovery codes and name reports (store/sqlite_devices.py).
+# Codes and tokens are kept only as SHA-256 hashes. Reports have no foreign keys: the
+# operator keeps them after the players are gone.
+SCHEMA_V4: Final = """
+CREATE TABLE IF NOT EXISTS device_tokens (
+    token_hash BLOB PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS device_tokens_player ON device_tokens (player_id);
+CREATE TABLE IF NOT EXISTS device_codes (
+    code_hash BLOB PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    expires REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+    code_hash BLOB NOT NULL UNIQUE,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS name_reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL
+);
+"""
+
+VERSION: Final = 4
+MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
 
 PRAGMAS: Final = (
     # WAL with synchronous=NORMAL: a committed transaction survives the process being

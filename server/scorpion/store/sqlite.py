@@ -24,11 +24,21 @@ from .base import (
     Reveal,
     SaveDaily,
     SaveGame,
+    SaveReport,
     Store,
     StoreError,
     Write,
 )
-from .rows import ENTRY_KEYS, GAME_COLUMNS, GAME_UPDATES, dumps, game_from_row, game_values
+from .rows import (
+    ENTRY_KEYS,
+    GAME_COLUMNS,
+    GAME_UPDATES,
+    dumps,
+    game_from_row,
+    game_values,
+    player_from_row,
+)
+from .sqlite_devices import DevicesAndReports, player_by_id, save_report
 from .worker import Op, SQLiteWorker
 
 _SAVE_GAME = (
@@ -38,7 +48,7 @@ _SAVE_GAME = (
 )
 
 
-class SQLiteStore(SQLiteWorker):
+class SQLiteStore(DevicesAndReports, SQLiteWorker):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
@@ -79,6 +89,8 @@ class SQLiteStore(SQLiteWorker):
         if isinstance(w, Reveal):
             ids = [(i,) for i in w.game_ids]
             return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
+        if isinstance(w, SaveReport):
+            return save_report(w)
         if isinstance(w, Fence):  # one process per SQLite file: nobody else holds leases
             raise StoreError("fencing tokens need PostgreSQL (several processes)")
         raise StoreError(f"unknown write {w!r}")
@@ -96,13 +108,9 @@ class SQLiteStore(SQLiteWorker):
 
         return await self._write(op)
 
-    @staticmethod
-    def _player(row: sqlite3.Row | None) -> Player | None:
-        return None if row is None else Player(row["id"], row["name"], row["created"])
-
     async def player_by_token(self, token_hash: bytes) -> Player | None:
         return await self._read(
-            lambda c: self._player(
+            lambda c: player_from_row(
                 c.execute(
                     "SELECT id, name, created FROM players WHERE token_hash = ?", (token_hash,)
                 ).fetchone()
@@ -110,22 +118,12 @@ class SQLiteStore(SQLiteWorker):
         )
 
     async def player(self, player_id: str) -> Player | None:
-        return await self._read(
-            lambda c: self._player(
-                c.execute(
-                    "SELECT id, name, created FROM players WHERE id = ?", (player_id,)
-                ).fetchone()
-            )
-        )
+        return await self._read(lambda c: player_by_id(c, player_id))
 
     async def rename_player(self, player_id: str, name: str) -> Player:
         def op(c: sqlite3.Connection) -> Player:
             c.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
-            player = self._player(
-                c.execute(
-                    "SELECT id, name, created FROM players WHERE id = ?", (player_id,)
-                ).fetchone()
-            )
+            player = player_by_id(c, player_id)
             if player is None:
                 raise StoreError(f"no player {player_id!r}")
             return player
@@ -140,6 +138,20 @@ class SQLiteStore(SQLiteWorker):
             c.execute("DELETE FROM daily_attempts WHERE player_id = ?", (player_id,))
             c.execute("UPDATE rooms SET creator = NULL WHERE creator = ?", (player_id,))
             return c.execute("DELETE FROM players WHERE id = ?", (player_id,)).rowcount > 0
+
+        return await self._write(op)
+
+    async def purge(self, before: float) -> int:
+        """Delete game records that ended and rooms that closed before ``before`` (epoch
+        seconds), with their daily attempts; the number of rows deleted (retention)."""
+
+        def op(c: sqlite3.Connection) -> int:
+            games = c.execute("DELETE FROM games WHERE finished < ?", (before,)).rowcount
+            attempts = c.execute(
+                "DELETE FROM daily_attempts WHERE game_id NOT IN (SELECT id FROM games)"
+            ).rowcount
+            rooms = c.execute("DELETE FROM rooms WHERE closed < ?", (before,)).rowcount
+            return int(games + attempts + rooms)
 
         return await self._write(op)
 

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, cast
+from urllib.parse import quote
 
+from . import lock
 from .base import DuplicateError, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
 from .schema import MIGRATIONS, PRAGMAS, VERSION
@@ -24,20 +26,35 @@ Op = Callable[[sqlite3.Connection], Any]
 class SQLiteWorker(GroupCommit):
     """Opens, migrates and closes the database; runs reads and group-committed writes."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        """``read_only``: only reads, beside the server that holds the file (an operator's
+        command); the file must exist at the current schema version."""
         super().__init__()
         self.path = str(path)
+        self.read_only = read_only
         self._executor: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None
+        self._lock: lock.InstanceLock | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if self.read_only:
+            if not Path(self.path).is_file():
+                raise StoreError(f"no database at {self.path}")
+        elif self.path != ":memory:":
+            self._lock = lock.hold(self.path)  # one process per file
+            lock.create_private(self.path)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorpion-store")
-        await self._call(self._connect)
+        try:
+            await self._call(self._connect)
+        except BaseException:
+            await self.close()
+            raise
 
     def _connect(self) -> None:
+        if self.read_only:
+            self._conn = self._connect_read_only()
+            return
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
         for pragma in PRAGMAS:
@@ -54,6 +71,23 @@ class SQLiteWorker(GroupCommit):
             conn.execute("COMMIT")
         self._conn = conn
 
+    def _connect_read_only(self) -> sqlite3.Connection:
+        uri = f"file:{quote(self.path)}?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout=5000")
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read {self.path}: {exc}") from None
+        if current != VERSION:
+            conn.close()
+            raise StoreError(
+                f"database {self.path} has schema {current}, not {VERSION}: "
+                "start the server of this version on it first"
+            )
+        return conn
+
     async def close(self) -> None:
         """Commit what is queued, then close. Safe to call twice."""
         if self._executor is None:
@@ -62,6 +96,9 @@ class SQLiteWorker(GroupCommit):
         await self._call(self._disconnect)
         self._executor.shutdown(wait=True)
         self._executor = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _disconnect(self) -> None:
         if self._conn is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
@@ -15,12 +16,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from scorpion.race import Referee
 from scorpion.store import Store, StoreUnavailable, open_store
 
-from .config import Settings, find_client_dir
+from .config import Database, Settings, find_client_dir
 from .http_api import routes
+from .logs import AccessLog
 from .responses import error
 from .services import Services
 from .static import CSP, SECURITY_HEADERS, static_routes
 from .ws import ws_endpoint
+
+log = logging.getLogger("scorpion.web")
 
 
 class SecurityHeaders:
@@ -63,10 +67,15 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error(500, "server-error", "the server could not handle this request")
 
 
+def create_store(db: Database) -> Store:
+    """The store for the ``db`` setting (``open_store`` picks the implementation)."""
+    return open_store(db.url if db.kind == "postgresql" else str(db.path))
+
+
 def create_app(
     settings: Settings, store: Store | None = None, referee: Referee | None = None
 ) -> Starlette:
-    services = Services(settings, store or open_store(settings.db), referee)
+    services = Services(settings, store or create_store(settings.db), referee)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -78,13 +87,16 @@ def create_app(
             # closes them with 1001 first. Here: whatever is still open, then the store.
             await services.stop()
 
+    client = find_client_dir(settings.client)
+    if client is None:
+        log.warning("no browser client found: / answers 404 (give --client FOLDER)")
     app = Starlette(
         routes=[
             *routes(),
             WebSocketRoute("/ws", ws_endpoint),
-            *static_routes(find_client_dir(settings.client_dir)),
+            *static_routes(client),
         ],
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
         exception_handlers={StoreUnavailable: store_unavailable, Exception: server_error},
         lifespan=lifespan,
     )

@@ -129,6 +129,8 @@ class Tokens:
             self._players.move_to_end(key)
             return player
         player = await self.store.player_by_token(key)
+        if player is None:  # a token given to another device (web/devices.py)
+            player = await self.store.player_by_device_token(key)
         if player is not None:
             self.remember(token, player)
         return player

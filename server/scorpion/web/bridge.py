@@ -30,10 +30,11 @@ from scorpion.race import (
     SearchRequest,
     Send,
 )
+from scorpion.race.protocol import SERVER_ERROR
 from scorpion.store import AppendLog, CloseRoom, OpenRoom, Store, Write
 
 from .metrics import Metrics
-from .records import RecordWriter, is_move
+from .records import RecordWriter, is_move, log_key
 
 log = logging.getLogger("scorpion.web")
 
@@ -50,9 +51,11 @@ class Bridge:
         *,
         close: Closer,
         search: Callable[[SearchRequest], None],
+        failed: Callable[[set[str]], None] = lambda keys: None,
     ) -> None:
         self.referee = referee
         self.search = search
+        self.failed = failed  # the logs (rooms, dailies, practices) a write failed for
         self.store = store
         self.hub = hub
         self.metrics = metrics
@@ -75,6 +78,9 @@ class Bridge:
             if isinstance(out, Persist):
                 writes.extend(self.writer.writes(out.record))
                 moves += is_move(out.record)
+        for w in writes:
+            if isinstance(w, OpenRoom | CloseRoom):
+                log.info("room %s %s", w.room_id, "opened" if isinstance(w, OpenRoom) else "closed")
         if writes and self.fence is not None:
             places = {w.room_id for w in writes if isinstance(w, AppendLog | CloseRoom | OpenRoom)}
             writes[:0] = [self.fence(place) for place in sorted(places)]
@@ -82,7 +88,9 @@ class Bridge:
         self._tail = done
         try:
             if writes:
+                started = time.perf_counter()
                 await self.store.write(writes)  # queued before any other await: order kept
+                self.metrics.store_write_seconds.observe(time.perf_counter() - started)
             if previous is not None and not previous.done():
                 await asyncio.shield(previous)
             self.metrics.moves.inc(moves)
@@ -94,7 +102,10 @@ class Bridge:
             self.failures += 1
             log.exception("could not persist %d records; closing their connections", len(writes))
             for conn in {c for out in outputs if isinstance(out, Send) for c in out.conns}:
-                self.close(conn, 1011, "server error: not saved, reconnect")
+                self.close(conn, SERVER_ERROR, "server error: not saved, reconnect")
+            # The referee has applied what the store did not keep: those places are rebuilt
+            # from their logs (what is written) before anyone plays on them again.
+            self.failed({log_key(out.record) for out in outputs if isinstance(out, Persist)})
         finally:
             if not done.done():
                 done.set_result(None)

@@ -1,11 +1,11 @@
 """Several processes on one PostgreSQL and one Redis: the owner's side (docs/scaling.md).
 
-Each place (a room id, or ``daily:<date>``) has one owning process at a time, by a
-lease with a fencing token (:mod:`scorpion.cluster.leases`). A hello finds the owner:
-this process (perhaps taking the place over and replaying its log) serves it as with
-one process; otherwise the socket is forwarded (:mod:`.forwarding`) and this module
-serves the requests other processes forward here. The owner numbers the place's
-events, so a reconnect with ``last_version`` works wherever it lands. Leases are
+Each place (a room id, ``daily:<date>`` or ``practice:<player>``) has one owning process
+at a time, by a lease with a fencing token (:mod:`scorpion.cluster.leases`). A hello
+finds the owner: this process (perhaps taking the place over and replaying its log)
+serves it as with one process; otherwise the socket is forwarded (:mod:`.forwarding`)
+and this module serves the requests other processes forward here. The owner numbers
+the place's events, so a reconnect with ``last_version`` works wherever it lands. Leases are
 renewed every ttl/4; a place whose lease was lost is dropped and its sockets reconnect.
 """
 
@@ -25,7 +25,7 @@ from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import GOING_AWAY, daily_key, date_of
+from scorpion.race.protocol import GOING_AWAY, date_of, practice_player
 from scorpion.store import Fence, Store
 
 from .bridge import Bridge
@@ -35,21 +35,6 @@ from .registry import Registry
 from .restore import replay
 
 log = logging.getLogger("scorpion.cluster")
-
-
-def place_of(hello: object) -> str | None:
-    """The place a hello asks for (None: not a usable hello: the referee answers it).
-
-    >>> place_of({"room": "abc"}), place_of({"daily": "2026-11-29"}), place_of({})
-    ('abc', 'daily:2026-11-29', None)
-    """
-    if not isinstance(hello, dict):
-        return None
-    if isinstance(hello.get("room"), str):
-        return str(hello["room"])
-    if isinstance(hello.get("daily"), str):
-        return daily_key(hello["daily"])
-    return None
 
 
 class Cluster:
@@ -160,10 +145,10 @@ class Cluster:
             date = date_of(place)
             entries = await self.store.room_log(place)  # type: ignore[attr-defined]
             if date is not None:
-                self.referee.drop(place)  # a daily known here only from a summary: reload it
+                self.referee.forget(place)  # a daily known here only from a summary: reload it
                 await self.dailies.ensure(date)
             await replay([(place, e) for e in entries], self.referee, self.dailies, self.bridge)
-            if date is None and place not in self.referee.rooms:  # no such open room
+            if not self._exists(place):  # no such open room
                 self.held.pop(place, None)
                 await self.leases.release({place: token})
             elif entries:
@@ -178,13 +163,36 @@ class Cluster:
         """Forget a place owned elsewhere now; its sockets (here or forwarded) reconnect."""
         self.held.pop(place, None)
         self.bridge.writer.forget(place)
-        for conn in self.referee.drop(place):
+        for conn in self.referee.forget(place):
             self.hub.close(conn, GOING_AWAY, MOVED)
 
+    def give_up(self, places: set[str]) -> None:
+        """Places whose last writes the store did not keep (memory may be ahead of it, or
+        the lease is lost): dropped and released; the next hello, on any process, takes
+        them over from their logs."""
+        tokens = {p: self.held[p] for p in places if p in self.held}
+        for place in places:
+            self.drop(place)
+        if tokens:
+            job = asyncio.create_task(self.leases.release(tokens))
+            self._jobs.add(job)
+            job.add_done_callback(self._done)
+
+    def _exists(self, place: str) -> bool:
+        """Whether a place just loaded is one to serve: a daily or a practice always
+        (made on first use), a room when its log opened it and did not close it."""
+        return (
+            date_of(place) is not None
+            or practice_player(place) is not None
+            or (place in self.referee.rooms)
+        )
+
     def _in_memory(self, place: str) -> bool:
-        date = date_of(place)
+        date, player = date_of(place), practice_player(place)
         if date is not None:
             return date in self.referee.dailies
+        if player is not None:
+            return player in self.referee.practices or place in self._loading
         return place in self.referee.rooms or place in self._loading
 
     async def _renew(self) -> None:

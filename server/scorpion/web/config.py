@@ -1,79 +1,286 @@
-"""The server's settings: flags, SCORPION_* environment variables and defaults."""
+"""The server's settings, validated in one place: ``scorpion serve`` flags, SCORPION_*
+environment variables and defaults (a flag wins over its variable).
+
+Every value goes through :class:`Settings` (pydantic-settings), whichever way it came,
+and a bad one is reported on one line naming the flag or variable:
+
+>>> settings_from({"port": "80", "limits": '{"rate": 5}'}).limits.rate
+5.0
+>>> settings_from({"limits": '{"send_queue": 2.5}'})
+Traceback (most recent call last):
+...
+scorpion.web.config.BadSettings: --limits send_queue: must be a whole number, not 2.5
+>>> settings_from({"log_level": "bogus"})
+Traceback (most recent call last):
+...
+scorpion.web.config.BadSettings: --log-level: must be one of critical, error, warning, info, \
+debug, not 'bogus'
+"""
 
 from __future__ import annotations
 
+import importlib.util
+import ipaddress
 import json
-import os
 import secrets
-from dataclasses import dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
+
+from scorpion.store.lock import write_private
 
 DEFAULT_DATA = Path("data")
 SECRET_FILE = "secret"
+ENV_PREFIX = "SCORPION_"
+
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Count = Annotated[int, Field(gt=0, strict=True)]  # strict: 2.5 (or 2.0, or "2") is refused
+
+
+class BadSettings(ValueError):
+    """A setting that cannot be used, with a one-line message naming where it came from."""
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class Database:
+    """Where the data lives: a SQLite file (``path``) or a server database (``url``).
+
+    >>> Database.parse("data/race.db")
+    Database(kind='sqlite', path=PosixPath('data/race.db'), url='')
+    >>> Database.parse("sqlite:////var/lib/scorpion/race.db").path
+    PosixPath('/var/lib/scorpion/race.db')
+    >>> Database.parse("postgresql://race@localhost/race").kind
+    'postgresql'
+    >>> Database.parse("mysql://x")
+    Traceback (most recent call last):
+    ...
+    ValueError: unsupported database URL scheme 'mysql': use a file path, sqlite:///PATH \
+or postgresql://...
+    """
+
+    kind: Literal["sqlite", "postgresql"]
+    path: Path | None = None  # sqlite: the file (Path(":memory:") for a memory database)
+    url: str = ""  # postgresql: the connection URL as given
+
+    @classmethod
+    def parse(cls, text: str | Path) -> Database:
+        text = str(text).strip()
+        if not text:
+            raise ValueError("the database is empty: give a file path or a URL")
+        scheme, sep, rest = text.partition("://")
+        if not sep:
+            return cls("sqlite", Path(text))
+        scheme = scheme.lower()
+        if scheme == "sqlite":  # sqlite:///relative.db, sqlite:////absolute.db
+            path = rest.removeprefix("/")
+            if not path:
+                raise ValueError(f"no file in {text!r}: write sqlite:///PATH")
+            return cls("sqlite", Path(path))
+        if scheme in ("postgresql", "postgres"):
+            return cls("postgresql", url=text)
+        raise ValueError(
+            f"unsupported database URL scheme {scheme!r}: use a file path, sqlite:///PATH "
+            "or postgresql://..."
+        )
+
+    @property
+    def data_dir(self) -> Path | None:
+        """The folder of a SQLite file (the secret is kept there by default)."""
+        if self.path is None or str(self.path) == ":memory:":
+            return None
+        return self.path.parent
+
+    def __str__(self) -> str:
+        return str(self.path) if self.kind == "sqlite" else _hide_password(self.url)
+
+
+def _hide_password(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not at or ":" not in userinfo:
+        return url
+    return f"{scheme}{sep}{userinfo.split(':', 1)[0]}:***@{host}"
+
+
+class Limits(BaseModel):
     """Per-connection and per-player limits (see docs/http-api.md and docs/protocol.md)."""
 
-    max_frame: int = 16 * 1024  # bytes of one text frame; bigger ones are refused
-    hard_frame: int = 64 * 1024  # uvicorn closes the socket (1009) beyond this
-    send_queue: int = 256  # frames waiting for a slow reader before it is dropped
-    rate: float = 20.0  # commands per second, sustained
-    burst: float = 40.0  # commands allowed at once
-    flood_refusals: int = 200  # rate-limited commands in a row before the socket is closed
-    auth_timeout: float = 10.0  # seconds to send the first (hello) message
-    idle_timeout: float = 60.0  # seconds without any message before the socket is closed
-    max_connections: int = 20_000
-    max_connections_per_address: int = 500  # one client address (a NAT may hide many players)
-    max_body: int = 16 * 1024  # bytes of an HTTP request body
-    new_players_per_minute: float = 10.0  # per client address
-    new_players_burst: float = 30.0
-    rooms_per_hour: float = 60.0  # per player
-    rooms_burst: float = 20.0
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_frame: Count = 16 * 1024  # bytes of one text frame; bigger ones are refused
+    hard_frame: Count = 64 * 1024  # uvicorn closes the socket (1009) beyond this
+    send_queue: Count = 256  # frames waiting for a slow reader before it is dropped
+    rate: Positive = 20.0  # commands per second, sustained
+    burst: Positive = 40.0  # commands allowed at once
+    flood_refusals: Count = 200  # rate-limited commands in a row before the socket is closed
+    auth_timeout: Positive = 10.0  # seconds to send the first (hello) message
+    idle_timeout: Positive = 60.0  # seconds without any message before the socket is closed
+    max_connections: Count = 20_000
+    max_connections_per_address: Count = 500  # one address (a NAT may hide many players)
+    max_body: Count = 16 * 1024  # bytes of an HTTP request body
+    new_players_per_minute: Positive = 10.0  # per client address
+    new_players_burst: Positive = 30.0
+    rooms_per_hour: Positive = 60.0  # per player
+    rooms_burst: Positive = 20.0
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+LogLevel = Literal["critical", "error", "warning", "info", "debug"]
+
+
+class Settings(BaseSettings):
+    """Everything ``scorpion serve`` can be told; each field is also SCORPION_<NAME>."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, frozen=True, extra="forbid", validate_default=True
+    )
+
     host: str = "127.0.0.1"
-    port: int = 8000
-    db: Path | str = DEFAULT_DATA / "scorpion.db"  # a SQLite file or a postgresql:// URL
-    secret: str = ""
-    client_dir: Path | None = None
-    limits: Limits = Limits()
-    grace: float = 60.0  # seconds a disconnected player keeps their seat
-    daily_search: str = "solver"  # "solver": winnable daily deals; "none": unverified (tests)
-    shutdown_timeout: float = 5.0
-    redis: str | None = None  # a redis:// URL: one of several processes (docs/scaling.md)
-    lease_ttl: float = 2.0  # seconds a place's owner may go silent before others take it
+    port: int = Field(8000, ge=1, le=65535)
+    # A file path or a URL (sqlite:///PATH, postgresql://...).
+    db: Annotated[Database, NoDecode] = Database("sqlite", DEFAULT_DATA / "scorpion.db")
+    secret: str = Field("", repr=False)  # empty: kept in the secret file beside a SQLite db
+    client: Path | None = None  # the browser client; default: the one installed with us
+    limits: Annotated[Limits, NoDecode] = Limits()
+    grace: Positive = 60.0  # seconds a disconnected player keeps their seat
+    daily_search: Literal["solver", "none"] = "solver"  # "none": unverified deals (tests)
+    shutdown_timeout: Positive = 5.0
+    log_level: LogLevel = "info"
+    log_format: Literal["text", "json"] = "text"
+    # Days game records and closed rooms are kept; None: for ever.
+    retention_days: Count | None = None
+    # Addresses (or networks) of reverse proxies whose X-Forwarded-For is believed.
+    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
+    # A redis:// URL: one of several processes on one PostgreSQL database (docs/scaling.md).
+    redis: str | None = None
+    lease_ttl: Positive = 2.0  # seconds a place's owner may go silent before others take it
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _database(cls, value: object) -> object:
+        return value if isinstance(value, Database) else Database.parse(str(value))
+
+    @field_validator("limits", mode="before")
+    @classmethod
+    def _limits_json(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                return {}
+            try:
+                return json.loads(value)
+            except ValueError:
+                raise ValueError('expected JSON such as {"rate": 50}') from None
+        return value
+
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("retention_days", mode="before")
+    @classmethod
+    def _forever(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            if value in ("", "forever", "none"):
+                return None
+            return int(value) if value.lstrip("-").isdigit() else value
+        return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _proxies(cls, value: object) -> object:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list | tuple):
+            return value
+        out = []
+        for item in (str(i).strip() for i in items):
+            if not item:
+                continue
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"{item!r} is not an IP address or network") from None
+            out.append(item)
+        return tuple(out)
+
+    @field_validator("redis", mode="before")
+    @classmethod
+    def _redis_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                return None
+            if not value.lower().startswith(("redis://", "rediss://", "unix://")):
+                raise ValueError(f"expected redis://host:port, not {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _redis_needs_postgresql(self) -> Settings:
+        if self.redis and self.db.kind != "postgresql":
+            raise ValueError("--redis needs --db postgresql://... (one database shared by all)")
+        return self
 
 
-def env(name: str, default: str | None = None) -> str | None:
-    return os.environ.get(f"SCORPION_{name}", default)
+def settings_from(given: Mapping[str, Any]) -> Settings:
+    """Settings from flags ``given`` (None: not given) over SCORPION_* variables over
+    defaults. Raises :class:`BadSettings` with one line naming each bad value's source."""
+    flags = {k: v for k, v in given.items() if v is not None}
+    try:
+        return Settings(**flags)
+    except ValidationError as exc:
+        raise BadSettings(_one_line(exc, flags)) from None
+    except SettingsError as exc:  # a variable pydantic-settings could not even read
+        raise BadSettings(str(exc)) from None
 
 
-def limits_from_json(text: str | None) -> Limits:
-    """Limits with overrides from JSON such as ``{"send_queue": 64, "rate": 50}``.
-
-    >>> limits_from_json('{"rate": 5}').rate, limits_from_json(None).send_queue
-    (5, 256)
-    """
-    if not text:
-        return Limits()
-    data = json.loads(text)
-    known = {f.name for f in fields(Limits)}
-    if not isinstance(data, dict) or not set(data) <= known:
-        raise ValueError(f"limits must be a JSON object with keys among {sorted(known)}")
-    for key, value in data.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise ValueError(f"limit {key} must be a positive number, not {value!r}")
-    return replace(Limits(), **data)
+def _one_line(exc: ValidationError, flags: Mapping[str, Any]) -> str:
+    parts = []
+    for error in exc.errors():
+        if not error["loc"]:  # a rule across settings: the message names them
+            parts.append(_message(error))
+            continue
+        field = str(error["loc"][0])
+        source = "--" + field.replace("_", "-") if field in flags else ENV_PREFIX + field.upper()
+        rest = " ".join(str(p) for p in error["loc"][1:])
+        parts.append(f"{source}{' ' + rest if rest else ''}: {_message(error)}")
+    return "; ".join(parts)
 
 
-def load_secret(given: str | None, data_dir: Path) -> str:
+def _message(error: Any) -> str:
+    kind, value, ctx = error["type"], error.get("input"), error.get("ctx") or {}
+    if kind == "literal_error":
+        choices = ctx.get("expected", "").replace("'", "").replace(" or ", ", ")
+        return f"must be one of {choices}, not {value!r}"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"must be a whole number, not {value!r}"
+    if kind in ("float_type", "float_parsing"):
+        return f"must be a number, not {value!r}"
+    if kind in ("greater_than", "greater_than_equal", "less_than_equal"):
+        return f"must be {error['msg'].removeprefix('Input should be ')}, not {value!r}"
+    if kind == "extra_forbidden":
+        return "is not a known setting"
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    return f"{error['msg']} (got {value!r})"
+
+
+def load_secret(given: str | None, data_dir: Path | None) -> str:
     """The server secret: given, or read from ``data_dir/secret``, or made and kept there."""
     if given:
         return given
+    if data_dir is None:
+        raise BadSettings("--secret (or SCORPION_SECRET) is needed with this database")
     path = data_dir / SECRET_FILE
     if path.is_file():
         text = path.read_text().strip()
@@ -81,9 +288,7 @@ def load_secret(given: str | None, data_dir: Path) -> str:
             return text
     data_dir.mkdir(parents=True, exist_ok=True)
     text = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(text + "\n")
+    write_private(path, text + "\n")
     return text
 
 
@@ -97,13 +302,20 @@ def shared_secret(url: str) -> str:
     return asyncio.run(kept_secret(url, secrets.token_hex(32)))
 
 
+def installed_client() -> Path | None:
+    """The browser client installed as the package ``scorpion.client`` (pyproject.toml maps
+    it to client/ of the repository), or client/ of the checkout (editable installs)."""
+    try:
+        spec = importlib.util.find_spec("scorpion.client")
+    except ImportError:
+        spec = None
+    folders = [Path(f) for f in (spec.submodule_search_locations or [])] if spec else []
+    folders.append(Path(__file__).resolve().parents[3] / "client")
+    return next((f for f in folders if (f / "index.html").is_file()), None)
+
+
 def find_client_dir(given: Path | None = None) -> Path | None:
-    """The browser client: given, or client/ at the repository root next to server/."""
+    """The browser client: ``given`` (checked), or the installed one."""
     if given is not None:
-        return given
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "client"
-        if (candidate / "index.html").is_file():
-            return candidate
-    return None
+        return given if (given / "index.html").is_file() else None
+    return installed_client()

@@ -87,7 +87,7 @@ class Connection:
             self._queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.metrics.send_drops.inc()
-            log.info("dropping slow connection %s (send queue full)", self.id)
+            log.warning("dropping slow connection %s (send queue full)", self.id)
             self.abort(TOO_SLOW, "too slow: send queue overflow")
             if self.on_drop is not None:
                 self.on_drop(self)

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .http_common import api, services
+from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
 from .http_players import (
     create_player,
     delete_me,
@@ -54,6 +55,10 @@ def routes() -> list[Route]:
         Route("/api/me", delete_me, methods=["DELETE"]),
         Route("/api/me/games", my_games, methods=["GET"]),
         Route("/api/me/games/{game_id}", my_game, methods=["GET"]),
+        Route("/api/me/device-code", make_device_code, methods=["POST"]),
+        Route("/api/me/recovery-code", make_recovery_code, methods=["POST"]),
+        Route("/api/devices/claim", claim_device_code, methods=["POST"]),
+        Route("/api/recover", recover, methods=["POST"]),
         Route("/api/players/{player_id}/stats", player_stats, methods=["GET"]),
         Route("/api/presets", list_presets, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),

@@ -13,13 +13,15 @@ from scorpion.race import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    NameReported,
+    PracticeDealt,
     Record,
     RoomClosed,
     RoomOpened,
     RoundFinished,
     RoundStarted,
 )
-from scorpion.race.protocol import daily_key, date_of
+from scorpion.race.protocol import daily_key, date_of, practice_key, practice_player
 from scorpion.store import (
     AppendLog,
     ClaimDaily,
@@ -28,6 +30,7 @@ from scorpion.store import (
     OpenRoom,
     Reveal,
     SaveGame,
+    SaveReport,
     Write,
 )
 
@@ -35,6 +38,16 @@ from scorpion.store import (
 def game_id(room: str, round_: int, player: str) -> str:
     """The id of one player's game of one round (or daily attempt): stable across restarts."""
     return f"{room}:{round_}:{player}"
+
+
+def log_key(record: Record) -> str:
+    """The log a record goes to: its room's, its daily's (``daily:<date>``) or its
+    practice's (``practice:<player>``)."""
+    if isinstance(record, DailyStarted):
+        return daily_key(record.date)
+    if isinstance(record, PracticeDealt):
+        return practice_key(record.player)
+    return record.room
 
 
 class RecordWriter:
@@ -56,14 +69,15 @@ class RecordWriter:
         if isinstance(record, RoomClosed):
             self.forget(record.room)
             return [CloseRoom(record.room)]
-        room = daily_key(record.date) if isinstance(record, DailyStarted) else record.room
+        room = log_key(record)
         out: list[Write] = []
         if isinstance(record, RoomOpened):
             self._settings[room] = dict(record.settings)
             out.append(OpenRoom(room, record.creator, dict(record.settings)))
-        elif date_of(room) is not None:
-            # A daily's log is closed after two idle days (Services._maintain): writing to it
-            # again reopens it, so a late practice move is never refused by the store.
+        elif date_of(room) is not None or practice_player(room) is not None:
+            # A daily's or a practice's log is closed after two idle days
+            # (Services._maintain): writing to it again reopens it, so a late move of an
+            # unranked attempt or a practice game is never refused by the store.
             out.append(OpenRoom(room, None, {}, reopen=True))
         out.append(AppendLog(room, record.to_dict()))
         if isinstance(record, RoundStarted):
@@ -86,8 +100,25 @@ class RecordWriter:
             out.append(SaveGame(row))
             if record.ranked:
                 out.append(ClaimDaily(record.date, record.player, gid))
+        elif isinstance(record, PracticeDealt):
+            row = GameRecord(
+                id=game_id(room, record.game, record.player),
+                player_id=record.player,
+                preset=record.preset,
+                deal=record.deal,
+                started=record.started_at,
+                rules={"preset": record.preset},
+                revealed=True,  # the player's own deal: nobody else plays it
+            )
+            out.append(SaveGame(row))
         elif isinstance(record, GameResult):
             out.append(SaveGame(self._result(room, record)))
+        elif isinstance(record, NameReported):
+            out.append(
+                SaveReport(
+                    record.room, record.player, record.name, record.by, record.reason, record.at
+                )
+            )
         elif isinstance(record, RoundFinished):
             players = [str(entry.get("player")) for entry in record.ranking]
             out.append(Reveal(tuple(game_id(room, record.round, p) for p in players)))
@@ -118,7 +149,7 @@ class RecordWriter:
             deal=record.deal,
             started=record.finished_at - record.elapsed,
             rules={k: v for k, v in settings.items() if k != "deal"},
-            room_id=None if daily else room,
+            room_id=None if daily or practice_player(room) else room,
             daily=daily,
             ranked=record.ranked,
             finished=record.finished_at,

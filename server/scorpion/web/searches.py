@@ -58,6 +58,7 @@ class SearchPool:
         self.skipped = 0  # dropped before they ran: their answer was no longer wanted
         self.refused = 0  # answered busy: the queue was full
         self.seconds = 0.0  # total time searching
+        self.timed: Callable[[float], None] = lambda seconds: None  # each search's time
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -98,6 +99,7 @@ class SearchPool:
                 finally:
                     self.running -= 1
                     self.seconds += time.monotonic() - started
+                    self.timed(time.monotonic() - started)
                 self.done += 1
                 try:
                     await self.answered(answer)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -31,13 +32,17 @@ class ScorpionServer(uvicorn.Server):
             server.close()
         self.services.closing = True
         self.services.ready = False
-        log.info("closing %d websockets with 1001", self.services.connections.count)
+        log.info("shutting down: closing %d websockets with 1001", self.services.connections.count)
         await self.services.close_all()
         await self.services.bridge.drain()
         await super().shutdown(sockets)
+        log.info("scorpion stopped")
 
 
-def uvicorn_config(app: Starlette, settings: Settings, log_level: str = "info") -> uvicorn.Config:
+def uvicorn_config(
+    app: Starlette, settings: Settings, log_config: dict[str, Any] | None = None
+) -> uvicorn.Config:
+    trusted = ",".join(settings.trusted_proxies)
     return uvicorn.Config(
         app,
         host=settings.host,
@@ -47,18 +52,20 @@ def uvicorn_config(app: Starlette, settings: Settings, log_level: str = "info") 
         ws_max_size=settings.limits.hard_frame,
         ws_ping_interval=20.0,  # browsers answer pings: this finds dead TCP connections
         ws_ping_timeout=20.0,
-        # Trust no proxy: uvicorn would take X-Forwarded-For from 127.0.0.1 by default, so
-        # any local process could choose the client address the per-address limits see.
-        proxy_headers=False,
         timeout_graceful_shutdown=int(settings.shutdown_timeout) + 5,
         lifespan="on",
-        log_level=log_level,
-        access_log=False,
+        log_config=log_config,
+        log_level=settings.log_level,
+        access_log=False,  # scorpion.web.logs.AccessLog logs requests, with their ids
         server_header=False,
+        # X-Forwarded-For is believed only from the trusted proxies (none by default: not
+        # even 127.0.0.1, which uvicorn would trust by default).
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted,
     )
 
 
-def run(settings: Settings, log_level: str = "info") -> None:
+def run(settings: Settings, log_config: dict[str, Any] | None = None) -> None:
     app = create_app(settings)
     services: Services = app.state.services
-    ScorpionServer(uvicorn_config(app, settings, log_level), services).run()
+    ScorpionServer(uvicorn_config(app, settings, log_config), services).run()

@@ -19,7 +19,7 @@ from scorpion.hub.redis import NODE_SHIFT, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, date_of
+from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
 from scorpion.store import Player, Store
 
 from .auth import Tokens
@@ -27,10 +27,12 @@ from .bridge import Bridge
 from .cluster import Cluster
 from .config import Settings
 from .dailies import DailyDeals, on_loop_fallback
+from .devices import DeviceLimits
 from .limits import KeyedBuckets
 from .metrics import Metrics
 from .registry import Registry
 from .restore import close_idle_daily_logs, restore
+from .retention import purge_forever
 from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
@@ -60,12 +62,13 @@ class Services:
             self.metrics,
             close=self.connections.close if redis_hub is None else redis_hub.close,
             search=self.searches.submit,
+            failed=self.reload_later,
         )
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
         if redis_hub is not None:
             self.cluster = Cluster(
-                db=str(settings.db),
+                db=settings.db.url,
                 store=store,
                 referee=self.referee,
                 bridge=self.bridge,
@@ -84,12 +87,18 @@ class Services:
             limits.new_players_per_minute / 60, limits.new_players_burst
         )
         self.new_rooms = KeyedBuckets(limits.rooms_per_hour / 3600, limits.rooms_burst)
+        self.devices = DeviceLimits()  # codes tried per address, made per player
         self.ready = False
         self.closing = False
+        self.reloading: set[str] = set()  # places (rooms, dailies, practices) being rebuilt
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.connections.set_function(lambda: self.connections.count)
         self.metrics.rooms.set_function(lambda: len(self.referee.rooms))
         self.metrics.commits.set_function(lambda: self.store.commits)
+        self.metrics.search_queue.set_function(
+            lambda: self.searches.queue.qsize() + self.searches.running
+        )
+        self.searches.timed = self.metrics.search_seconds.observe
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for
@@ -113,9 +122,14 @@ class Services:
             ("sweep", self.connections.sweep(self.settings.limits.idle_timeout)),
             ("maintain", self._maintain()),
             ("dailies", self.dailies.prepare_ahead()),
+            ("loop-lag", self.metrics.watch_event_loop()),
         ):
             self._tasks.append(asyncio.create_task(job, name=f"scorpion-{name}"))
+        if self.settings.retention_days:
+            purge = purge_forever(self.store, self.settings.retention_days)
+            self._tasks.append(asyncio.create_task(purge, name="scorpion-retention"))
         self.ready = True
+        log.info("ready: %d rooms in memory", len(self.referee.rooms))
 
     async def stop(self) -> None:
         """Graceful shutdown: close every socket with 1001, write what is pending, close."""
@@ -164,6 +178,35 @@ class Services:
         if date is None:
             return self.referee.room_summary(place, time.time())
         return self.referee.daily_summary(date, time.time())
+
+    def reload_later(self, keys: set[str]) -> None:
+        """Rooms, dailies and practices whose records the store did not keep: out of the
+        referee now (their sockets told to reconnect), back from their logs as soon as the
+        store answers. Hellos for them meanwhile are asked to retry (:attr:`reloading`)."""
+        if self.cluster is not None:  # given up: the next hello takes it over from its log
+            self.cluster.give_up(keys)
+            return
+        keys = keys - self.reloading
+        if not keys:
+            return
+        self.reloading |= keys
+        for key in keys:
+            for conn in self.referee.forget(key):
+                self.connections.close(conn, SERVER_ERROR, "server error: not saved, reconnect")
+        self._tasks.append(asyncio.create_task(self._reload(keys), name="scorpion-reload"))
+
+    async def _reload(self, keys: set[str]) -> None:
+        delay = 0.5
+        while True:
+            try:
+                await restore(self.store, self.referee, self.dailies, self.bridge, only=keys)
+                break
+            except Exception:
+                log.exception("could not reload %s from the store; retrying", sorted(keys))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+        log.info("reloaded %s from the store", sorted(keys))
+        self.reloading -= keys
 
     async def searched(self, answer: SearchAnswer) -> None:
         """A search ended: its answer goes to the referee like any input."""

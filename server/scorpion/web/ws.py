@@ -18,10 +18,17 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from scorpion.race import RaceError, parse_hello, refused, seq_of
-from scorpion.race.protocol import BAD_TOKEN, FLOOD, PROTOCOL, SERVER_ERROR, TOO_BIG, TRY_AGAIN
+from scorpion.race.protocol import (
+    BAD_TOKEN,
+    FLOOD,
+    PROTOCOL,
+    SERVER_ERROR,
+    TOO_BIG,
+    TRY_AGAIN,
+)
 
-from .cluster import place_of
 from .connection import Connection
+from .logs import CONN_ID
 from .services import Services
 
 log = logging.getLogger("scorpion.web")
@@ -60,11 +67,14 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     address = websocket.client.host if websocket.client else "?"
     # Not ready: starting (waiting for the database, restoring the rooms).
     if not svc.ready or svc.closing or not svc.connections.admits(address):
+        log.warning("websocket from %s refused: server starting, busy or closing", address)
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
         return
     await websocket.accept()
-    conn = Connection(svc.connections.new_id(), websocket, limits, svc.metrics)
+    conn_id = svc.connections.new_id()
+    CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
+    conn = Connection(conn_id, websocket, limits, svc.metrics)
     svc.connections.add(conn, address)
     attached = False
     try:
@@ -100,7 +110,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
     conn.last_seen = time.monotonic()
     try:
         data = decode(svc, message)
-        parse_hello(data)
+        opening = parse_hello(data)
     except (Refusal, RaceError) as exc:
         refuse(svc, conn, exc)
         conn.close(TOO_BIG if exc.code == "too-large" else PROTOCOL, exc.message)
@@ -113,6 +123,11 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
         return False
     conn.player = player.id
     svc.hub.attach(conn.id, conn)
+    if (
+        opening.place_key(player.id) in svc.reloading
+    ):  # its last writes failed: it comes back from its log shortly
+        conn.close(TRY_AGAIN, "being restored: retry shortly")
+        return True  # attached: the reader waits for the close
     if data.get("daily") is not None:
         try:
             await svc.dailies.ensure(data["daily"])  # may wait for the day's deal search
@@ -121,7 +136,8 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
             refuse(svc, conn, Refusal("server-error", "the daily is not ready: retry shortly"))
             conn.close(SERVER_ERROR, "daily not ready")
             return True  # attached: the reader waits for the close
-    if svc.cluster is not None and (place := place_of(data)) is not None:
+    if svc.cluster is not None:
+        place = opening.place_key(player.id)
         try:
             owner = await svc.cluster.route(place)
         except Exception as exc:  # Redis or PostgreSQL away: the client retries shortly
@@ -138,6 +154,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
 
 async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
     svc.metrics.commands.inc()
+    started = time.perf_counter()
     if not conn.bucket.take():  # before decoding: junk frames count against the limit too
         conn.refusals += 1
         try:
@@ -147,6 +164,7 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
             seq = None
         refuse(svc, conn, Refusal("rate-limited", "too many commands: slow down", seq))
         if conn.refusals >= svc.settings.limits.flood_refusals:
+            log.warning("closing connection %s of %s: flood", conn.id, conn.player)
             conn.close(FLOOD, "flood: too many commands")
         return
     conn.refusals = 0
@@ -165,3 +183,4 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
         refuse(svc, conn, Refusal("server-error", "the server could not handle this", seq))
         return
     await svc.bridge.run(outputs)
+    svc.metrics.ack_seconds.observe(time.perf_counter() - started)

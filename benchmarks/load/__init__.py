@@ -1,0 +1,1 @@
+"""The load and fault benchmark of the race server: ``python -m benchmarks.load --help``."""

@@ -1,0 +1,279 @@
+"""The phases: each starts its own server, runs client processes, returns table rows."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from . import crowd, roles  # noqa: F401  (registers the roles)
+from .report import Row, measure
+from .servers import BENCHMARKS, ServerProcess
+from .workers import Result, run
+
+LINES = BENCHMARKS / "results" / "solve_classic_1-2000.jsonl"
+
+
+def winning_lines(path: Path = LINES) -> list[tuple[int, list[str]]]:
+    """(deal, line) of every classic deal the solver proved winnable (benchmarks/solve_deals.py)."""
+    lines = []
+    with path.open() as f:
+        for text in f:
+            solved = json.loads(text)
+            if solved["verdict"] == "won":
+                lines.append((solved["deal"], solved["line"]))
+    if not lines:
+        raise SystemExit(f"no winning line in {path}: run benchmarks/solve_deals.py first")
+    return lines
+
+
+def split(total: int, parts: int) -> list[int]:
+    """``total`` shared among ``parts`` as evenly as possible, empty shares left out.
+
+    >>> split(10, 3), split(1, 4)
+    ([4, 3, 3], [1])
+    """
+    shares = [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+    return [share for share in shares if share]
+
+
+def echo(args: argparse.Namespace, data: Path) -> list[Row]:
+    seconds = args.echo_seconds
+    with ServerProcess.echo(data) as server:
+        parts = [
+            ("echo", {"url": server.ws_url, "sockets": n, "window": "echo"})
+            for n in split(args.echo_sockets, args.workers)
+        ]
+        result = run(parts, {"echo": (0.0, seconds)}, lambda: server.pid)
+    row = measure(result, "echo", "closed loop, echo", "echo", "echo", args.echo_sockets, False)
+    return [row]
+
+
+def whole_rooms(args: argparse.Namespace, racers: int) -> int:
+    """``racers`` rounded down to whole rooms of ``--room-size`` (at least one room)."""
+    return max(1, racers // args.room_size) * args.room_size
+
+
+def real_play(
+    args: argparse.Namespace, window: str, mode: str = "paced", **more: Any
+) -> dict[str, Any]:
+    """Racers replaying winning lines, every 8th move undone and played again."""
+    return {"mode": mode, "rate": args.play_rate, "script": "line", "undo_every": 8,
+            "window": window, **more}  # fmt: skip
+
+
+def racer_parts(
+    args: argparse.Namespace, server: ServerProcess, racers: int, extra: dict[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """The racers' client processes: whole rooms of ``--room-size`` per process."""
+    rooms = max(1, racers // args.room_size)
+    lines = winning_lines()
+    parts, first = [], 0
+    for count in split(rooms, args.workers):
+        spec = {"url": server.ws_url, "http": server.url, "rooms": count, "first": first,
+                "room_size": args.room_size, "lines": lines, **extra}  # fmt: skip
+        parts.append(("racers", spec))
+        first += count
+    return parts
+
+
+def spam(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Paced racers, first alone, then beside players sending Auto (or hint) nonstop."""
+    seconds = args.spam_seconds
+    racers = whole_rooms(args, args.spam_racers)
+    with ServerProcess.scorpion(data / "spam") as server:
+        parts = racer_parts(
+            args,
+            server,
+            racers,
+            {
+                "mode": args.spam_mode,
+                "rate": args.spam_rate,
+                "script": "move-undo",
+                "window": "all",
+            },
+        )
+        parts.append(
+            (
+                "spammers",
+                {
+                    "url": server.ws_url,
+                    "http": server.url,
+                    "spammers": args.spammers,
+                    "command": args.spam_command,
+                    "window": "with",
+                },
+            )
+        )
+        windows = {"all": (0.0, 2 * seconds), "without": (0.0, seconds),
+                   "with": (seconds, 2 * seconds)}  # fmt: skip
+        result = run(parts, windows, lambda: server.pid)
+    paced = args.spam_mode == "paced"
+    what = f"{racers} racers at {args.spam_rate:g}/s" if paced else f"{racers} racers, closed"
+    rows = [
+        measure(result, "spam", f"{what}, no spam", "without", "racer", racers, paced),
+        measure(
+            result,
+            "spam",
+            f"{what}, +{args.spammers} {args.spam_command}",
+            "with",
+            "racer",
+            racers,
+            paced,
+        ),
+    ]
+    answers = next((e["spam_answers"] for e in result.extra if "spam_answers" in e), {})
+    spam_row = measure(result, "spam", "", "with", "spam", args.spammers, False)
+    rows[1].note = (
+        f"spammers: {spam_row.offered} {args.spam_command} answered {answers}, "
+        f"p50 {spam_row.p50 or 0:.0f} ms"
+    )
+    return rows
+
+
+def play(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Real play, a follower per room: closed loop, then paced at the offered rate."""
+    rows = []
+    racers = whole_rooms(args, args.play_racers)
+    for mode, seconds in (("closed", args.play_seconds), ("paced", args.play_seconds)):
+        with ServerProcess.scorpion(data / f"play-{mode}") as server:
+            extra = real_play(args, mode, mode=mode, followers=True)
+            result = run(racer_parts(args, server, racers, extra), {mode: (0.0, seconds)},
+                         lambda: server.pid)  # fmt: skip
+        what = "closed loop" if mode == "closed" else f"paced at {args.play_rate:g}/s"
+        row = measure(result, "play", f"{racers} racers, {what}", mode, "racer", racers,
+                      mode == "paced")  # fmt: skip
+        frames = sum(e.get("follower_frames", 0) for e in result.extra)
+        row.note = f"{racers // args.room_size} followers read {frames / seconds:.0f} frames/s"
+        rows.append(row)
+    return rows
+
+
+def kill(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Paced play, kill -9 halfway, restart on the same database; check the records."""
+    racers = whole_rooms(args, args.kill_racers)
+    seconds = args.kill_seconds
+    restart: dict[str, float] = {}
+    with ServerProcess.scorpion(data / "kill") as server:
+
+        def fault(go: dict[str, Any]) -> None:
+            time.sleep(max(0.0, go["start"] + seconds / 2 - time.time()))
+            killed = time.time()
+            server.kill()
+            server.start()
+            restart.update(killed=killed - go["start"], took=time.time() - killed)
+
+        extra = real_play(args, "kill", resume=True, drain=30.0)
+        result = run(racer_parts(args, server, racers, extra), {"kill": (0.0, seconds)},
+                     lambda: server.pid, during=fault)  # fmt: skip
+    row = measure(result, "kill -9", f"{racers} racers at {args.play_rate:g}/s", "kill", "racer",
+                  racers, True)  # fmt: skip
+    row.server_cpu = None  # two processes: the killed one's CPU time is gone
+    # the kill itself drops every socket without a close frame (1006): count the others
+    row.dropped = sum(1 for g, code in result.dropped if g == "racer" and code not in (0, 1006))
+    checks = [e for e in result.extra if "lost" in e]
+    lost = sum(c["lost"] for c in checks)
+    row.note = (
+        f"killed at {restart.get('killed', 0):.1f} s, ready again {restart.get('took', 0):.1f} s "
+        f"later; acknowledged moves/deals/undos {sum(c['acked_actions'] for c in checks)}, "
+        f"LOST {lost}, players whose record differs {sum(c['players_off'] for c in checks)} "
+        f"(games not ended {sum(c['unfinished'] for c in checks)}), "
+        f"sockets resumed {sum(c['resumed'] for c in checks)}/{racers}"
+    )
+    return [row]
+
+
+def reader(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Paced play beside spectators that never read (the server must drop them, alone)."""
+    racers = whole_rooms(args, args.reader_racers)
+    seconds = args.reader_seconds
+    with ServerProcess.scorpion(data / "reader") as server:
+        extra = real_play(args, "reader", followers=True)
+        parts = racer_parts(args, server, racers, extra)
+        parts[0][1]["readers"] = args.readers
+        result = run(parts, {"reader": (0.0, seconds)}, lambda: server.pid)
+    row = measure(result, "reader", f"{racers} racers at {args.play_rate:g}/s, "
+                  f"{args.readers} never read", "reader", "racer", racers, True)  # fmt: skip
+    readers = [r for e in result.extra for r in e.get("readers", [])]
+    closed = [r["closed"] for r in readers if r["closed"] is not None]
+    row.note = (
+        f"never-reading sockets: {len(closed)}/{len(readers)} closed by the server "
+        f"(codes {sorted(set(closed))}; 4008: too slow), "
+        f"{sum(r['frames'] for r in readers)} frames were waiting for them"
+    )
+    return [row]
+
+
+def idle(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Many idle authenticated sockets (memory per socket, against the echo's), then paced
+    play beside them."""
+    count, seconds = args.idle_sockets, args.idle_seconds
+    shares = split(count, args.workers)
+    with ServerProcess.echo(data) as server:
+        parts = [("echo-idle", {"url": server.ws_url, "sockets": n}) for n in shares]
+        echo_result = run(parts, {"idle": (0.0, 0.5)}, lambda: server.pid, checkpoints=1)
+    racers = whole_rooms(args, args.play_racers)
+    with ServerProcess.scorpion(data / "idle") as server:
+        parts = [("idle", {"url": server.ws_url, "http": server.url, "sockets": n})
+                 for n in shares]  # fmt: skip
+        extra = real_play(args, "idle", followers=True)
+        parts += racer_parts(args, server, racers, extra)
+        result = run(parts, {"idle": (0.0, seconds)}, lambda: server.pid, checkpoints=1)
+    row = measure(result, "idle", f"{racers} racers at {args.play_rate:g}/s", "idle", "racer",
+                  racers, True)  # fmt: skip
+    row.note = (
+        f"beside {count} idle authenticated sockets: {per_socket(result, count):.1f} KB each "
+        f"(server RSS), echo {per_socket(echo_result, count):.1f} KB each; "
+        f"idle sockets dropped {sum(1 for g, _ in result.dropped if g == 'idle')}"
+    )
+    return [row]
+
+
+def per_socket(result: Result, count: int) -> float:
+    """KB of server memory per socket opened between the two checkpoints."""
+    before, after = result.checkpoints[0], result.checkpoints[-1]
+    return (after.rss - before.rss) / count / 1024
+
+
+def daily(args: argparse.Namespace, data: Path) -> list[Row]:
+    """Today's daily: a crowd of sockets, some playing at 1 move/s, the others watching."""
+    seconds = args.daily_seconds
+    players, count = min(args.daily_players, args.daily_sockets), args.daily_sockets
+    with ServerProcess.scorpion(data / "daily") as server:
+        parts = [
+            (
+                "daily",
+                {
+                    "url": server.ws_url,
+                    "http": server.url,
+                    "sockets": n,
+                    "players": round(players * n / count),
+                    "rate": args.daily_rate,
+                    "window": "daily",
+                },
+            )
+            for n in split(count, args.workers)
+        ]
+        result = run(parts, {"daily": (0.0, seconds)}, lambda: server.pid)
+    row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
+                  "daily", players, True)  # fmt: skip
+    frames = sum(e.get("watcher_frames", 0) for e in result.extra)
+    watchers = sum(e.get("watchers", 0) for e in result.extra)
+    dropped = sum(1 for g, _ in result.dropped if g == "watcher")
+    row.note = (
+        f"{watchers} watching: {frames / max(1, watchers) / seconds:.1f} frames per socket "
+        f"per second; watchers dropped {dropped}"
+    )
+    return [row]
+
+
+PHASES = {
+    "spam": spam,
+    "play": play,
+    "idle": idle,
+    "reader": reader,
+    "daily": daily,
+    "kill": kill,
+}

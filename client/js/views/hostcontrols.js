@@ -1,0 +1,51 @@
+// The host's controls in the lobby (remove a seated player, hand over the host role, lock the
+// room) and everyone's "Report name". The server decides who may do what (docs/protocol.md
+// section 2, "Host controls"); these only offer the buttons that would be allowed.
+
+import { h } from "../dom.js";
+import { confirmDialog, toast } from "../ui.js";
+
+const done = (text) => () => toast(text, "info");
+const failed = (err) => toast(err.message);
+
+/** Buttons beside one person of the lobby's list (`seated`: a player, else a spectator). */
+export function personControls({ room, person, seated, me, session }) {
+  if (person.id === me) return [];
+  const buttons = [];
+  if (seated && room.host === me) {
+    buttons.push(h("button.btn.small", {
+      type: "button", "aria-label": `Remove ${person.name} from the seats`,
+      onclick: async () => {
+        if (await confirmDialog(`Remove ${person.name} from the seats? They can still watch, but not sit again in this room.`, "Remove")) {
+          session.kick(person.id).then(done(`${person.name} now watches`), failed);
+        }
+      },
+    }, "Remove"));
+    buttons.push(h("button.btn.small", {
+      type: "button", "aria-label": `Make ${person.name} the host`,
+      onclick: async () => {
+        if (await confirmDialog(`Make ${person.name} the host? They will start the race and hold these controls.`, "Make host")) {
+          session.handHost(person.id).then(done(`${person.name} is the host`), failed);
+        }
+      },
+    }, "Make host"));
+  }
+  buttons.push(h("button.btn.small.quiet", {
+    type: "button", "aria-label": `Report the name ${person.name}`,
+    onclick: async () => {
+      if (await confirmDialog(`Report the name "${person.name}" as offensive? The server's operator reads reports; nobody in the room is told.`, "Report")) {
+        session.report(person.id).then(done("Reported. Thank you."), failed);
+      }
+    },
+  }, "Report name"));
+  return buttons;
+}
+
+/** The host's lock switch (no new seats; anyone with the link may still watch). */
+export function lockControl({ room, me, session }) {
+  if (room.host !== me) return null;
+  return h("button.btn", {
+    type: "button", dataset: { action: "lock" }, "aria-pressed": room.locked ? "true" : "false",
+    onclick: () => session.lock(!room.locked).catch(failed),
+  }, room.locked ? "Unlock the room" : "Lock the room");
+}

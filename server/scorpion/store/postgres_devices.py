@@ -1,0 +1,115 @@
+"""The PostgreSQL queries of a player on several devices, recovery codes and name reports.
+
+The same tables (schema version 4, :mod:`.postgres_schema`) and answers as
+:mod:`.sqlite_devices`. Codes and tokens are SHA-256 hashes; the plain ones are never
+stored.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import astuple
+
+from .base import JSON, Player, SaveReport
+from .postgres_worker import Conn, PgOp, PostgresWorker
+from .rows import REPORT_COLUMNS, player_from_row
+
+_PLAYER = "SELECT id, name, created FROM players WHERE id = $1"
+
+
+async def _add_token(c: Conn, token_hash: bytes, player_id: str) -> Player | None:
+    """Give the player ``token_hash``; the player."""
+    await c.execute(
+        "INSERT INTO device_tokens (token_hash, player_id, created) VALUES ($1, $2, $3)",
+        token_hash,
+        player_id,
+        time.time(),
+    )
+    return player_from_row(await c.fetchrow(_PLAYER, player_id))
+
+
+def save_report(report: SaveReport) -> PgOp:
+    """The :class:`SaveReport` write."""
+    values = astuple(report)
+    return lambda c: c.execute(
+        f"INSERT INTO name_reports ({REPORT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)",
+        *values,
+    )
+
+
+class DevicesAndReports(PostgresWorker):
+    """Mixed into :class:`~.postgres.PostgresStore`."""
+
+    async def player_by_device_token(self, token_hash: bytes) -> Player | None:
+        """The player of a token given to another device (not the player's first token)."""
+        sql = (
+            "SELECT p.id, p.name, p.created FROM device_tokens d "
+            "JOIN players p ON p.id = d.player_id WHERE d.token_hash = $1"
+        )
+        return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
+
+    async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None:
+        """Keep a one-time code until ``expires`` (expired codes are dropped meanwhile)."""
+
+        async def op(c: Conn) -> None:
+            await c.execute("DELETE FROM device_codes WHERE expires <= $1", time.time())
+            await c.execute(
+                "INSERT INTO device_codes (code_hash, player_id, expires) VALUES ($1, $2, $3)",
+                code_hash,
+                player_id,
+                expires,
+            )
+
+        await self._write(op)
+
+    async def claim_device_code(
+        self, code_hash: bytes, token_hash: bytes, now: float
+    ) -> Player | None:
+        """Use a one-time code (once): its player gets the new token. None when the code
+        is unknown, used or expired."""
+
+        async def op(c: Conn) -> Player | None:
+            row = await c.fetchrow(
+                "DELETE FROM device_codes WHERE code_hash = $1 RETURNING player_id, expires",
+                code_hash,
+            )
+            if row is None or row["expires"] <= now:
+                return None
+            return await _add_token(c, token_hash, row["player_id"])
+
+        return await self._write(op)
+
+    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None:
+        """The player's recovery code (a new one replaces the old one)."""
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO recovery_codes (player_id, code_hash, created) VALUES ($1, $2, $3) "
+                "ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, "
+                "created = excluded.created",
+                player_id,
+                code_hash,
+                time.time(),
+            )
+        )
+
+    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Player | None:
+        """The player of a recovery code, who gets the new token; None for an unknown code.
+        The code stays valid until the player makes a new one."""
+
+        async def op(c: Conn) -> Player | None:
+            player_id = await c.fetchval(
+                "SELECT player_id FROM recovery_codes WHERE code_hash = $1", code_hash
+            )
+            return None if player_id is None else await _add_token(c, token_hash, player_id)
+
+        return await self._write(op)
+
+    async def name_reports(self, limit: int = 100) -> list[JSON]:
+        """The latest reports, newest first."""
+        rows = await self._read(
+            lambda c: c.fetch(
+                f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT $1",
+                limit,
+            )
+        )
+        return [dict(row) for row in rows]

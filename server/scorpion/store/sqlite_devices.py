@@ -1,0 +1,127 @@
+"""The SQLite queries of a player on several devices, recovery codes and name reports.
+
+Tables of schema version 4 (:mod:`.schema`): ``device_tokens`` (more tokens of one
+player, beside ``players.token_hash``), ``device_codes`` (one-time codes that move a
+player to another device, until they expire), ``recovery_codes`` (one per player) and
+``name_reports``. Codes and tokens are SHA-256 hashes; the plain ones are never stored.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import astuple
+
+from .base import JSON, Player, SaveReport
+from .rows import REPORT_COLUMNS, player_from_row
+from .worker import Op, SQLiteWorker
+
+
+def _add_token(c: sqlite3.Connection, token_hash: bytes, player_id: str) -> None:
+    c.execute(
+        "INSERT INTO device_tokens (token_hash, player_id, created) VALUES (?, ?, ?)",
+        (token_hash, player_id, time.time()),
+    )
+
+
+def player_by_id(c: sqlite3.Connection, player_id: str) -> Player | None:
+    return player_from_row(
+        c.execute("SELECT id, name, created FROM players WHERE id = ?", (player_id,)).fetchone()
+    )
+
+
+def save_report(report: SaveReport) -> Op:
+    """The :class:`SaveReport` write."""
+    values = astuple(report)
+    return lambda c: c.execute(
+        f"INSERT INTO name_reports ({REPORT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        values,
+    )
+
+
+class DevicesAndReports(SQLiteWorker):
+    """Mixed into :class:`~.sqlite.SQLiteStore`."""
+
+    async def player_by_device_token(self, token_hash: bytes) -> Player | None:
+        """The player of a token given to another device (not the player's first token)."""
+        return await self._read(
+            lambda c: player_from_row(
+                c.execute(
+                    "SELECT p.id, p.name, p.created FROM device_tokens d "
+                    "JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?",
+                    (token_hash,),
+                ).fetchone()
+            )
+        )
+
+    async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None:
+        """Keep a one-time code until ``expires`` (expired codes are dropped meanwhile)."""
+
+        def op(c: sqlite3.Connection) -> None:
+            c.execute("DELETE FROM device_codes WHERE expires <= ?", (time.time(),))
+            c.execute(
+                "INSERT INTO device_codes (code_hash, player_id, expires) VALUES (?, ?, ?)",
+                (code_hash, player_id, expires),
+            )
+
+        await self._write(op)
+
+    async def claim_device_code(
+        self, code_hash: bytes, token_hash: bytes, now: float
+    ) -> Player | None:
+        """Use a one-time code (once): its player gets the new token. None when the code
+        is unknown, used or expired."""
+
+        def op(c: sqlite3.Connection) -> Player | None:
+            row = c.execute(
+                "SELECT player_id, expires FROM device_codes WHERE code_hash = ?", (code_hash,)
+            ).fetchone()
+            if row is None:
+                return None
+            c.execute("DELETE FROM device_codes WHERE code_hash = ?", (code_hash,))
+            if row["expires"] <= now:
+                return None
+            _add_token(c, token_hash, row["player_id"])
+            return player_by_id(c, row["player_id"])
+
+        result: Player | None = await self._write(op)
+        return result
+
+    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None:
+        """The player's recovery code (a new one replaces the old one)."""
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO recovery_codes (player_id, code_hash, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, "
+                "created = excluded.created",
+                (player_id, code_hash, time.time()),
+            )
+        )
+
+    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Player | None:
+        """The player of a recovery code, who gets the new token; None for an unknown code.
+        The code stays valid until the player makes a new one."""
+
+        def op(c: sqlite3.Connection) -> Player | None:
+            row = c.execute(
+                "SELECT player_id FROM recovery_codes WHERE code_hash = ?", (code_hash,)
+            ).fetchone()
+            if row is None:
+                return None
+            _add_token(c, token_hash, row["player_id"])
+            return player_by_id(c, row["player_id"])
+
+        result: Player | None = await self._write(op)
+        return result
+
+    async def name_reports(self, limit: int = 100) -> list[JSON]:
+        """The latest reports, newest first."""
+        return await self._read(
+            lambda c: [
+                dict(row)
+                for row in c.execute(
+                    f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT ?",
+                    (limit,),
+                )
+            ]
+        )

@@ -1,0 +1,116 @@
+"""The host's controls (kick, lock, hand-host) and name reports: checked, evented, restored."""
+
+from __future__ import annotations
+
+import json
+
+from scorpion.race import (
+    HostAction,
+    NameReported,
+    Player,
+    Referee,
+    RoomConfig,
+    record_from_dict,
+)
+
+from .harness import Client, Harness, racing
+
+ADA, BO, CY, DI = Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy"), Player("d", "Di")
+
+
+def lobby() -> tuple[Harness, Client, Client, Client]:
+    """Ada (host) and Bo seated, Cy watching."""
+    h = Harness()
+    h.room(ADA, max_players=4)
+    a, b, c = (h.connect(p, room="room1") for p in (ADA, BO, CY))
+    a.command("join", **{"as": "player"})
+    b.command("join", **{"as": "player"})
+    return h, a, b, c
+
+
+def test_only_the_host_kicks_and_the_kicked_player_watches_and_may_not_sit_again() -> None:
+    h, a, b, c = lobby()
+    assert b.command("kick", player="a")["code"] == "not-creator"
+    assert a.command("kick", player="a")["code"] == "not-allowed"
+    assert a.command("kick", player="c")["code"] == "unknown-player"  # Cy is not seated
+    assert a.command("kick", player="b")["role"] == "spectator"
+    left = c.events("left")[-1]
+    assert (left["player"], left["reason"], left["watching"], left["by"]) == (
+        "b",
+        "removed",
+        True,
+        "a",
+    )
+    state = h.referee.rooms["room1"].state(h.now)
+    assert [p["id"] for p in state["players"]] == ["a"]
+    assert "b" in [s["id"] for s in state["spectators"]]
+    assert b.command("join", **{"as": "player"})["code"] == "removed"
+    assert c.command("join", **{"as": "player"})["role"] == "player"  # others still may
+
+
+def test_kicking_a_racer_ends_their_game_as_left_and_the_race_goes_on() -> None:
+    h, a, b, c = racing()
+    assert a.command("kick", player="b")["type"] == "applied"
+    progress = [e for e in c.events("progress") if e["player"] == "b"]
+    assert progress[-1]["status"] == "left"
+    assert b.command("move", move="deal")["code"] in ("finished", "spectator", "not-started")
+    assert a.command("move", move="deal")["type"] == "applied"
+    a.command("give-up")
+    results = c.events("results")[-1]
+    assert {e["player"]: e["status"] for e in results["ranking"]} == {"a": "gave-up", "b": "left"}
+    assert h.referee.rooms["room1"].phase == "results"
+
+
+def test_a_locked_room_keeps_its_seats_and_lets_anyone_watch() -> None:
+    h, a, b, c = lobby()
+    assert b.command("lock")["code"] == "not-creator"
+    assert a.command("lock", locked=True) == {**a.last("applied"), "locked": True}
+    assert c.events("locked")[-1]["locked"] is True
+    assert c.command("join", **{"as": "player"})["code"] == "room-locked"
+    late = h.connect(DI, room="room1")  # a newcomer still watches
+    assert late.inbox[0]["type"] == "welcome" and late.inbox[0]["state"]["locked"] is True
+    assert late.command("join", **{"as": "player"})["code"] == "room-locked"
+    assert b.command("ready")["type"] == "applied"  # the seated keep their seats
+    a.command("lock", locked=False)
+    assert c.command("join", **{"as": "player"})["role"] == "player"
+
+
+def test_the_host_hands_the_role_to_a_seated_player_who_then_starts() -> None:
+    h, a, b, c = lobby()
+    assert a.command("hand-host", player="c")["code"] == "unknown-player"  # watching
+    assert a.command("hand-host", player="b")["host"] == "b"
+    assert c.events("host")[-1] == {**c.events("host")[-1], "player": "b", "by": "a"}
+    assert h.referee.rooms["room1"].state(h.now)["host"] == "b"
+    a.command("ready")
+    assert a.command("start")["code"] == "not-creator"
+    assert a.command("kick", player="b")["code"] == "not-creator"
+    assert b.command("start")["type"] == "applied"
+
+
+def test_a_report_is_kept_once_for_the_operator_and_told_to_nobody() -> None:
+    h, a, b, c = lobby()
+    before = len(a.inbox) + len(b.inbox)
+    assert c.command("report", player="b", reason="  rude   word ")["reported"] == "b"
+    assert c.command("report", player="b")["reported"] == "b"  # again: kept once
+    reports = [r for r in h.records if isinstance(r, NameReported)]
+    assert [(r.room, r.player, r.name, r.by, r.reason) for r in reports] == [
+        ("room1", "b", "Bo", "c", "rude word")
+    ]
+    assert len(a.inbox) + len(b.inbox) == before
+    assert c.command("report", player="c")["code"] == "not-allowed"
+    assert c.command("report", player="zz")["code"] == "unknown-player"
+    assert c.command("report", player="b", reason="x" * 201)["code"] == "bad-field"
+
+
+def test_host_role_lock_and_removals_survive_a_restart() -> None:
+    h, a, _b, _c = lobby()
+    h.connect(DI, room="room1").command("join", **{"as": "player"})
+    a.command("kick", player="d")
+    a.command("lock")
+    a.command("hand-host", player="b")
+    stored = [record_from_dict(json.loads(json.dumps(r.to_dict()))) for r in h.records]
+    assert [r.action for r in stored if isinstance(r, HostAction)] == ["kick", "lock", "hand-host"]
+    fresh = Referee(secret=b"test-secret", config=RoomConfig())
+    fresh.restore(stored, h.now + 5)
+    room = fresh.rooms["room1"]
+    assert (room.host, room.locked, room.removed) == ("b", True, {"d"})
