@@ -1,5 +1,5 @@
-"""A player's two tabs on two processes play one game: the owner of the place applies
-both tabs' commands in one order, so the game never forks."""
+"""A player's two tabs on two processes play one game (a daily attempt, a practice): the
+owner of the place applies both tabs' commands in one order, so the game never forks."""
 
 from __future__ import annotations
 
@@ -47,5 +47,38 @@ async def test_two_tabs_on_two_processes_never_fork_a_daily_attempt(
     tab_c = await Client.connect(s0.ws_url, "c")
     welcome = await tab_c.hello(token, daily=day)
     assert welcome["view"] == game.view()
+    for tab in (tab_a, tab_b, tab_c):
+        await tab.close()
+
+
+async def test_a_practice_has_one_owner_whichever_process_its_tabs_reach(
+    cluster: Cluster, api: Api
+) -> None:
+    _, token = await api.new_player("Pia")
+    s0, s1, s2 = cluster.servers
+    tab_a, tab_b = await Client.connect(s1.ws_url, "a"), await Client.connect(s2.ws_url, "b")
+    assert (await tab_a.hello(token, practice=True))["state"]["game"] is None
+    dealt = await tab_a.call("new-deal", preset="classic")
+    assert dealt["type"] == "applied", dealt
+    game = Game.new(int(dealt["deal"]), "classic")
+
+    welcome = await tab_b.hello(token, practice=True)  # forwarded to the practice's owner
+    assert welcome["state"]["game"]["deal"] == dealt["deal"] and welcome["view"] == game.view()
+    for tab in (tab_b, tab_a, tab_b):  # each move on the board the other tab left
+        tab.seq = max(tab_a.seq, tab_b.seq, welcome["last_seq"])
+        move = str(game.legal_moves()[0])
+        answer = await tab.call("move", move=move)
+        assert answer["type"] == "applied", answer
+        apply_action(game, move)
+        assert answer["view"] == game.view()
+
+    # Its owner (s1, reached first) gone with kill -9: a tab on the third process takes the
+    # practice over from its log, the game in hand as it was.
+    s1.kill()
+    tab_c = await Client.connect(s0.ws_url, "c")
+    welcome = await tab_c.hello(token, practice=True, timeout=30)
+    assert welcome["type"] == "welcome" and welcome["view"] == game.view(), welcome
+    tab_c.seq = welcome["last_seq"]
+    assert (await tab_c.call("give-up"))["status"] == "gave-up"
     for tab in (tab_a, tab_b, tab_c):
         await tab.close()
