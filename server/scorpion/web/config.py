@@ -162,7 +162,7 @@ class Settings(BaseSettings):
     # Addresses (or networks) of reverse proxies whose X-Forwarded-For is believed.
     trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
     # A redis:// URL: one of several processes on one PostgreSQL database (docs/scaling.md).
-    redis: str | None = None
+    redis: str | None = Field(None, repr=False)  # its URL may hold a password
     lease_ttl: Positive = 2.0  # seconds a place's owner may go silent before others take it
 
     @field_validator("db", mode="before")
