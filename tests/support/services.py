@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from support.postgres import PostgresCluster
-from support.server import ServerProcess, free_port
+from support.server import Loopback, ServerProcess, free_port
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout: float = 10.0) -> None:
@@ -117,7 +117,7 @@ http {{
 """
 
 
-class Nginx(Foreground):
+class Nginx(Loopback, Foreground):
     """nginx round-robin over the app processes' ports (a generated configuration)."""
 
     def __init__(self, upstream_ports: Sequence[int]) -> None:
@@ -126,14 +126,6 @@ class Nginx(Foreground):
         conf = NGINX_CONF.format(root=self.root, port=self.port, servers=servers)
         (self.root / "nginx.conf").write_text(conf)
         self.root.chmod(0o755)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
         self._spawn(["/usr/sbin/nginx", "-p", str(self.root), "-c", str(self.root / "nginx.conf"),

@@ -30,6 +30,8 @@ import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from scorpion.tasks import cancel_all
+
 from .base import Hub, Subscriber
 from .local import LocalHub
 
@@ -176,11 +178,7 @@ class RedisHub:
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         self._tasks.clear()
         with contextlib.suppress(RedisError, OSError):
             await self._redis.aclose()

@@ -9,7 +9,6 @@ and metrics.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import time
@@ -21,6 +20,7 @@ from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
 from scorpion.store import Player, Store
+from scorpion.tasks import cancel_all
 
 from .auth import Tokens
 from .bridge import Bridge
@@ -137,11 +137,7 @@ class Services:
         self.ready = False
         await self.close_all()
         await self.bridge.drain()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         self._tasks.clear()
         await self.searches.close()
         self.dailies.close()
