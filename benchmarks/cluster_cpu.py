@@ -38,16 +38,23 @@ TICK = os.sysconf("SC_CLK_TCK")
 LIMITS = ("--limits", '{"rate": 10000, "burst": 10000, "new_players_burst": 10000}')
 
 
-def cpu_of(pids: Iterable[int]) -> float:
-    """User + system CPU seconds of processes (gone ones count 0)."""
-    total = 0
+def cpu_by_pid(pids: Iterable[int]) -> dict[int, float]:
+    """User + system CPU seconds of each process still there."""
+    found = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICK
+        found[pid] = (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+    return found
+
+
+def cpu_spent(before: dict[int, float], pids: Iterable[int]) -> float:
+    """CPU seconds spent since ``before`` by the processes there both times (a PostgreSQL
+    backend that ended meanwhile would otherwise count negative)."""
+    after = cpu_by_pid(pids)
+    return sum(after[pid] - before[pid] for pid in after.keys() & before.keys())
 
 
 def children(parent: int) -> list[int]:
@@ -119,15 +126,16 @@ async def measure(
         racers = [r for n in range(rooms) for r in await race(api, ws_urls, n)]
         app = [s.proc.pid for s in servers if s.proc is not None]
         others = {name: children(pid) for name, pid in infra.items()}
-        app0, infra0, me0 = cpu_of(app), {k: cpu_of(v) for k, v in others.items()}, os.times()
+        app0, me0 = cpu_by_pid(app), os.times()
+        infra0 = {name: cpu_by_pid(pids) for name, pids in others.items()}
         start = time.monotonic()
         counts = await asyncio.gather(*(racer_loop(r, start + seconds) for r in racers))
         wall = time.monotonic() - start
-        app_cpu = cpu_of(app) - app0
+        app_cpu = cpu_spent(app0, app)
         me = os.times()
         client_cpu = (me.user + me.system) - (me0.user + me0.system)
         commands = sum(counts)
-        extra = ", ".join(f"{k} {cpu_of(others[k]) - infra0[k]:.2f} s" for k in others)
+        extra = ", ".join(f"{k} {cpu_spent(infra0[k], others[k]):.2f} s" for k in others)
         print(f"{label}: {commands} commands in {wall:.1f} s ({commands / wall:.0f}/s); "
               f"app CPU {app_cpu:.2f} s = {app_cpu / commands * 1e6:.0f} us/command"
               + (f"; {extra}" if extra else "") + f"; load client {client_cpu:.2f} s",

@@ -144,8 +144,11 @@ class Cluster:
         try:
             date = date_of(place)
             entries = await self.store.room_log(place)  # type: ignore[attr-defined]
+            # What this process knew of a place it did not hold is stale (a daily known
+            # from a summary, a practice or room it lost): the log is the truth.
+            for conn in self.referee.forget(place):
+                self.hub.close(conn, GOING_AWAY, MOVED)
             if date is not None:
-                self.referee.forget(place)  # a daily known here only from a summary: reload it
                 await self.dailies.ensure(date)
             await replay([(place, e) for e in entries], self.referee, self.dailies, self.bridge)
             if not self._exists(place):  # no such open room
