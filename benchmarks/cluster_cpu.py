@@ -51,10 +51,11 @@ def cpu_by_pid(pids: Iterable[int]) -> dict[int, float]:
 
 
 def cpu_spent(before: dict[int, float], pids: Iterable[int]) -> float:
-    """CPU seconds spent since ``before`` by the processes there both times (a PostgreSQL
-    backend that ended meanwhile would otherwise count negative)."""
+    """CPU seconds spent since ``before`` by ``pids`` (those there now): a process started
+    meanwhile (a connection the pool opened under load) counts all its CPU, one that ended
+    meanwhile is not counted (rather than negative)."""
     after = cpu_by_pid(pids)
-    return sum(after[pid] - before[pid] for pid in after.keys() & before.keys())
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
 def children(parent: int) -> list[int]:
@@ -135,7 +136,7 @@ async def measure(
         me = os.times()
         client_cpu = (me.user + me.system) - (me0.user + me0.system)
         commands = sum(counts)
-        extra = ", ".join(f"{k} {cpu_spent(infra0[k], others[k]):.2f} s" for k in others)
+        extra = ", ".join(f"{k} {cpu_spent(infra0[k], children(infra[k])):.2f} s" for k in others)
         print(f"{label}: {commands} commands in {wall:.1f} s ({commands / wall:.0f}/s); "
               f"app CPU {app_cpu:.2f} s = {app_cpu / commands * 1e6:.0f} us/command"
               + (f"; {extra}" if extra else "") + f"; load client {client_cpu:.2f} s",
