@@ -109,6 +109,12 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
   }
 
   function onMessage(frame) {
+    if (frame.type === "rank" && daily && get().daily) {
+      // Our ranked result's place moved (someone finished above us): the server's rank.
+      const d = get().daily;
+      set({ daily: { ...d, leaderboard: { ...d.leaderboard, you: frame.row, size: frame.size ?? d.leaderboard?.size } } });
+      return;
+    }
     if (frame.type === "view") {
       const me = get().me?.id;
       if (frame.player === me && !get().follow) set({ board: frame.view });
@@ -153,6 +159,8 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
           moves: v.moves,
         },
       };
+      // The answer that ends our ranked attempt carries our leaderboard row.
+      if (answer.rank) patch.daily.leaderboard = { ...(get().daily.leaderboard || {}), you: answer.rank };
     }
     set(patch);
     return answer;
@@ -196,33 +204,12 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
   };
 }
 
-const pid = (row) => row.id ?? row.player; // live rows name their player `player`
-
+// The daily sends "playing now" and the leaderboard aggregated (docs/protocol.md section 6):
+// each `playing` event replaces what we hold; its ranks are the server's.
 function applyDailyEvent(d, ev) {
-  if (!d) return d;
-  const next = { ...d, playing: (d.playing || []).map((x) => ({ ...x, id: pid(x) })), leaderboard: [...(d.leaderboard || [])] };
+  if (!d || ev.event !== "playing") return d;
+  const next = { ...d, playing: ev.playing || { count: 0, top: [] } };
   if (typeof ev.now === "number") next.offset = ev.now - Date.now() / 1000;
-  if (ev.event === "started") {
-    const p = ev.player || {};
-    if (!next.playing.some((x) => x.id === p.id)) {
-      next.playing.push({ id: p.id, name: p.name, runs: 0, score: 0, moves: 0, status: "playing", elapsed: 0 });
-    }
-  } else if (ev.event === "progress") {
-    const i = next.playing.findIndex((x) => x.id === ev.player);
-    const row = { ...(next.playing[i] || { id: ev.player, name: ev.name || "?" }), ...pick(ev) };
-    if (i >= 0) next.playing[i] = row;
-    else next.playing.push(row);
-  } else if (ev.event === "finished") {
-    // A ranked attempt ended: the leaderboard's ranks are the server's, so the page fetches the
-    // new leaderboard (see views/daily.js) rather than placing the entry itself.
-    const id = ev.player?.id ?? ev.player;
-    next.playing = next.playing.filter((x) => x.id !== id);
-  }
+  if (ev.leaderboard) next.leaderboard = { ...ev.leaderboard, you: d.leaderboard?.you ?? null };
   return next;
-}
-
-function pick(ev) {
-  const out = {};
-  for (const k of ["runs", "score", "moves", "status", "elapsed", "turned", "ordered"]) if (ev[k] !== undefined) out[k] = ev[k];
-  return out;
 }

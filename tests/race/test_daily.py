@@ -54,19 +54,19 @@ def test_one_ranked_attempt_then_practice() -> None:
     answer = a.command("deal")
     assert answer["elapsed"] == 42.0 and answer["view"]["stock"] == 0
     h.advance(8)
-    assert a.command("give-up")["status"] == "gave-up"
-    finished = a.events("finished")[-1]
-    assert finished["player"] == "a" and finished["entry"]["elapsed"] == 50.0
+    gave_up = a.command("give-up")
+    assert gave_up["status"] == "gave-up"
+    assert gave_up["rank"]["rank"] == 1 and gave_up["rank"]["elapsed"] == 50.0  # your row
     board = h.referee.daily_summary(TODAY, h.now)["leaderboard"]  # type: ignore[index]
-    assert [(e["rank"], e["player"], e["status"]) for e in board] == [(1, "a", "gave-up")]
+    assert [(e["rank"], e["player"], e["status"]) for e in board["top"]] == [(1, "a", "gave-up")]
     # A second attempt today is practice: unranked, leaderboard unchanged, and still no
     # hint nor Auto until the day is over (else a throwaway account would let Auto play it).
     again = a.command("start")
     assert (again["ranked"], again["attempt"]) == (False, 2)
     assert a.command("hint")["code"] == "hints-not-allowed"
     assert a.command("auto")["code"] == "hints-not-allowed"
-    a.command("give-up")
-    assert len(h.referee.daily_summary(TODAY, h.now)["leaderboard"]) == 1  # type: ignore[arg-type]
+    assert "rank" not in a.command("give-up")
+    assert h.referee.daily_summary(TODAY, h.now)["leaderboard"]["size"] == 1  # type: ignore[index]
     kinds = [r.kind for r in h.records]
     assert kinds.count("daily-started") == 2 and kinds.count("game-result") == 2
     ranked = [r.ranked for r in h.records if r.kind == "game-result"]  # type: ignore[union-attr]
@@ -82,23 +82,25 @@ def test_resume_after_disconnect_and_live_progress_of_others() -> None:
     h.advance(5)
     answer = a.command("deal")
     assert answer["elapsed"] == 10.0
-    progress = b.events("progress")[-1]
-    assert (progress["player"], progress["moves"], progress["name"]) == ("a", 1, "Ada")
-    # Progress is throttled (one daily for everyone): an undo right away is not announced,
-    # the next move 5 s later is.
+    h.advance(2)  # the next ``playing`` event carries everyone's progress
+    playing = b.events("playing")[-1]["playing"]
+    ada = next(p for p in playing["top"] if p["player"] == "a")
+    assert playing["count"] == 2 and (ada["moves"], ada["name"]) == (1, "Ada")
     a.command("undo")
-    assert b.events("progress")[-1]["moves"] == 1
-    h.advance(5)
     answer = a.command("deal")
-    assert b.events("progress")[-1]["moves"] == 1 and b.events("progress")[-1]["elapsed"] == 15.0
-    assert b.command("deal")["elapsed"] == 10.0
+    assert b.events("playing")[-1]["playing"] == playing  # not before the next event is due
+    h.advance(2)
+    top = b.events("playing")[-1]["playing"]["top"]
+    assert next(p for p in top if p["player"] == "a")["elapsed"] == 12.0
+    assert b.command("deal")["elapsed"] == 9.0
     a.disconnect()
     h.advance(100)
     a2 = h.connect(ADA, daily=TODAY)
     welcome = a2.inbox[0]
     assert welcome["view"] == answer["view"] and welcome["you"]["status"] == "playing"
     assert welcome["last_seq"] == a.seq
-    assert [p["player"] for p in welcome["state"]["playing"]] == ["a", "b"]
+    assert welcome["state"]["playing"]["count"] == 2
+    assert {p["player"] for p in welcome["state"]["playing"]["top"]} == {"a", "b"}
     a2.seq = a.seq
     resumed = a2.command("start")
     assert resumed["resumed"] is True and resumed["attempt"] == 1 and resumed["ranked"] is True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scorpion.race.disclosure import daily_public, deal_shown
+from scorpion.race.leaderboard import Leaderboard
 
 TODAY = "2026-12-01"
 
@@ -20,11 +21,13 @@ def test_the_public_daily_never_carries_the_deal_and_ranks_the_stored_entries() 
         {"player": "a", "name": "A", "status": "lost", "elapsed": 10.0, "runs": 1, "score": 5},
         {"player": "b", "name": "B", "status": "won", "elapsed": 90.0, "runs": 4, "score": 900},
     ]
-    data = daily_public(TODAY, TODAY, summary, entries, ready=True)
+    data = daily_public(TODAY, TODAY, summary, Leaderboard(entries), ready=True)
     assert "deal" not in data and data["today"] is True and data["preparing"] is False
     board = data["leaderboard"]
-    assert isinstance(board, list) and [e["player"] for e in board] == ["b", "a"]
-    waiting = daily_public(TODAY, TODAY, None, [], ready=False)
+    assert isinstance(board, dict) and [e["player"] for e in board["top"]] == ["b", "a"]
+    assert board["size"] == 2
+    waiting = daily_public(TODAY, TODAY, None, Leaderboard(), ready=False)
     assert waiting["preparing"] is True and waiting["verified"] is None
-    past = daily_public("2026-11-01", TODAY, None, [], ready=False)
+    assert waiting["playing"] == {"count": 0, "top": []}
+    past = daily_public("2026-11-01", TODAY, None, Leaderboard(), ready=False)
     assert past["preparing"] is False and past["today"] is False

@@ -34,6 +34,7 @@ from scorpion.race.commands import (
     parse_command,
 )
 from scorpion.race.events import EventLog
+from scorpion.race.seqs import SeqWindow
 
 RECORDS = [
     RoomOpened("r", "a", "Ada", RoomSettings(deal=5).to_dict(), 1.5),
@@ -172,3 +173,15 @@ def test_a_ranking_entry_leaves_the_cached_progress_alone() -> None:
     entry["rank"] = 1
     assert "name" not in racer.progress() and "rank" not in racer.progress()
     assert entry["name"] == "Ada"
+
+
+def test_a_seq_window_holds_nothing_until_used() -> None:
+    window = SeqWindow(keep=2)
+    assert window._answers is None and window._pending is None and not window.pending
+    assert window.check(1) is None
+    window.hold(1)
+    assert 1 in window.pending and window._pending is not None
+    window.release(1)
+    assert window._pending is None and 1 not in window.pending
+    window.remember(1, {"seq": 1})
+    assert window.check(1) == {"seq": 1} and window._answers is not None

@@ -7,6 +7,7 @@ import asyncio
 
 from scorpion.web.config import Limits
 from scorpion.web.connection import Connection
+from scorpion.web.logs import CONN_ID
 from scorpion.web.metrics import Metrics
 
 
@@ -50,3 +51,74 @@ async def test_a_reader_that_never_reads_is_dropped_when_its_queue_is_full() -> 
     await conn.wait_closed(5)
     assert ws.closed is not None and ws.closed[0] == 4008
     assert metrics.registry.get_sample_value("scorpion_send_queue_drops_total") == 1
+
+
+async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
+    ws = FakeSocket()
+    conn = Connection(3, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+    assert conn._frames is None and conn._writer is None and conn.queued == 0
+    await conn.wait_closed(5)  # nothing to wait for
+    # A burst: one writer sends it all in order, then both go away again.
+    for n in range(5):
+        assert conn.deliver(f"a{n}")
+    writer = conn._writer
+    assert writer is not None and conn.queued == 5
+    for n in range(3):
+        assert conn.deliver(f"b{n}")  # while the writer waits: the same writer, in order
+    assert conn._writer is writer
+    ws.reading.set()
+    await asyncio.wait_for(asyncio.shield(writer), 5)
+    assert ws.sent == [f"a{n}" for n in range(5)] + [f"b{n}" for n in range(3)]
+    assert conn._frames is None and conn._writer is None
+    # The next frame starts a new writer; a close then follows it.
+    assert conn.deliver("c")
+    conn.close(1001, "bye")
+    await conn.wait_closed(5)
+    assert ws.sent[-1] == "c" and ws.closed == (1001, "bye")
+
+
+async def test_the_queue_bound_counts_waiting_frames_only() -> None:
+    ws = FakeSocket()
+    conn = Connection(4, ws, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
+    assert conn.deliver("one") and conn.deliver("two")
+    await asyncio.sleep(0)  # the writer takes "one" and waits for the reader
+    assert conn.queued == 1 and conn.deliver("three")  # "one" is being sent: two wait
+    assert not conn.deliver("four") and conn.close_code == 4008
+    assert conn._frames is None  # dropped: what waited is gone
+    ws.reading.set()
+    await conn.wait_closed(5)
+    assert ws.closed is not None and ws.closed[0] == 4008
+
+
+async def test_a_close_with_a_full_queue_closes_at_once() -> None:
+    ws = FakeSocket()  # never reads
+    conn = Connection(5, ws, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
+    assert conn.deliver("one") and conn.deliver("two")
+    conn.close(4010, "silent")
+    await conn.wait_closed(5)
+    assert ws.closed == (4010, "silent") and ws.sent == []
+    conn.stop()
+    assert conn._writer is not None and conn._frames is None
+
+
+async def test_the_writer_runs_in_the_connections_log_context() -> None:
+    seen: list[int | None] = []
+
+    class Recording(FakeSocket):
+        async def send_text(self, text: str) -> None:
+            seen.append(CONN_ID.get())
+            await super().send_text(text)
+
+    ws = Recording()
+    ws.reading.set()
+    CONN_ID.set(7)
+    conn = Connection(7, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+
+    async def other_connection() -> None:  # a broadcast made while serving someone else
+        CONN_ID.set(8)
+        conn.deliver("frame")
+
+    await asyncio.create_task(other_connection())
+    conn.close(1000)
+    await conn.wait_closed(5)
+    assert seen == [7]

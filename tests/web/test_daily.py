@@ -44,12 +44,17 @@ async def test_daily_attempt_leaderboard_records_and_restart(
     for _ in range(3):
         assert (await ann.act("move", move=ann.pick()))["type"] == "applied"
     await bob.act("move", move=bob.pick())
-    progress = await ann_client.expect(
-        lambda f: f.get("event") == "progress" and f.get("player") == bob_id
+    # Everyone's progress comes aggregated, in the daily's next ``playing`` event.
+    playing = await ann_client.expect(
+        lambda f: (
+            f.get("event") == "playing"
+            and any(p["player"] == bob_id and p["moves"] == 1 for p in f["playing"]["top"])
+        )
     )
-    assert progress["moves"] == 1 and "view" not in progress
+    assert playing["playing"]["count"] == 2 and "view" not in str(playing)
     live = (await api.call("GET", "/api/daily")).json()
-    assert {p["player"] for p in live["playing"]} == {ann_id, bob_id}
+    assert live["playing"]["count"] == 2
+    assert {p["player"] for p in live["playing"]["top"]} == {ann_id, bob_id}
     assert "deal" not in live and str(deal) not in str(live)
 
     # Disconnect and resume where she was; a crash and restart keeps it too.
@@ -63,11 +68,17 @@ async def test_daily_attempt_leaderboard_records_and_restart(
     resumed = await ann.client.call("start")
     assert resumed["resumed"] is True and resumed["view"] == ann.views[-1]
     assert (await ann.act("hint"))["code"] == "hints-not-allowed"  # ranked: unassisted
-    assert (await ann.act("give-up"))["type"] == "applied"
+    gave_up = await ann.act("give-up")
+    assert gave_up["type"] == "applied" and gave_up["rank"]["rank"] == 1  # her row at once
 
-    board = (await api.call("GET", f"/api/daily/{day}")).json()["leaderboard"]
+    daily = (await api.call("GET", f"/api/daily/{day}")).json()
+    board = daily["leaderboard"]["top"]
     assert [(e["rank"], e["player"], e["status"]) for e in board] == [(1, ann_id, "gave-up")]
     assert board[0]["moves"] == 3 and board[0]["name"] == "Ann"
+    assert daily["leaderboard"]["size"] == 1 and daily["playing"]["count"] == 1
+    page = (await api.call("GET", f"/api/daily/{day}/leaderboard?around=me", ann_token)).json()
+    assert (page["size"], page["offset"], page["you"]["rank"]) == (1, 0, 1)
+    assert page["rows"] == board
     mine = (await api.call("GET", "/api/daily", ann_token)).json()["you"]
     assert mine["streak"] == {"current": 0, "best": 0}
     assert mine["ranked"]["status"] == "gave-up" and mine["ranked"]["moves"] == 3
@@ -89,7 +100,7 @@ async def test_daily_attempt_leaderboard_records_and_restart(
     # Yesterday is playable, unranked; its page exists (without loading a deal for it).
     yesterday = (dt.date.fromisoformat(day) - dt.timedelta(days=1)).isoformat()
     past = (await api.call("GET", f"/api/daily/{yesterday}")).json()
-    assert past["today"] is False and past["leaderboard"] == []
+    assert past["today"] is False and past["leaderboard"] == {"size": 0, "top": []}
     old = await Client.connect(server.ws_url, "old")
     await old.hello(bob_token, daily=yesterday)
     assert (await old.call("start"))["ranked"] is False
@@ -98,6 +109,43 @@ async def test_daily_attempt_leaderboard_records_and_restart(
     assert (await api.call("DELETE", "/api/me", ann_token)).status_code == 200
     assert (await ann.client.closed(timeout=10))[0] == 4001
     board = (await api.call("GET", f"/api/daily/{day}")).json()["leaderboard"]
-    assert board == []
+    assert board == {"size": 0, "top": []}
     again = await Client.connect(server.ws_url)
     assert (await again.hello(ann_token, daily=day))["code"] == "bad-token"
+
+
+async def test_leaderboard_pages_and_your_row(server: ServerProcess, api: Api) -> None:
+    day = today()
+    players = [await api.new_player(f"P{i}") for i in range(9)]
+    for i, (_, token) in enumerate(players):
+        client = await Client.connect(server.ws_url, f"p{i}")
+        await client.hello(token, daily=day)
+        await client.call("start")
+        if i % 3 == 0:
+            await client.call("move", move="deal")  # a move more than the others
+        assert (await client.call("give-up"))["type"] == "applied"
+        await client.close()
+    url = f"/api/daily/{day}/leaderboard"
+    whole = (await api.call("GET", f"{url}?limit=100")).json()
+    rows = whole["rows"]
+    assert whole["size"] == 9 and whole["offset"] == 0 and len(rows) == 9
+    ranks = [r["rank"] for r in rows]
+    assert ranks == sorted(ranks) and len(set(ranks)) < 9  # ties share a rank
+    assert {r["player"] for r in rows} == {pid for pid, _ in players}
+    page = (await api.call("GET", f"{url}?offset=4&limit=3")).json()
+    assert (page["offset"], page["rows"]) == (4, rows[4:7])
+    assert (await api.call("GET", url)).json()["rows"] == rows  # 20 rows by default
+    summary = (await api.call("GET", f"/api/daily/{day}")).json()["leaderboard"]
+    assert summary == {"size": 9, "top": rows}
+    pid, token = players[6]
+    mine = (await api.call("GET", f"{url}?around=me&limit=3", token)).json()
+    assert mine["you"] == next(r for r in rows if r["player"] == pid)
+    assert mine["rows"] == rows[mine["offset"] : mine["offset"] + 3] and mine["you"] in mine["rows"]
+    _, stranger = await api.new_player("Nobody")
+    empty = (await api.call("GET", f"{url}?around=me", stranger)).json()
+    assert (empty["rows"], empty["you"], empty["size"]) == ([], None, 9)
+    assert (await api.call("GET", f"{url}?around=me")).status_code == 401
+    for bad in ["limit=500", "offset=-1", "limit=x", "around=you"]:
+        answer = await api.call("GET", f"{url}?{bad}")
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, "bad-field"), bad
+    assert (await api.call("GET", "/api/daily/2999-01-01/leaderboard")).status_code == 404

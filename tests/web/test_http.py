@@ -110,7 +110,7 @@ async def test_stats_games_and_daily_of_a_new_player(api: Api) -> None:
     r = await api.call("GET", "/api/me/games", token)
     assert r.json() == {"games": [], "next": None}
     daily = (await api.call("GET", "/api/daily")).json()
-    assert daily["today"] is True and daily["leaderboard"] == []
+    assert daily["today"] is True and daily["leaderboard"] == {"size": 0, "top": []}
     assert "deal" not in daily  # today's deal is a secret
     for bad in ["2999-01-01", "yesterday", "2026-1-1"]:
         r = await api.call("GET", f"/api/daily/{bad}")

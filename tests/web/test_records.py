@@ -16,8 +16,8 @@ from scorpion.web.records import RecordWriter, game_id
 
 
 def test_a_room_round_becomes_log_entries_and_game_rows() -> None:
-    writer = RecordWriter()
     settings = {"preset": "wasp", "deal": 42, "time_limit": 0}
+    writer = RecordWriter({"r1": settings}.get)  # what the referee holds
     opened = writer.writes(RoomOpened("r1", "p1", "Ann", settings, 1.0))
     assert [type(w) for w in opened] == [OpenRoom, AppendLog]
     started = RoundStarted("r1", 1, 42, 5.0, 0.0, (("p1", "Ann"), ("p2", "Bo")))
@@ -32,7 +32,7 @@ def test_a_room_round_becomes_log_entries_and_game_rows() -> None:
 
 
 def test_a_ranked_daily_attempt_is_claimed_and_its_result_saved() -> None:
-    writer = RecordWriter()
+    writer = RecordWriter(lambda room: None)
     writes = writer.writes(DailyStarted("2026-12-01", "p1", "Ann", 1, 77, "classic", True, 3.0))
     key = "daily:2026-12-01"
     assert writes[0] == OpenRoom(key, None, {}, reopen=True)  # a late move reopens the log

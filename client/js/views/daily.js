@@ -19,25 +19,10 @@ export function mountDaily(ctx, date) {
   store.set({ daily: null, board: null, myStatus: null, welcomed: false, hints: [] });
   let game = null;
   let summary = null;
-  // A ranked attempt ended: fetch the leaderboard (ranked by the server) again; soon for our
-  // own, a little later and spread out for someone else's (everyone playing gets that event).
-  let leaderboardTimer = null;
-  const refreshLeaderboard = (delay, tries = 3) => {
-    clearTimeout(leaderboardTimer);
-    leaderboardTimer = setTimeout(() => api.daily(day).then((d) => {
-      summary = d;
-      const current = store.get().daily;
-      if (current) store.set({ daily: { ...current, leaderboard: d.leaderboard || [] } });
-      // Our ranked attempt ended but is not listed yet: ask again (a few times).
-      const a = current?.attempt;
-      const missing = a?.ranked && a.status !== "playing" && !(d.leaderboard || []).some((e) => e.player === store.get().me?.id);
-      if (missing && tries > 1) refreshLeaderboard(1000, tries - 1);
-    }).catch(() => {}), delay);
-  };
-  const onEvent = (ev) => {
-    if (ev.event === "finished" && ev.player !== store.get().me?.id) refreshLeaderboard(1000 + Math.random() * 2000);
-  };
-  const session = openSession(store, { daily: day, onEvent });
+  // The leaderboard and "playing now" come aggregated over the socket (the welcome, then a
+  // `playing` event every few seconds, our own row in our answers and `rank` frames): the
+  // page never polls the HTTP API for them, however many watch.
+  const session = openSession(store, { daily: day });
   const title = h("h1", { text: `Daily challenge · ${longDate(day)}` });
   const sub = h("p.lead");
   const main = h("div.race-main");
@@ -108,50 +93,63 @@ export function mountDaily(ctx, date) {
           a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
     }
     clear(result);
+    const lb = d.leaderboard || summary?.leaderboard || {};
     if (a && a.status && a.status !== "playing") {
-      const rows = d.leaderboard || [];
-      const mineRow = a.ranked !== false ? rows.find((e) => e.player === s.me?.id && e.rank) : null;
-      const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${rows.length}` : " · ranking…";
+      const mineRow = a.ranked !== false ? lb.you : null;
+      const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${lb.size ?? mineRow.rank}` : " · ranking…";
       result.append(h("div.panel.stack", {},
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
         h("p.muted", { dataset: { result: "place" }, text: `Score ${a.score} · ${a.moves} moves${place}` }),
         h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
     }
-    if (a?.status && a.status !== "playing" && lastStatus === "playing") {
-      loadStreak();
-      refreshLeaderboard(200); // our own result: its rank comes with the leaderboard
-    }
+    if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
     lastStatus = a?.status ?? lastStatus;
     const st = d.streak || summary?.streak || streakInfo;
     clear(streak);
     streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
       h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
       h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))));
-    drawLeaderboard(d.leaderboard || summary?.leaderboard || [], s.me?.id);
-    clear(playing);
-    playing.append(h("h2", { text: "Playing now" }));
-    const others = (d.playing || []).filter((p) => (p.id ?? p.player) !== s.me?.id);
-    if (!others.length) playing.append(h("p.muted", { text: "Nobody else right now." }));
-    else {
-      playing.append(h("ul.players", {}, others.map((p) => h("li", {},
-        h("span.name", { text: p.name }), h("span.muted", { text: `${p.ordered ?? 0}/52 in order · ${p.runs}/4 runs · ${p.score}` })))));
-    }
+    drawLeaderboard(lb, s.me?.id);
+    drawPlaying(d.playing || summary?.playing || {}, s.me?.id);
   }
 
-  function drawLeaderboard(rows, me) {
+  function drawPlaying(live, me) {
+    clear(playing);
+    playing.append(h("h2", { text: "Playing now" }));
+    const count = live.count ?? 0;
+    const mine = (live.top || []).some((p) => p.player === me) || store.get().daily?.attempt?.status === "playing";
+    const others = Math.max(0, count - (mine ? 1 : 0));
+    if (!others) {
+      playing.append(h("p.muted", { dataset: { playing: "count" }, text: "Nobody else right now." }));
+      return;
+    }
+    playing.append(h("p", { dataset: { playing: "count" }, text: others === 1 ? "1 other player" : `${others} other players` }));
+    const rows = (live.top || []).filter((p) => p.player !== me);
+    playing.append(h("ul.players", {}, rows.map((p) => h("li", {},
+      h("span.name", { text: p.name }), h("span.muted", { text: `${p.ordered ?? 0}/52 in order · ${p.runs}/4 runs · ${p.score}` })))));
+  }
+
+  function drawLeaderboard(lb, me) {
     clear(board);
     board.append(h("h2", { id: "lb-h", text: "Leaderboard" }));
+    const rows = lb.top || [];
     if (!rows.length) {
       board.append(h("p.muted", { text: "No finished attempts yet today. Be the first." }));
       return;
     }
+    // The top rows, then ours below them when it is further down (the server's ranks).
+    const you = lb.you && !rows.some((e) => e.player === lb.you.player) ? lb.you : null;
+    const row = (e) => h(`tr${e.player === me ? ".me" : ""}`, {},
+      h("td", { text: String(e.rank) }), h("td.name", {}, h("span", { text: e.name, title: e.name })),
+      h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
+      h("td.num", { text: String(e.score) }));
     board.append(h("table.leaderboard", {},
       h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
-      h("tbody", {}, rows.map((e) => h(`tr${e.player === me ? ".me" : ""}`, {},
-        h("td", { text: String(e.rank) }), h("td.name", {}, h("span", { text: e.name, title: e.name })),
-        h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
-        h("td.num", { text: String(e.score) }))))));
+      h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: "4", text: "…" })), row(you)] : [])));
+    if ((lb.size ?? rows.length) > rows.length) {
+      board.append(h("p.muted", { dataset: { leaderboard: "size" }, text: `${lb.size} on the leaderboard` }));
+    }
   }
 
   function drawClock() {
@@ -166,7 +164,6 @@ export function mountDaily(ctx, date) {
   render(store.get());
   return () => {
     clearInterval(tick);
-    clearTimeout(leaderboardTimer);
     unsubscribe();
     game?.destroy();
     session.close();

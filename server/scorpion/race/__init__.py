@@ -13,7 +13,8 @@ Modules, one concept each:
   one game path (checks, engine call, record, progress, answer).
 - ``room``: one room's state machine (lobby, countdown, racing, results), snapshot, timers.
 - ``room_commands``: a room's commands, dispatched on their type.
-- ``daily``: the daily challenge (deal from date and secret, attempts, leaderboard).
+- ``daily``: the daily challenge (deal from date and secret, attempts, aggregated events);
+  ``leaderboard``: a day's leaderboard kept in order, served in pages.
 - ``practice``: a player's own games, dealt on demand, never ranked.
 - ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;

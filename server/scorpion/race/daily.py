@@ -17,25 +17,28 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import heapq
 import hmac
-from typing import Final
+from typing import Final, cast
 
 from scorpion.engine import Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
 from .errors import RaceError
+from .leaderboard import Entry, Leaderboard
 from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place, replay_action
 from .players import Player
 from .protocol import daily_key
 from .racer import Racer
-from .ranking import rank_entries
 from .records import ActionRecord, DailyStarted, GameResult
 from .searches import SearchTicket
 
 DAILY_PRESET: Final = "classic"
-PROGRESS_EVERY: Final = 5.0  # seconds between a daily player's progress events (at most)
+PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at most)
+TOP_ROWS: Final = 10  # leaderboard rows in the welcome and the ``playing`` events
+TOP_LIVE: Final = 5  # attempts going on shown in "playing now"
 DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a deal search)
 
 
@@ -70,12 +73,23 @@ class Attempt(Racer):
     ranked one)."""
 
     ranked: bool = False
-    shown: tuple[int, str] = (0, "playing")  # runs and status in the last progress event
-    shown_at: float = float("-inf")
+
+    def live_key(self) -> tuple[float, ...]:
+        """Its place among the attempts going on (``ranking.rank_key`` of a game not won),
+        read without building the whole entry."""
+        game = self.game
+        return (-len(game.runs), -game.score, game.moves_made)
 
 
 class Daily(Place):
-    """Everyone playing one day's deal, each on their own clock."""
+    """Everyone playing one day's deal, each on their own clock.
+
+    The whole world may share a daily, so nothing one player does is sent to everyone
+    as it happens: the daily emits at most one ``playing`` event every ``every`` seconds
+    (who plays now, the top of the leaderboard when it changed), from :meth:`tick`, and
+    tells each finished player their new rank when it moves. Frames per socket per second
+    stay bounded whatever the number of players.
+    """
 
     own_game = "You can only play your own attempt"
 
@@ -88,27 +102,37 @@ class Daily(Place):
         preset: str = DAILY_PRESET,
         keep_events: int = 50,
         version_base: int = 0,
+        every: float = PLAYING_EVERY,
     ) -> None:
         super().__init__(daily_key(date), keep_events=keep_events, version_base=version_base)
         self.date = date
         self.deal = deal
         self.verified = verified
         self.preset = preset
+        self.every = every
         self.attempts: dict[str, list[Attempt]] = {}
-        self.board: dict[str, dict[str, object]] = {}  # ranked finished entries by player
+        self.board = Leaderboard()  # ranked attempts that ended, in ranking order
+        self.live: dict[str, Attempt] = {}  # each player's latest attempt, while it goes on
+        self._changed = False  # since the last ``playing`` event: someone played
+        self._board_changed = False  # ... and the leaderboard changed
+        self._emitted_at = float("-inf")
+        self._ranks_told: dict[str, int] = {}  # the rank last sent to each finished player
 
     # ------------------------------------------------------------------ reading
     def current(self, player_id: str) -> Attempt | None:
         attempts = self.attempts.get(player_id)
         return attempts[-1] if attempts else None
 
-    def leaderboard(self) -> list[dict[str, object]]:
-        """Ranked attempts that ended: won first by time, then runs, then score."""
-        return rank_entries(self.board.values())
+    def leaderboard(self) -> Message:
+        """The top of the leaderboard (ranked attempts that ended) and its size."""
+        return {"size": len(self.board), "top": self.board.page(0, TOP_ROWS)}
 
-    def playing(self) -> list[dict[str, object]]:
-        """Live progress (numbers only) of everyone with an attempt going on now."""
-        return [a.entry() for tries in self.attempts.values() for a in tries[-1:] if a.playing]
+    def playing(self) -> Message:
+        """How many attempts go on now, and the best few of them (numbers only)."""
+        top = heapq.nsmallest(
+            TOP_LIVE, self.live.values(), key=lambda a: (a.live_key(), a.player.id)
+        )
+        return {"count": len(self.live), "top": [a.entry() for a in top]}
 
     def summary(self, now: float) -> Message:
         """For ``GET /api/daily/<date>``: never the deal number."""
@@ -127,6 +151,7 @@ class Daily(Place):
         attempt = self.current(player_id)
         data = self.summary(now)
         data["daily"] = data.pop("date")
+        data["leaderboard"] = {**self.leaderboard(), "you": self.board.row(player_id)}
         data["ranked"] = self.next_ranked(player_id, now) if attempt is None else attempt.ranked
         data["attempt"] = None
         if attempt is not None:
@@ -144,6 +169,9 @@ class Daily(Place):
         member, _ = self.members.ensure(player)
         member.role = "player"
         self.members.attach(conn, member)
+        rank = self.board.rank_of(player.id)
+        if rank is not None:  # the welcome tells it: later moves come in ``rank`` frames
+            self._ranks_told[player.id] = rank
         attempt = self.current(player.id)
         welcome = self.welcome(
             {"daily": self.date},
@@ -182,16 +210,51 @@ class Daily(Place):
 
     def answer_fields(self, racer: Racer) -> Message:
         assert isinstance(racer, Attempt)
-        return {**super().answer_fields(racer), **self._attempt_fields(racer)}
+        fields = {**super().answer_fields(racer), **self._attempt_fields(racer)}
+        if racer.ranked and not racer.playing:
+            fields["rank"] = self.board.row(racer.player.id)  # your row, at once
+        return fields
 
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
         assert isinstance(racer, Attempt)
-        if self._progress_due(racer, now):
-            self.emit(out, {"event": "progress", **racer.progress(), "name": racer.player.name})
+        self._changed = True  # told in the next ``playing`` event (see tick)
         if not racer.playing:
             self._finish(racer, now, out)
+
+    # ------------------------------------------------------------------ the clock
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` has an event to send: ``every`` seconds after the last one
+        (at once when that is past), and only after a change."""
+        return self._emitted_at + self.every if self._changed else None
+
+    def tick(self, now: float) -> list[Output]:
+        """The ``playing`` event when due (and the leaderboard when it changed), then each
+        connected finished player whose rank moved gets a ``rank`` frame."""
+        out: list[Output] = []
+        if not self._changed or now < self._emitted_at + self.every:
+            return out
+        event: Message = {"event": "playing", "playing": self.playing(), "now": now}
+        if self._board_changed:
+            event["leaderboard"] = self.leaderboard()
+            self._tell_ranks(out)
+        self._changed = self._board_changed = False
+        self._emitted_at = now
+        self.emit(out, event)
+        return out
+
+    def _tell_ranks(self, out: list[Output]) -> None:
+        for player, told in list(self._ranks_told.items()):
+            member = self.members.get(player)
+            if member is None or not member.conns:
+                del self._ranks_told[player]  # the welcome tells it again
+                continue
+            row = self.board.row(player)
+            if row is not None and row["rank"] != told:
+                self._ranks_told[player] = cast(int, row["rank"])
+                rank: Message = {"type": "rank", "daily": self.date, "row": row}
+                out.append(Send(tuple(member.conns), {**rank, "size": len(self.board)}))
 
     def _attempt_fields(self, attempt: Attempt) -> Message:
         return {
@@ -221,6 +284,8 @@ class Daily(Place):
         )
         attempt.ranked = ranked
         self.attempts.setdefault(player.id, []).append(attempt)
+        self.live[player.id] = attempt
+        self._changed = True
         return attempt
 
     def _start(self, player: Player, now: float, out: list[Output]) -> Message:
@@ -242,27 +307,33 @@ class Daily(Place):
                 )
             )
         )
-        self.emit(out, {"event": "started", "player": player.to_dict(), "ranked": attempt.ranked})
         return {**self.answer_fields(attempt), "resumed": False}
-
-    def _progress_due(self, attempt: Attempt, now: float) -> bool:
-        """Whether to tell everyone: a run or the status changed, or PROGRESS_EVERY passed.
-
-        Everyone playing today shares one daily: a progress event per move to every one
-        of them would grow with the square of the players.
-        """
-        key = (len(attempt.game.runs), attempt.status)
-        if key != attempt.shown or now - attempt.shown_at >= PROGRESS_EVERY:
-            attempt.shown, attempt.shown_at = key, now
-            return True
-        return False
 
     def _finish(self, attempt: Attempt, now: float, out: list[Output]) -> None:
         out.append(Persist(attempt.result(attempt.ranked, now)))
+        self._ended(attempt)
         if attempt.ranked:
-            entry = attempt.entry()
-            self.board[attempt.player.id] = entry
-            self.emit(out, {"event": "finished", "player": attempt.player.id, "entry": entry})
+            rank = self.board.rank_of(attempt.player.id)
+            self._ranks_told[attempt.player.id] = cast(int, rank)  # in the answer
+
+    def _ended(self, attempt: Attempt) -> None:
+        if self.live.get(attempt.player.id) is attempt:
+            del self.live[attempt.player.id]
+        if attempt.ranked:
+            self._put(attempt.entry())
+
+    def _put(self, entry: Entry) -> None:
+        self.board.put(entry)
+        self._changed = self._board_changed = True
+
+    def forget_player(self, player_id: str) -> None:
+        """A deleted player leaves the leaderboard and "playing now"."""
+        self.live.pop(player_id, None)
+        self._ranks_told.pop(player_id, None)
+        if self.board.remove(player_id):
+            self._changed = self._board_changed = True
+        elif player_id in self.attempts:
+            self._changed = True
 
     # ------------------------------------------------------------------ recovery
     def restore_attempt(self, started: DailyStarted, actions: list[ActionRecord]) -> None:
@@ -276,20 +347,22 @@ class Daily(Place):
             skipped = replay_action(member, attempt, action)
             if skipped:
                 self.skipped.append(skipped)
-        if attempt.ranked and not attempt.playing:
-            self.board[attempt.player.id] = attempt.entry()
+        if not attempt.playing:
+            self._ended(attempt)
 
     def restore_result(self, result: GameResult) -> None:
         """A ranked result whose actions are no longer replayed (leaderboard only)."""
         if result.ranked:
-            self.board[result.player] = {
-                "player": result.player,
-                "name": result.name,
-                "status": result.status,
-                "elapsed": result.elapsed,
-                "runs": result.runs,
-                "score": result.score,
-                "moves": result.moves,
-                "turned": result.turned,
-                "hints": result.hints,
-            }
+            self._put(
+                {
+                    "player": result.player,
+                    "name": result.name,
+                    "status": result.status,
+                    "elapsed": result.elapsed,
+                    "runs": result.runs,
+                    "score": result.score,
+                    "moves": result.moves,
+                    "turned": result.turned,
+                    "hints": result.hints,
+                }
+            )

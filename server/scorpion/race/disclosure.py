@@ -7,17 +7,15 @@ results, a daily's until its UTC day is over.
 False
 >>> deal_shown(revealed=False, daily="2026-11-30", today="2026-12-01")
 True
->>> daily_public("2026-12-01", "2026-12-01", None, [], ready=False)["preparing"]
+>>> daily_public("2026-12-01", "2026-12-01", None, Leaderboard(), ready=False)["preparing"]
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
-from .daily import DAILY_PRESET
+from .daily import DAILY_PRESET, TOP_ROWS
+from .leaderboard import Leaderboard
 from .outputs import Message
-from .ranking import rank_entries
 
 
 def deal_shown(*, revealed: bool, daily: str | None, today: str) -> bool:
@@ -30,19 +28,24 @@ def daily_public(
     date: str,
     today: str,
     summary: Message | None,
-    entries: Iterable[Mapping[str, object]],
+    board: Leaderboard,
     *,
     ready: bool,
 ) -> Message:
     """A day's daily for everyone: the live summary (preset, verified, who is playing now)
-    when the day's deal is ready, the leaderboard ranked from the stored ``entries`` (they
-    outlive the logs), and never the deal. ``preparing``: today's deal is being searched."""
+    when the day's deal is ready, the top of ``board`` and its size, and never the deal.
+    ``preparing``: today's deal is being searched."""
     data: Message = (
         dict(summary)
         if summary is not None
-        else {"date": date, "preset": DAILY_PRESET, "verified": None, "playing": []}
+        else {
+            "date": date,
+            "preset": DAILY_PRESET,
+            "verified": None,
+            "playing": {"count": 0, "top": []},
+        }
     )
-    data["leaderboard"] = rank_entries(dict(e) for e in entries)
+    data["leaderboard"] = {"size": len(board), "top": board.page(0, TOP_ROWS)}
     data["today"] = date == today
     data["preparing"] = not ready and date == today
     data.pop("deal", None)  # never, whatever the summary holds

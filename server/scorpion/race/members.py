@@ -14,7 +14,7 @@ from .players import Player
 from .seqs import SeqWindow
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # slots: one per socket, idle ones included
 class Member:
     player: Player
     role: str = "spectator"  # "player" (holds a seat) or "spectator"

@@ -57,7 +57,7 @@ class Referee:
         self.config = config or RoomConfig()
         self.daily_deal = daily_deal
         self.rooms: dict[str, Room] = {}
-        self._deadlines: dict[str, float | None] = {}
+        self._deadlines: dict[str, float | None] = {}  # by room id or daily key
         self._heap: list[tuple[float, str]] = []
         self.dailies: dict[str, Daily] = {}
         self.practices: dict[str, Practice] = {}  # by player id
@@ -85,6 +85,11 @@ class Referee:
         self._touch(room)
         return out
 
+    def room_settings(self, room_id: str) -> dict[str, object] | None:
+        """The settings a room was opened with (its chosen deal included: not for the wire)."""
+        room = self.rooms.get(room_id)
+        return room.settings.to_dict() if room is not None else None
+
     def room_summary(self, room_id: str, now: float) -> Message | None:
         """The room's public snapshot (protocol section 5), None for an unknown room."""
         room = self.rooms.get(room_id)
@@ -106,8 +111,9 @@ class Referee:
         however many dates clients ask for). Their results are in the store."""
         today = utc_date(now)
         for date, daily in list(self.dailies.items()):
-            if date < today and not daily.members.by_conn and not daily.playing():
+            if date < today and not daily.members.by_conn and not daily.live:
                 del self.dailies[date]
+                self._deadlines.pop(daily.key, None)
 
     def prepare_daily(self, date: str, deal: int, verified: bool) -> Daily:
         """Install a daily whose deal was found elsewhere (``daily.daily_deal`` in a thread).
@@ -117,6 +123,12 @@ class Referee:
         if date not in self.dailies:
             self.dailies[date] = Daily(date, deal, verified, keep_events=self.config.keep_events)
         return self.dailies[date]
+
+    def forget_player(self, player_id: str) -> None:
+        """A deleted player: off every daily's leaderboard and "playing now"."""
+        for daily in self.dailies.values():
+            daily.forget_player(player_id)
+            self._touch(daily)
 
     def daily_summary(self, date: str, now: float) -> Message | None:
         """For ``GET /api/daily/<date>``: leaderboard, live players, verified; never the deal."""
@@ -231,41 +243,47 @@ class Referee:
         return out
 
     # ------------------------------------------------------------------ timers
-    # Each room's next deadline, and a heap of (deadline, room) with stale entries dropped
-    # lazily: next_deadline() runs after every batch, so it must not visit every room.
+    # Each place's next deadline, and a heap of (deadline, room id or daily key) with stale
+    # entries dropped lazily: next_deadline() runs after every batch, so it must not visit
+    # every place. A daily's deadline is its next ``playing`` event.
     def _touch(self, place: AnyPlace | None) -> None:
-        if not isinstance(place, Room):
-            return
-        if place.closed:
+        if place is None or isinstance(place, Practice):
+            return  # a practice has no clock of its own
+        if isinstance(place, Room) and place.closed:
             self.rooms.pop(place.id, None)
             self._deadlines.pop(place.id, None)
             return
         deadline = place.next_deadline()
-        if self._deadlines.get(place.id) != deadline:
-            self._deadlines[place.id] = deadline
+        if self._deadlines.get(place.key) != deadline:
+            self._deadlines[place.key] = deadline
             if deadline is not None:
-                heapq.heappush(self._heap, (deadline, place.id))
+                heapq.heappush(self._heap, (deadline, place.key))
+
+    def _timed(self, key: str) -> Room | Daily | None:
+        date = date_of(key)
+        return self.rooms.get(key) if date is None else self.dailies.get(date)
 
     def tick(self, now: float) -> list[Output]:
-        """Advance every timer due by ``now`` (countdowns, time limits, grace, idle rooms)."""
+        """Advance every timer due by ``now`` (countdowns, time limits, grace, idle rooms,
+        the dailies' ``playing`` events)."""
         out: list[Output] = []
-        due: list[Room] = []
+        due: list[Room | Daily] = []
         while self._heap and self._heap[0][0] <= now:
-            deadline, room_id = heapq.heappop(self._heap)
-            room = self.rooms.get(room_id)
-            if room is not None and self._deadlines.get(room_id) == deadline:
-                self._deadlines[room_id] = None
-                due.append(room)
-        for room in due:
-            out.extend(room.tick(now))
-            self._touch(room)
+            deadline, key = heapq.heappop(self._heap)
+            place = self._timed(key)
+            if place is not None and self._deadlines.get(key) == deadline:
+                self._deadlines[key] = None
+                due.append(place)
+        for place in due:
+            out.extend(place.tick(now))
+            self._touch(place)
         return out
 
     def next_deadline(self) -> float | None:
         """The earliest time ``tick`` has something to do, or None."""
         while self._heap:
-            deadline, room_id = self._heap[0]
-            if room_id in self.rooms and self._deadlines.get(room_id) == deadline:
+            deadline, key = self._heap[0]
+            if self._timed(key) is not None and self._deadlines.get(key) == deadline:
                 return deadline
             heapq.heappop(self._heap)
         return None
@@ -306,6 +324,8 @@ class Referee:
         for place in [*self.rooms.values(), *self.dailies.values(), *self.practices.values()]:
             self.restore_errors.extend(place.skipped)
             place.skipped.clear()
+        for daily in self.dailies.values():
+            self._touch(daily)
         return out
 
     def forget(self, key: str) -> list[ConnId]:

@@ -16,8 +16,10 @@ old-seq Command 1 is too old to be answered again
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from typing import Final
+
+import orjson
 
 from scorpion.engine import MoveError
 
@@ -26,16 +28,43 @@ from .errors import RaceError
 from .outputs import ConnId, Message, Output, Persist, Send, refused
 
 DEFAULT_KEEP: Final = 64
+_NONE: Final[frozenset[int]] = frozenset()
 
 
 class SeqWindow:
-    """The last ``keep`` answers of one player in one room (or daily), by seq."""
+    """The last ``keep`` answers of one player in one room (or daily), by seq.
+
+    A member who never sends a command (a watcher) holds no containers: the answers and the
+    pending seqs are created by their first use (every idle socket has a member).
+
+    Answers are kept as JSON text: an answer holds a whole board, and thousands of players'
+    last answers as dicts would be millions of objects for the garbage collector to walk
+    (pauses of a second at 10,000 sockets), besides several times the memory.
+    """
+
+    __slots__ = ("_answers", "_pending", "keep", "last")
 
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.last = 0  # highest seq answered
-        self._answers: OrderedDict[int, dict[str, object]] = OrderedDict()
-        self.pending: set[int] = set()  # seqs waiting for a search (answered later)
+        self._answers: OrderedDict[int, bytes] | None = None
+        self._pending: set[int] | None = None
+
+    @property
+    def pending(self) -> Set[int]:
+        """The seqs waiting for a search (answered later)."""
+        return self._pending if self._pending is not None else _NONE
+
+    def hold(self, seq: int) -> None:
+        if self._pending is None:
+            self._pending = set()
+        self._pending.add(seq)
+
+    def release(self, seq: int) -> None:
+        if self._pending is not None:
+            self._pending.discard(seq)
+            if not self._pending:
+                self._pending = None
 
     def check(self, seq: int) -> dict[str, object] | None:
         """The stored answer when ``seq`` was answered already, None when it is new.
@@ -43,15 +72,18 @@ class SeqWindow:
         Raises ``old-seq`` for a seq at or below the highest answered one that is no
         longer remembered (it might have been applied: it must not be applied again).
         """
-        answer = self._answers.get(seq)
+        answer = self._answers.get(seq) if self._answers is not None else None
         if answer is not None:
-            return answer
+            found: dict[str, object] = orjson.loads(answer)
+            return found
         if seq <= self.last:
             raise RaceError("old-seq", f"Command {seq} is too old to be answered again", seq)
         return None
 
     def remember(self, seq: int, answer: dict[str, object]) -> None:
-        self._answers[seq] = answer
+        if self._answers is None:
+            self._answers = OrderedDict()
+        self._answers[seq] = orjson.dumps(answer)
         self.last = max(self.last, seq)
         while len(self._answers) > self.keep:
             self._answers.popitem(last=False)
@@ -87,7 +119,7 @@ def answer_pending(
     run: Callable[[list[Output]], Message | None],
 ) -> list[Output]:
     """Answer a pending seq (its search ended) like :func:`answer_once` would have."""
-    seqs.pending.discard(seq)
+    seqs.release(seq)
     return _answer(conns, seqs, seq, name, run)
 
 
@@ -106,7 +138,7 @@ def _answer(
         effects = []
     else:
         if extra is None:
-            seqs.pending.add(seq)
+            seqs.hold(seq)
             return effects
         answer = {"type": "applied", "seq": seq, "command": name, **extra}
     seqs.remember(seq, answer)

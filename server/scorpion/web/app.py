@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -34,10 +34,13 @@ class SecurityHeaders:
         self.app = app
         self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine itself: a websocket, held open for hours, keeps no frame of it.
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._http(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = [*self.headers, csp(scope)]
 
         async def send_with_headers(message: Message) -> None:

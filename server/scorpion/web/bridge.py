@@ -60,7 +60,7 @@ class Bridge:
         self.hub = hub
         self.metrics = metrics
         self.close = close
-        self.writer = RecordWriter()
+        self.writer = RecordWriter(referee.room_settings)
         self._tail: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
         self.failures = 0

@@ -165,7 +165,6 @@ class Cluster:
     def drop(self, place: str) -> None:
         """Forget a place owned elsewhere now; its sockets (here or forwarded) reconnect."""
         self.held.pop(place, None)
-        self.bridge.writer.forget(place)
         for conn in self.referee.forget(place):
             self.hub.close(conn, GOING_AWAY, MOVED)
 
@@ -270,7 +269,7 @@ class Cluster:
         elif kind == b"P":
             changed = orjson.loads(body)
             self.player_changed(str(changed["player"]), bool(changed["deleted"]))
-            return
+            outputs = []  # a deleted player leaves the dailies' boards: wake their timers
         elif kind == b"Q":
             ask = orjson.loads(body)
             state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None

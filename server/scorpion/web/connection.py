@@ -1,18 +1,25 @@
-"""One websocket connection: a bounded send queue drained by its own writer task.
+"""One websocket connection: a bounded send queue drained by a writer task while it holds frames.
 
 Nothing ever waits on a client: :meth:`Connection.deliver` only enqueues. A client
 that reads too slowly fills its queue and is dropped (close code 4008, counted in
 metrics); it can reconnect and catch up with ``last_version``. The socket of a
 dropped client that reads nothing at all is freed by uvicorn's ping timeout.
+
+Most sockets are idle most of the time (a crowd watching a daily, a lobby), so an idle
+connection holds no queue and no task: the first frame creates both, and the writer
+ends, dropping the queue, once it has sent the last frame. One writer at a time keeps
+the frames in order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Coroutine
 from typing import Final
 
 import orjson
@@ -38,13 +45,15 @@ class Connection:
     """A connection's outgoing side and its limits. ``id`` is the race layer's ConnId."""
 
     __slots__ = (
-        "_queue",
+        "_context",
+        "_frames",
         "_reason",
         "_writer",
         "bucket",
         "close_code",
         "id",
         "last_seen",
+        "limit",
         "metrics",
         "on_drop",
         "player",
@@ -65,7 +74,12 @@ class Connection:
         self.ws = ws
         self.metrics = metrics
         self.on_drop = on_drop
-        self._queue: asyncio.Queue[str] = asyncio.Queue(limits.send_queue)
+        self.limit = limits.send_queue  # frames waiting at most (the one being sent aside)
+        self._frames: deque[str] | None = None  # waiting for the writer; None when none
+        self._writer: asyncio.Task[None] | None = None  # runs only while frames wait
+        # The creator's log context (request and connection ids): the writer runs in it
+        # wherever the frame came from (deliver() runs in the task of whoever made it).
+        self._context = contextvars.copy_context()
         self.bucket = TokenBucket(limits.rate, limits.burst)
         self.refusals = 0  # rate-limited commands in a row
         self.last_seen = time.monotonic()
@@ -73,25 +87,28 @@ class Connection:
         self.room: str | None = None
         self.close_code: int | None = None  # set once closing has begun
         self._reason = ""
-        self._writer = asyncio.create_task(self._write_loop(), name=f"ws-writer-{conn_id}")
 
     @property
     def closing(self) -> bool:
         return self.close_code is not None
 
+    @property
+    def queued(self) -> int:
+        """Frames waiting to be sent."""
+        return len(self._frames) if self._frames is not None else 0
+
     def deliver(self, frame: str) -> bool:
         """Queue an encoded frame; drop the connection when its queue is full."""
         if self.close_code is not None:
             return False
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if self.queued >= self.limit:
             self.metrics.send_drops.inc()
             log.warning("dropping slow connection %s (send queue full)", self.id)
             self.abort(TOO_SLOW, "too slow: send queue overflow")
             if self.on_drop is not None:
                 self.on_drop(self)
             return False
+        self._enqueue(frame)
         return True
 
     def send(self, message: object) -> bool:
@@ -103,27 +120,41 @@ class Connection:
             return
         self.close_code = code
         self._reason = reason
-        try:
-            self._queue.put_nowait(_CLOSE)
-        except asyncio.QueueFull:
+        if self.queued >= self.limit:
             self.abort(code, reason)
+        else:
+            self._enqueue(_CLOSE)
 
     def abort(self, code: int, reason: str = "") -> None:
         """Close now, dropping whatever is still queued."""
         self.close_code = code
-        self._writer.cancel()
-        while not self._queue.empty():
-            self._queue.get_nowait()
-        self._writer = asyncio.create_task(self._close(code, reason), name=f"ws-close-{self.id}")
+        if self._writer is not None:
+            self._writer.cancel()
+        self._frames = None
+        self._writer = self._task(self._close(code, reason), "ws-close")
+
+    def _enqueue(self, frame: str) -> None:
+        if self._frames is None:
+            self._frames = deque()
+        self._frames.append(frame)
+        if self._writer is None:
+            self._writer = self._task(self._write_loop(), "ws-writer")
+
+    def _task(self, coro: Coroutine[object, object, None], name: str) -> asyncio.Task[None]:
+        return asyncio.create_task(coro, name=f"{name}-{self.id}", context=self._context)
 
     async def _write_loop(self) -> None:
+        frames = self._frames
         try:
-            while True:
-                frame = await self._queue.get()
+            while frames:
+                frame = frames.popleft()
                 if frame is _CLOSE:
                     break
                 await self.ws.send_text(frame)
                 self.metrics.frames_sent.inc()
+            else:  # all sent: an idle connection keeps neither the queue nor this task
+                self._frames = self._writer = None
+                return
         except asyncio.CancelledError:
             raise
         except Exception:  # the client went away: the reader sees the disconnect
@@ -137,6 +168,8 @@ class Connection:
 
     async def wait_closed(self, timeout: float) -> None:
         """Wait for the writer to finish (after :meth:`close`), at most ``timeout`` seconds."""
+        if self._writer is None:
+            return
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(self._writer), timeout)
 
@@ -144,4 +177,6 @@ class Connection:
         """Forget the writer when the socket is gone (called once the reader has ended)."""
         if self.close_code is None:
             self.close_code = GOING_AWAY
-        self._writer.cancel()
+        if self._writer is not None:
+            self._writer.cancel()
+        self._frames = None

@@ -21,7 +21,7 @@ from .http_players import (
     player_stats,
 )
 from .http_presets import list_presets
-from .http_rooms import create_room, daily_day, daily_today, room_summary
+from .http_rooms import create_room, daily_day, daily_leaderboard, daily_today, room_summary
 from .responses import ApiError, error, ok
 
 
@@ -65,6 +65,7 @@ def routes() -> list[Route]:
         Route("/api/rooms/{room_id}", room_summary, methods=["GET"]),
         Route("/api/daily", daily_today, methods=["GET"]),
         Route("/api/daily/{day}", daily_day, methods=["GET"]),
+        Route("/api/daily/{day}/leaderboard", daily_leaderboard, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

@@ -79,6 +79,7 @@ async def delete_me(request: Request) -> Response:
     player, _ = await me(request)
     await svc.store.delete_player(player.id)
     svc.player_changed(player.id, deleted=True)
+    await svc.bridge.run([])  # the dailies' next ``playing`` event is due: wake the timers
     return ok({"deleted": True, "player": player.id})
 
 

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak
 from scorpion.race.daily import check_date
 from scorpion.race.disclosure import daily_public
+from scorpion.race.leaderboard import Leaderboard
 from scorpion.race.protocol import daily_key
 
 from .auth import bearer, new_room_id
@@ -71,17 +72,33 @@ def check_day(text: str) -> str:
         raise ApiError(404, "unknown-day", exc.message) from None
 
 
+PAST_ENTRIES = 1_000_000  # a past day's leaderboard is read whole from the store
+PAGE_ROWS, MAX_PAGE_ROWS = 20, 100
+
+
+async def day_board(svc: Services, day: str) -> Leaderboard:
+    """Today's leaderboard as the referee keeps it (in order as results come, restored from
+    today's log after a restart; on the daily's owner, with several processes); another
+    day's ranked from the store, which outlives the
+    logs (past days are rarely asked for, and change only with a late finish)."""
+    daily = svc.referee.dailies.get(day)
+    # With several processes only the daily's owner keeps its board; others read the store.
+    owned = svc.cluster is None or daily_key(day) in svc.cluster.held
+    if daily is not None and day == today() and owned:
+        return daily.board
+    return Leaderboard(await svc.store.daily_entries(day, PAST_ENTRIES))
+
+
 async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     """The referee's summary (preset, verified, who is playing now) once the day's deal is
-    known; the leaderboard always from the store (it outlives the logs). A request never
-    waits for, nor starts, a deal search: until the deal is ready ``preparing`` is true."""
+    known, the top of the leaderboard. A request never waits for, nor starts, a deal
+    search: until the deal is ready ``preparing`` is true."""
     ready = day in svc.referee.dailies or await svc.store.daily_deal(day) is not None
     found = None
     if ready:
         await svc.dailies.ensure(day)
         found = await summary(svc, daily_key(day))
-    entries = await svc.store.daily_entries(day)
-    return daily_public(day, today(), found, entries, ready=ready)
+    return daily_public(day, today(), found, await day_board(svc, day), ready=ready)
 
 
 async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:
@@ -119,3 +136,38 @@ async def daily_day(request: Request) -> Response:
     """GET /api/daily/{day} -> that day's daily (today or earlier)"""
     day = check_day(request.path_params["day"])
     return ok(await with_you(request, await daily_json(services(request), day)))
+
+
+def count_param(request: Request, name: str, default: int, highest: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ApiError(400, "bad-field", f"{name} is a whole number, not {text[:20]!r}") from None
+    if not 0 <= value <= highest:
+        raise ApiError(400, "bad-field", f"{name} is between 0 and {highest}")
+    return value
+
+
+@api
+async def daily_leaderboard(request: Request) -> Response:
+    """GET /api/daily/{day}/leaderboard?offset=&limit= or ?around=me -> one page of rows"""
+    svc = services(request)
+    day = check_day(request.path_params["day"])
+    limit = count_param(request, "limit", PAGE_ROWS, MAX_PAGE_ROWS)
+    around = request.query_params.get("around")
+    if around is not None and around != "me":
+        raise ApiError(400, "bad-field", "around=me is the only around")
+    player = (await me(request))[0] if around is not None else None
+    board = await day_board(svc, day)
+    if player is not None:
+        offset, rows = board.around(player.id, limit)
+    else:
+        offset = count_param(request, "offset", 0, 10**9)
+        rows = board.page(offset, limit)
+    page: dict[str, Any] = {"date": day, "size": len(board), "offset": offset, "rows": rows}
+    if player is not None:
+        page["you"] = board.row(player.id)
+    return ok(page)

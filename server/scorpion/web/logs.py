@@ -20,6 +20,7 @@ import logging
 import logging.config
 import re
 import time
+from collections.abc import Awaitable
 from contextvars import ContextVar
 from typing import Any
 
@@ -138,18 +139,18 @@ class AccessLog:
         self.app = app
         self._ids = itertools.count(1)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine itself (it sets the request id in the caller's context, as one
+        # would): a websocket, held open for hours, keeps one frame of this less.
         if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         REQUEST_ID.set(f"r{next(self._ids)}")
         client = scope.get("client")
         address = client[0] if client else "?"
         path = scope.get("path", "")  # never the query string
         if scope["type"] == "http":
-            await self._http(scope, receive, send, address, path)
-        else:
-            await self._websocket(scope, receive, send, address, path)
+            return self._http(scope, receive, send, address, path)
+        return self._websocket(scope, receive, send, address, path)
 
     async def _http(
         self, scope: Scope, receive: Receive, send: Send, address: str, path: str
@@ -173,28 +174,38 @@ class AccessLog:
     async def _websocket(
         self, scope: Scope, receive: Receive, send: Send, address: str, path: str
     ) -> None:
-        accepted = False
-
-        async def watch_send(message: Message) -> None:
-            nonlocal accepted
-            if message["type"] == "websocket.accept":
-                accepted = True
-                access.info("%s websocket %s accepted", address, path)
-            elif message["type"] == "websocket.close":
-                what = "closed by server" if accepted else "refused"
-                code, reason = message.get("code", 1000), message.get("reason") or ""
-                access.info("%s websocket %s %s: %s %s", address, path, what, code, reason)
-            await send(message)
-
-        async def watch_receive() -> Message:
-            message = await receive()
-            if message["type"] == "websocket.disconnect":
-                code = message.get("code")
-                access.info("%s websocket %s closed by client: %s", address, path, code)
-            return message
-
+        watch = WebsocketWatch(receive, send, address, path)
         try:
-            await self.app(scope, watch_receive, watch_send)
+            await self.app(scope, watch.receive, watch.send)
         except Exception:
             access.exception("%s websocket %s failed", address, path)
             raise
+
+
+class WebsocketWatch:
+    """One websocket's access lines: accepted, refused or closed, by whom (a small object
+    rather than two closures: one per open socket)."""
+
+    __slots__ = ("_receive", "_send", "accepted", "address", "path")
+
+    def __init__(self, receive: Receive, send: Send, address: str, path: str) -> None:
+        self._receive, self._send = receive, send
+        self.address, self.path = address, path
+        self.accepted = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "websocket.accept":
+            self.accepted = True
+            access.info("%s websocket %s accepted", self.address, self.path)
+        elif message["type"] == "websocket.close":
+            what = "closed by server" if self.accepted else "refused"
+            code, reason = message.get("code", 1000), message.get("reason") or ""
+            access.info("%s websocket %s %s: %s %s", self.address, self.path, what, code, reason)
+        await self._send(message)
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "websocket.disconnect":
+            code = message.get("code")
+            access.info("%s websocket %s closed by client: %s", self.address, self.path, code)
+        return message

@@ -7,7 +7,7 @@ record, which feeds statistics, the daily leaderboard and "my games".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
 
 from scorpion.race import (
     ActionRecord,
@@ -51,28 +51,18 @@ def log_key(record: Record) -> str:
 
 
 class RecordWriter:
-    """Turns race records into store writes; remembers each room's settings for game rows."""
+    """Turns race records into store writes. ``settings_of(room)`` gives a room's settings
+    for its game rows (the referee holds them; None for a room it no longer holds)."""
 
-    def __init__(self) -> None:
-        self._settings: dict[str, dict[str, object]] = {}
-
-    def forget(self, room: str) -> None:
-        self._settings.pop(room, None)
-
-    def learn(self, records: Iterable[Record]) -> None:
-        """Remember room settings from replayed records (at startup)."""
-        for record in records:
-            if isinstance(record, RoomOpened):
-                self._settings[record.room] = dict(record.settings)
+    def __init__(self, settings_of: Callable[[str], Mapping[str, object] | None]) -> None:
+        self.settings_of = settings_of
 
     def writes(self, record: Record) -> list[Write]:
         if isinstance(record, RoomClosed):
-            self.forget(record.room)
             return [CloseRoom(record.room)]
         room = log_key(record)
         out: list[Write] = []
         if isinstance(record, RoomOpened):
-            self._settings[room] = dict(record.settings)
             out.append(OpenRoom(room, record.creator, dict(record.settings)))
         elif date_of(room) is not None or practice_player(room) is not None:
             # A daily's or a practice's log is closed after two idle days
@@ -81,7 +71,7 @@ class RecordWriter:
             out.append(OpenRoom(room, None, {}, reopen=True))
         out.append(AppendLog(room, record.to_dict()))
         if isinstance(record, RoundStarted):
-            settings = self._settings.get(room, {})
+            settings = self.settings_of(room) or {}
             preset = str(settings.get("preset", "classic"))
             for player, _name in record.players:
                 out.append(SaveGame(self._started(room, record, player, preset, settings)))
@@ -126,7 +116,11 @@ class RecordWriter:
 
     @staticmethod
     def _started(
-        room: str, record: RoundStarted, player: str, preset: str, settings: dict[str, object]
+        room: str,
+        record: RoundStarted,
+        player: str,
+        preset: str,
+        settings: Mapping[str, object],
     ) -> GameRecord:
         public = {k: v for k, v in settings.items() if k != "deal"}
         return GameRecord(
@@ -141,7 +135,7 @@ class RecordWriter:
 
     def _result(self, room: str, record: GameResult) -> GameRecord:
         daily = date_of(room)
-        settings = self._settings.get(room, {"preset": record.preset})
+        settings = self.settings_of(room) or {"preset": record.preset}
         return GameRecord(
             id=game_id(room, record.round, record.player),
             player_id=record.player,

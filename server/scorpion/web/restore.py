@@ -55,7 +55,6 @@ async def replay(
             records.append(record_from_dict(entry))
         except (ValueError, KeyError, TypeError, AssertionError):
             log.error("skipping a bad log entry of room %s: %r", room, entry)
-    bridge.writer.learn(records)
     # The dailies being played must be installed first: their deals come from the store,
     # and the log's deal wins (the attempts were played on it).
     recorded: dict[str, int] = {}

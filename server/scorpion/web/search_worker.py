@@ -67,10 +67,19 @@ def frame(data: bytes) -> bytes:
     return HEADER.pack(len(data)) + data
 
 
+def yield_to_everything() -> None:
+    """Run only when no other process wants the CPU (Linux SCHED_IDLE, else the lowest
+    priority): a search may wait, the event loop serving every socket may not."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(19)
+
+
 def main() -> None:
     # Ctrl+C reaches the whole process group: the server stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.nice(5)  # the event loop comes first when a core is shared
+    yield_to_everything()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while (data := read_frame(stdin)) is not None:
         request: SearchRequest = pickle.loads(data)
