@@ -78,9 +78,9 @@ PAGE_ROWS, MAX_PAGE_ROWS = 20, 100
 
 async def day_board(svc: Services, day: str) -> Leaderboard:
     """Today's leaderboard as the referee keeps it (in order as results come, restored from
-    today's log after a restart; on the daily's owner, with several processes); another
-    day's ranked from the store, which outlives the
-    logs (past days are rarely asked for, and change only with a late finish)."""
+    today's log after a restart; with several processes, on the daily's owner only);
+    another day's, or today's elsewhere, ranked from the store, which outlives the logs
+    (past days are rarely asked for, and change only with a late finish)."""
     daily = svc.referee.dailies.get(day)
     # With several processes only the daily's owner keeps its board; others read the store.
     owned = svc.cluster is None or daily_key(day) in svc.cluster.held
