@@ -26,7 +26,7 @@ test: $(VENV)/.dev
 	$(BIN)/ruff check server tests benchmarks
 	$(BIN)/ruff format --check server tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest server tests
+	$(BIN)/pytest -n 2 --dist loadfile server tests  # two workers; a file stays on one
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check --fix server tests benchmarks

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The deploy/compose.yaml topology from Debian packages, on loopback ports, in one folder:
 # a PostgreSQL cluster (initdb, run as the postgres user when started as root), the app
-# (`scorpion serve`) and nginx with a configuration generated from deploy/nginx.conf
-# (HTTP only: the TLS parts are for production).
+# (`scorpion serve`: one process, or N on ports --app-port and up, sharing a redis-server),
+# and nginx with a configuration generated from deploy/nginx.conf (HTTP only: the TLS parts
+# are for production), whose upstream lists every app process.
 #
 #   deploy/run-local.sh start DIR [--http-port N] [--app-port N] [--pg-port N] [--db postgresql|sqlite]
+#                                 [--redis] [--redis-port N] [--processes N]
 #   deploy/run-local.sh stop DIR
 #   deploy/run-local.sh status DIR
 #   deploy/run-local.sh psql DIR [psql arguments]   # as the cluster's superuser
 #
-# Needs: apt-get install postgresql nginx curl. The app is $APP_BIN (default: the
+# --processes N (more than 1 needs --redis, and PostgreSQL) runs N app processes on one
+# database and one redis-server (docs/scaling.md); --redis alone runs one process with it.
+# Needs: apt-get install postgresql nginx curl (and redis-server for --redis). The app is $APP_BIN (default: the
 # repository's .venv/bin/scorpion); it inherits SCORPION_* variables from the caller
 # (e.g. SCORPION_DAILY_SEARCH=none). DIR/scorpion.env holds the generated secrets, like the
 # environment file of compose.yaml. Logs: DIR/logs/. Every wait is bounded.
@@ -20,11 +24,13 @@ repo="$(dirname "$here")"
 # The newest PostgreSQL installed (Debian 12: 15).
 pg_bin="${PG_BIN:-$(find /usr/lib/postgresql -path "*/bin/initdb" 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname)}"
 nginx_bin="${NGINX_BIN:-/usr/sbin/nginx}"
+redis_bin="${REDIS_BIN:-/usr/bin/redis-server}"
+redis_cli="$(dirname "$redis_bin")/redis-cli"
 scorpion_bin="${APP_BIN:-$repo/.venv/bin/scorpion}"
 
 die() { echo "run-local.sh: $*" >&2; exit 1; }
 
-usage() { sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # PostgreSQL refuses to run as root: as root, its commands run as the postgres user.
 as_postgres() {
@@ -69,14 +75,20 @@ load_env() {
     done <"$dir/scorpion.env"
 }
 
+random_hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
 init_env() {
-    [ -f "$dir/scorpion.env" ] && return 0
-    (umask 077 && cat >"$dir/scorpion.env" <<EOF
+    if [ ! -f "$dir/scorpion.env" ]; then
+        (umask 077 && cat >"$dir/scorpion.env" <<EOF
 # Made by run-local.sh, like the environment file of compose.yaml: keep it secret.
-SCORPION_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-POSTGRES_PASSWORD=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+SCORPION_SECRET=$(random_hex 32)
+POSTGRES_PASSWORD=$(random_hex 24)
 EOF
-    )
+        )
+    fi
+    # A folder made before --redis existed gets its password now; the others stay.
+    grep -q '^REDIS_PASSWORD=' "$dir/scorpion.env" ||
+        echo "REDIS_PASSWORD=$(random_hex 24)" >>"$dir/scorpion.env"
 }
 
 start_postgres() {
@@ -114,31 +126,62 @@ SELECT 'CREATE DATABASE scorpion OWNER scorpion' WHERE NOT EXISTS (SELECT FROM p
 EOF
 }
 
+# redis-server on a loopback port with a password (any local user could connect without
+# one), nothing kept on disk: the hub only relays, the database keeps everything.
+start_redis() {
+    mkdir -p "$dir/redis"
+    (umask 077 && printf 'requirepass %s\n' "$REDIS_PASSWORD" >"$dir/redis/redis.conf")
+    "$redis_bin" "$dir/redis/redis.conf" --bind 127.0.0.1 --port "$redis_port" \
+        --save '' --appendonly no --dir "$dir/redis" --daemonize yes \
+        --pidfile "$dir/redis/redis.pid" --logfile "$dir/logs/redis.log" >/dev/null ||
+        die "redis-server did not start: see $dir/logs/redis.log"
+    local deadline=$((SECONDS + 10))
+    until REDISCLI_AUTH="$REDIS_PASSWORD" timeout 2 "$redis_cli" -h 127.0.0.1 -p "$redis_port" \
+        ping 2>/dev/null | grep -q PONG; do
+        [ "$SECONDS" -lt "$deadline" ] || die "redis-server not answering after 10 s"
+        sleep 0.2
+    done
+}
+
+# The pid file and log of app process $1 (0, 1, ...): app.pid and app.log for the first.
+app_name() { if [ "$1" = 0 ]; then echo app; else echo "app-$(($1 + 1))"; fi; }
+
 start_app() {
-    local db
+    local db i port name redis=""
     case "$db_kind" in
         sqlite) db="$dir/app/scorpion.db" ;;
         postgresql)
             db="postgresql://scorpion:$POSTGRES_PASSWORD@127.0.0.1:$pg_port/scorpion" ;;
         *) die "--db must be sqlite or postgresql, not $db_kind" ;;
     esac
+    [ "$use_redis" = 0 ] || redis="redis://:$REDIS_PASSWORD@127.0.0.1:$redis_port/0"
     mkdir -p "$dir/app"
-    # nginx on this host is the only proxy whose X-Forwarded-For the app believes.
-    SCORPION_TRUSTED_PROXIES="${SCORPION_TRUSTED_PROXIES:-127.0.0.1}" \
-    SCORPION_HOST=127.0.0.1 SCORPION_PORT="$app_port" SCORPION_DB="$db" \
-        setsid "$scorpion_bin" serve --client "$repo/client" \
-        </dev/null >>"$dir/logs/app.log" 2>&1 &
-    echo $! >"$dir/app.pid"
-    wait_http "http://127.0.0.1:$app_port/readyz" 60 "$(cat "$dir/app.pid")" ||
-        die "the app ended or is not ready after 60 s: $(tail -n 3 "$dir/logs/app.log")"
+    for ((i = 0; i < processes; i++)); do
+        port=$((app_port + i)) name="$(app_name "$i")"
+        # nginx on this host is the only proxy whose X-Forwarded-For the app believes.
+        SCORPION_TRUSTED_PROXIES="${SCORPION_TRUSTED_PROXIES:-127.0.0.1}" \
+        SCORPION_HOST=127.0.0.1 SCORPION_PORT="$port" SCORPION_DB="$db" SCORPION_REDIS="$redis" \
+            setsid "$scorpion_bin" serve --client "$repo/client" \
+            </dev/null >>"$dir/logs/$name.log" 2>&1 &
+        echo $! >"$dir/$name.pid"
+    done
+    for ((i = 0; i < processes; i++)); do
+        port=$((app_port + i)) name="$(app_name "$i")"
+        wait_http "http://127.0.0.1:$port/readyz" 60 "$(cat "$dir/$name.pid")" ||
+            die "$name ended or is not ready after 60 s: $(tail -n 3 "$dir/logs/$name.log")"
+    done
 }
 
 write_nginx_conf() {
-    local conf="$dir/nginx/scorpion.conf" user=""
+    local conf="$dir/nginx/scorpion.conf" user="" servers="" i
     mkdir -p "$dir/nginx/cache" "$dir/nginx/tmp"
+    # Every app process in the upstream (round robin: any process serves any room).
+    for ((i = 0; i < processes; i++)); do
+        servers+="${servers:+\\n    }server 127.0.0.1:$((app_port + i));"
+    done
     sed -e '/^[[:space:]]*#@tls-begin$/,/^[[:space:]]*#@tls-end$/d' \
         -e "s|^\([[:space:]]*\)listen 443 .*#@listen\$|\1listen 127.0.0.1:$http_port;|" \
-        -e "s|server 127\.0\.0\.1:8000;|server 127.0.0.1:$app_port;|" \
+        -e "s|server 127\.0\.0\.1:8000;.*\$|$servers|" \
         -e "s|/var/cache/nginx/scorpion-race|$dir/nginx/cache|" \
         "$here/nginx.conf" >"$conf"
     grep -q "listen 127.0.0.1:$http_port;" "$conf" && grep -q "127.0.0.1:$app_port;" "$conf" &&
@@ -181,18 +224,29 @@ start_nginx() {
 
 cmd_start() {
     http_port=8080 app_port=8000 pg_port=5432 db_kind=postgresql
+    use_redis=0 redis_port=6379 processes=1
     while [ $# -gt 0 ]; do
         case "$1" in
             --http-port) http_port="$2"; shift 2 ;;
             --app-port) app_port="$2"; shift 2 ;;
             --pg-port) pg_port="$2"; shift 2 ;;
             --db) db_kind="$2"; shift 2 ;;
+            --redis) use_redis=1; shift ;;
+            --redis-port) redis_port="$2"; shift 2 ;;
+            --processes) processes="$2"; shift 2 ;;
             *) usage ;;
         esac
     done
+    [[ "$processes" =~ ^[1-9][0-9]?$ ]] || die "--processes must be 1-99, not $processes"
+    [ "$processes" = 1 ] || [ "$use_redis" = 1 ] ||
+        die "--processes $processes needs --redis (the processes share their sockets' traffic)"
+    [ "$use_redis" = 0 ] || [ "$db_kind" = postgresql ] ||
+        die "--redis needs --db postgresql (one database shared by every process)"
     [ -x "$scorpion_bin" ] || die "no $scorpion_bin: run make .venv/bin/scorpion, or set APP_BIN"
     [ -x "$pg_bin/initdb" ] || die "no PostgreSQL: apt-get install postgresql (or set PG_BIN)"
     [ -x "$nginx_bin" ] || die "no nginx: apt-get install nginx (or set NGINX_BIN)"
+    [ "$use_redis" = 0 ] || [ -x "$redis_bin" ] ||
+        die "no redis-server: apt-get install redis-server (or set REDIS_BIN)"
     [ -f "$dir/app.pid" ] && kill -0 "$(cat "$dir/app.pid")" 2>/dev/null &&
         die "already running in $dir (stop it first)"
     mkdir -p "$dir/logs"
@@ -201,13 +255,19 @@ cmd_start() {
     load_env
     printf 'http_port=%s\napp_port=%s\npg_port=%s\ndb_kind=%s\n' \
         "$http_port" "$app_port" "$pg_port" "$db_kind" >"$dir/ports"
+    printf 'use_redis=%s\nredis_port=%s\nprocesses=%s\n' \
+        "$use_redis" "$redis_port" "$processes" >>"$dir/ports"
     # Whatever fails half-way is stopped again: nothing is left running.
     trap 'cmd_stop >/dev/null 2>&1 || true' EXIT
     start_postgres
+    [ "$use_redis" = 0 ] || start_redis
     start_app
     start_nginx
     trap - EXIT
-    echo "Scorpion Race: http://127.0.0.1:$http_port (app 127.0.0.1:$app_port, $db_kind;" \
+    local apps="app 127.0.0.1:$app_port"
+    [ "$processes" = 1 ] || apps="$processes apps 127.0.0.1:$app_port-$((app_port + processes - 1))"
+    [ "$use_redis" = 0 ] || apps+=", Redis 127.0.0.1:$redis_port"
+    echo "Scorpion Race: http://127.0.0.1:$http_port ($apps, $db_kind;" \
         "PostgreSQL 127.0.0.1:$pg_port)"
 }
 
@@ -215,10 +275,15 @@ cmd_stop() {
     # nginx stops accepting (QUIT) but keeps open websockets; the app (SIGTERM) closes them
     # with 1001 "going away" through nginx and writes what is pending; then nginx's workers
     # end, and PostgreSQL stops last.
+    # Redis stops after the apps (they give their rooms up through the database, and
+    # forwarded sockets are told to reconnect through Redis).
+    local pidfile
     signal_process "$dir/nginx/nginx.pid" QUIT
-    signal_process "$dir/app.pid" TERM
-    wait_process "$dir/app.pid" 30
+    for pidfile in "$dir"/app.pid "$dir"/app-*.pid; do signal_process "$pidfile" TERM; done
+    for pidfile in "$dir"/app.pid "$dir"/app-*.pid; do wait_process "$pidfile" 30; done
     wait_process "$dir/nginx/nginx.pid" 20
+    signal_process "$dir/redis/redis.pid" TERM
+    wait_process "$dir/redis/redis.pid" 20
     if [ -f "$dir/pg/data/postmaster.pid" ]; then
         as_postgres "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast -w -t 30 stop >/dev/null
     fi
@@ -240,6 +305,18 @@ cmd_status() {
     fi
     as_postgres "$pg_bin/pg_ctl" -D "$dir/pg/data" status >/dev/null && echo "PostgreSQL running" ||
         { echo "PostgreSQL stopped"; code=1; }
+    local i name
+    for ((i = 0; i < ${processes:-1}; i++)); do
+        name="$(app_name "$i")"
+        if curl -fsS --max-time 2 "http://127.0.0.1:$((app_port + i))/readyz" >/dev/null 2>&1
+        then echo "$name ready (127.0.0.1:$((app_port + i)))"
+        else echo "$name not ready (127.0.0.1:$((app_port + i)))"; code=1
+        fi
+    done
+    if [ "${use_redis:-0}" = 1 ]; then
+        [ -f "$dir/redis/redis.pid" ] && kill -0 "$(cat "$dir/redis/redis.pid")" 2>/dev/null &&
+            echo "Redis running" || { echo "Redis stopped"; code=1; }
+    fi
     return $code
 }
 

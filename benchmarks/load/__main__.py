@@ -42,6 +42,7 @@ from pathlib import Path
 
 import orjson
 
+from . import servers
 from .phases import PHASES, echo
 from .report import table
 
@@ -78,6 +79,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--daily-players", type=int, default=100)
     parser.add_argument("--daily-rate", type=float, default=1.0, help="moves/s per player")
     parser.add_argument("--daily-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="run every scorpion server on a fresh database of this PostgreSQL server "
+        "(default: a SQLite file)",
+    )
     parser.add_argument("--out", type=Path, help="also write the table (and command) here")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
@@ -97,6 +104,7 @@ def raise_file_limit() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    servers.POSTGRES = args.postgres
     files = raise_file_limit()
     started = time.time()
     rows = []
@@ -112,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         f"$ {command}\n"
         f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(started))}, "
         f"{time.time() - started:.0f} s, {args.workers} client processes per phase, "
-        f"open files limit {files}\n\n{table(rows, echo_rate)}\n\n"
+        f"open files limit {files}, database {'PostgreSQL' if args.postgres else 'SQLite'}"
+        f"\n\n{table(rows, echo_rate)}\n\n"
         "Latency: client-measured, from writing a command to reading its answer. served: >=97% "
         "acknowledged, no refusal, no dropped socket.\nsrv cpu: server CPU in cores "
         "(/proc/<pid>/stat); srv MB: its highest RSS; cli cpu: the busiest client process, "

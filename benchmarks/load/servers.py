@@ -6,6 +6,7 @@ Both listen on a free 127.0.0.1 port; their CPU time and memory are read from
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -62,6 +63,19 @@ class Usage:
         return cls(time.time(), cpu, int(fields[21]) * PAGE)
 
 
+# ``--postgres URL``: every scorpion server of the run gets a fresh database on that server
+# (the URL names a database the benchmark may connect to and create others from).
+POSTGRES: str | None = None
+_databases = itertools.count(1)
+
+
+def fresh_database(url: str) -> str:
+    """A new empty database on the server of ``url`` (made with psql); its URL."""
+    name = f"load_{os.getpid()}_{next(_databases)}"
+    subprocess.run(["psql", url, "-q", "-c", f"CREATE DATABASE {name}"], check=True)
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
 class ServerProcess:
     """One server in a subprocess; ``start`` waits for ``/readyz``."""
 
@@ -76,8 +90,9 @@ class ServerProcess:
     def scorpion(cls, data_dir: Path, limits: dict[str, float] | None = None) -> ServerProcess:
         port = free_port()
         merged = {**RAISED_LIMITS, **(limits or {})}
+        db = fresh_database(POSTGRES) if POSTGRES else str(data_dir / "scorpion.db")
         command = [sys.executable, "-m", "scorpion.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(port), "--db", str(data_dir / "scorpion.db"),
+                   "--port", str(port), "--db", db,
                    "--secret", "load-benchmark", "--daily-search", "none",
                    "--limits", json.dumps(merged), "--log-level", "warning"]  # fmt: skip
         return cls("scorpion", command, port, data_dir / "scorpion.log")

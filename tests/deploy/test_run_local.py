@@ -2,8 +2,9 @@
 
 One topology per module (starting PostgreSQL and nginx costs a few seconds): races played
 through nginx with real websocket clients, the nginx configuration's promises (gzip, the
-static cache, the Host header, private /metrics, X-Forwarded-For), and a PostgreSQL backup
-made with pg_dump and restored into a new database.
+static cache, the Host header, private /metrics, X-Forwarded-For), a PostgreSQL backup
+made with pg_dump and restored into a new database, and three app processes on one
+redis-server with a race through nginx across them.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class Topology:
     http_port: int
     app_port: int
     pg_port: int
+    processes: int = 1  # more: on ports app_port and up, with a redis-server on redis_port
+    redis_port: int = 0
 
     @property
     def url(self) -> str:
@@ -88,16 +91,33 @@ def new_folder() -> Path:
 
 
 def start(top: Topology) -> subprocess.CompletedProcess[str]:
+    cluster = ("--redis", "--redis-port", str(top.redis_port), "--processes", str(top.processes))
     return run_local(
         "start", str(top.dir), "--db", top.db_kind, "--http-port", str(top.http_port),
         "--app-port", str(top.app_port), "--pg-port", str(top.pg_port),
+        *(cluster if top.processes > 1 else ()),
     )  # fmt: skip
 
 
 def running(folder: Path) -> list[str]:
     """The pid files of the topology's processes still there (stop removes them)."""
-    pids = ["app.pid", "nginx/nginx.pid", "pg/data/postmaster.pid"]
-    return [name for name in pids if (folder / name).exists()]
+    pids = ["app.pid", "nginx/nginx.pid", "pg/data/postmaster.pid", "redis/redis.pid"]
+    apps = [str(p.relative_to(folder)) for p in folder.glob("app-*.pid")]
+    return [name for name in pids if (folder / name).exists()] + apps
+
+
+def free_ports_in_a_row(count: int, tries: int = 50) -> int:
+    """The first of ``count`` consecutive free loopback ports."""
+    for _ in range(tries):
+        first = free_port()
+        try:
+            for port in range(first + 1, first + count):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return first
+    raise RuntimeError(f"no {count} free ports in a row after {tries} tries")
 
 
 def stop_and_remove(folder: Path) -> None:
@@ -363,3 +383,45 @@ def test_a_client_cannot_choose_the_address_its_limits_count(topology: Topology)
     # it (without SCORPION_TRUSTED_PROXIES every request would come from nginx's 127.0.0.1).
     with httpx.Client(base_url=topology.url, timeout=10.0) as http:
         assert http.post("/api/players", json={}).status_code == 201
+
+
+def frames_sent(port: int) -> float:
+    """scorpion_frames_sent_total of the app process on ``port`` (asked directly)."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10.0).text
+    found = re.search(r"^scorpion_frames_sent_total (\S+)$", text, re.M)
+    assert found is not None, text[:500]
+    return float(found.group(1))
+
+
+async def test_a_race_across_three_processes_on_one_redis_through_nginx() -> None:
+    top = Topology(
+        new_folder(), "postgresql", free_port(), free_ports_in_a_row(3), free_port(),
+        processes=3, redis_port=free_port(),
+    )  # fmt: skip
+    try:
+        started = start(top)
+        assert started.returncode == 0, started.stderr + top.logs()
+        assert "REDIS_PASSWORD=" in (top.dir / "scorpion.env").read_text()
+        status = run_local("status", str(top.dir))
+        assert status.returncode == 0, status.stdout
+        assert all(f"{app} ready" in status.stdout for app in ("app", "app-2", "app-3"))
+        assert "Redis running" in status.stdout
+        await play_race(top)
+        # nginx's round robin put the racers' sockets on different processes: each process
+        # that holds a socket sends its frames, the room's owner or not.
+        sent = [frames_sent(top.app_port + i) for i in range(top.processes)]
+        assert sum(1 for n in sent if n > 0) >= 2, (sent, top.logs())
+    finally:
+        stop_and_remove(top.dir)
+
+
+def test_several_processes_need_redis_and_postgresql() -> None:
+    folder = new_folder()
+    try:
+        alone = run_local("start", str(folder), "--processes", "2")
+        assert alone.returncode != 0 and "--processes 2 needs --redis" in alone.stderr
+        sqlite = run_local("start", str(folder), "--db", "sqlite", "--redis")
+        assert sqlite.returncode != 0 and "--redis needs --db postgresql" in sqlite.stderr
+        assert not running(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -41,7 +41,22 @@ def free_port() -> int:
         return port
 
 
-class ServerProcess:
+class Loopback:
+    """Something serving HTTP and /ws on ``port`` of 127.0.0.1 (a server, or nginx before
+    several)."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+class ServerProcess(Loopback):
     """``scorpion serve`` in a subprocess (127.0.0.1 only); its log goes to ``<db>.log``.
 
     Daily deals are not searched for winnability by default (``daily_search="none"``):
@@ -66,14 +81,6 @@ class ServerProcess:
         self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = log_path or Path(self.db).with_suffix(".log")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self, timeout: float = 20.0) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}

@@ -42,6 +42,9 @@ def only(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, str]], None]:
         ({"SCORPION_DB": "mysql://x/y"}, "SCORPION_DB: unsupported database URL scheme"),
         ({"SCORPION_RETENTION_DAYS": "1.5"}, "SCORPION_RETENTION_DAYS: must be a whole number"),
         ({"SCORPION_TRUSTED_PROXIES": "10.0.0.1,proxy"}, "'proxy' is not an IP address"),
+        ({"SCORPION_REDIS": "localhost:6379"}, "SCORPION_REDIS: expected redis://host:port"),
+        ({"SCORPION_LEASE_TTL": "0"}, "SCORPION_LEASE_TTL: must be greater than 0"),
+        ({"SCORPION_REDIS": "redis://localhost"}, "--redis needs --db postgresql://"),
     ],
 )
 def test_bad_variables_are_one_clear_line(
@@ -101,6 +104,18 @@ def test_retention_and_trusted_proxies(only: Callable[[dict[str, str]], None]) -
 
 def test_the_secret_is_not_in_the_settings_repr() -> None:
     assert "hush" not in repr(settings_from({"secret": "hush"}))
+    given = {"db": "postgresql://race@localhost/race", "redis": "redis://:hush@localhost:6379"}
+    assert "hush" not in repr(settings_from(given))
+
+
+def test_several_processes_take_redis_with_postgresql(
+    only: Callable[[dict[str, str]], None],
+) -> None:
+    only({"SCORPION_DB": "postgresql://race@localhost/race", "SCORPION_REDIS": "redis://h:6379"})
+    chosen = settings_from({"lease_ttl": "0.5"})
+    assert (chosen.redis, chosen.lease_ttl) == ("redis://h:6379", 0.5)
+    only({"SCORPION_REDIS": " "})  # empty: one process
+    assert settings_from({}).redis is None
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,8 @@ FLAGS = {
     "log_format": "text (readable lines) or json (one object a line)",
     "retention_days": "days game records and closed rooms are kept (default: for ever)",
     "trusted_proxies": "comma-separated addresses whose X-Forwarded-For is believed (none)",
+    "redis": "redis://host:port: one of several processes on one PostgreSQL database",
+    "lease_ttl": "seconds before a silent process's rooms are taken over (2)",
 }
 
 

@@ -25,6 +25,11 @@ class DuplicateError(StoreError):
     """A row that must be unique already exists (for example today's ranked attempt)."""
 
 
+class Fenced(StoreError):
+    """A write whose fencing token is no longer the place's lease token: another process
+    took the place over (docs/scaling.md). Nothing of the write was kept."""
+
+
 class StoreUnavailable(StoreError):
     """The database cannot be reached (yet): retry later; nothing was written."""
 
@@ -129,6 +134,16 @@ class SaveDaily:
 
 
 @dataclass(frozen=True, slots=True)
+class Fence:
+    """Refuse the whole write unless ``token`` is still the lease token of ``place`` (a room
+    or ``daily:<date>``): with several processes, only the place's owner may write. Only
+    the PostgreSQL store keeps leases (``scorpion.cluster.leases``)."""
+
+    place: str
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
 class SaveReport:
     """Keep a report of an offensive name for the operator (``scorpion reports``)."""
 
@@ -140,7 +155,17 @@ class SaveReport:
     created: float
 
 
-Write = SaveDaily | Reveal | OpenRoom | AppendLog | CloseRoom | SaveGame | ClaimDaily | SaveReport
+Write = (
+    Fence
+    | SaveDaily
+    | Reveal
+    | OpenRoom
+    | AppendLog
+    | CloseRoom
+    | SaveGame
+    | ClaimDaily
+    | SaveReport
+)
 
 
 class Store(Protocol):

@@ -18,6 +18,8 @@ from .base import (
     AppendLog,
     ClaimDaily,
     CloseRoom,
+    Fence,
+    Fenced,
     OpenRoom,
     Reveal,
     SaveDaily,
@@ -50,6 +52,20 @@ _SAVE_GAME = (
 
 def _op(w: Write) -> PgOp:
     """One write as a coroutine on the transaction's connection."""
+    if isinstance(w, Fence):
+        place, token = w.place, w.token
+
+        async def fence(c: Conn) -> None:
+            # FOR KEY SHARE: a takeover (which locks the row FOR UPDATE) waits until this
+            # write commits, so the new owner's read of the log sees it, and a write after the
+            # takeover is refused; the owner's renewals (plain UPDATEs) never wait for it.
+            found = await c.fetchval(
+                "SELECT token FROM leases WHERE place = $1 FOR KEY SHARE", place
+            )
+            if found != token:
+                raise Fenced(f"{place!r} is owned elsewhere now (token {found}, not {token})")
+
+        return fence
     if isinstance(w, AppendLog):
         room, text = w.room_id, dumps(w.entry)
 
@@ -198,6 +214,17 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
             )
         )
         return [(r[0], orjson.loads(r[1])) for r in rows]
+
+    async def room_log(self, room_id: str) -> list[JSON]:
+        """The entries of one open room's log, in the order written (a takeover replays it)."""
+        rows = await self._read(
+            lambda c: c.fetch(
+                "SELECT l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
+                "WHERE l.room_id = $1 AND r.closed IS NULL ORDER BY l.id",
+                room_id,
+            )
+        )
+        return [orjson.loads(r[0]) for r in rows]
 
     async def close_rooms_before(self, prefix: str, created_before: float) -> int:
         """Close the open rooms whose id starts with ``prefix`` created before a time."""

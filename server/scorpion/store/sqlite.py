@@ -18,6 +18,7 @@ from .base import (
     AppendLog,
     ClaimDaily,
     CloseRoom,
+    Fence,
     OpenRoom,
     Reveal,
     SaveDaily,
@@ -90,6 +91,8 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
             return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
         if isinstance(w, SaveReport):
             return save_report(w)
+        if isinstance(w, Fence):  # one process per SQLite file: nobody else holds leases
+            raise StoreError("fencing tokens need PostgreSQL (several processes)")
         raise StoreError(f"unknown write {w!r}")
 
     # --------------------------------------------------------------- players

@@ -31,7 +31,7 @@ from scorpion.race import (
     Send,
 )
 from scorpion.race.protocol import SERVER_ERROR
-from scorpion.store import CloseRoom, OpenRoom, Store, Write
+from scorpion.store import AppendLog, CloseRoom, OpenRoom, Store, Write
 
 from .metrics import Metrics
 from .records import RecordWriter, is_move, log_key
@@ -64,6 +64,8 @@ class Bridge:
         self._tail: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
         self.failures = 0
+        # With several processes: the fence each write of a place carries (its lease token).
+        self.fence: Callable[[str], Write] | None = None
 
     async def run(self, outputs: Sequence[Output]) -> None:
         """Persist, then send/close. Call it right after the referee call that made ``outputs``."""
@@ -79,6 +81,9 @@ class Bridge:
         for w in writes:
             if isinstance(w, OpenRoom | CloseRoom):
                 log.info("room %s %s", w.room_id, "opened" if isinstance(w, OpenRoom) else "closed")
+        if writes and self.fence is not None:
+            places = {w.room_id for w in writes if isinstance(w, AppendLog | CloseRoom | OpenRoom)}
+            writes[:0] = [self.fence(place) for place in sorted(places)]
         previous, done = self._tail, asyncio.get_running_loop().create_future()
         self._tail = done
         try:

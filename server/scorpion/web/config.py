@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from scorpion.store.lock import write_private
@@ -154,6 +161,9 @@ class Settings(BaseSettings):
     retention_days: Count | None = None
     # Addresses (or networks) of reverse proxies whose X-Forwarded-For is believed.
     trusted_proxies: Annotated[tuple[str, ...], NoDecode] = ()
+    # A redis:// URL: one of several processes on one PostgreSQL database (docs/scaling.md).
+    redis: str | None = Field(None, repr=False)  # its URL may hold a password
+    lease_ttl: Positive = 2.0  # seconds a place's owner may go silent before others take it
 
     @field_validator("db", mode="before")
     @classmethod
@@ -204,6 +214,23 @@ class Settings(BaseSettings):
             out.append(item)
         return tuple(out)
 
+    @field_validator("redis", mode="before")
+    @classmethod
+    def _redis_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                return None
+            if not value.lower().startswith(("redis://", "rediss://", "unix://")):
+                raise ValueError(f"expected redis://host:port, not {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _redis_needs_postgresql(self) -> Settings:
+        if self.redis and self.db.kind != "postgresql":
+            raise ValueError("--redis needs --db postgresql://... (one database shared by all)")
+        return self
+
 
 def settings_from(given: Mapping[str, Any]) -> Settings:
     """Settings from flags ``given`` (None: not given) over SCORPION_* variables over
@@ -220,7 +247,10 @@ def settings_from(given: Mapping[str, Any]) -> Settings:
 def _one_line(exc: ValidationError, flags: Mapping[str, Any]) -> str:
     parts = []
     for error in exc.errors():
-        field = str(error["loc"][0]) if error["loc"] else "?"
+        if not error["loc"]:  # a rule across settings: the message names them
+            parts.append(_message(error))
+            continue
+        field = str(error["loc"][0])
         source = "--" + field.replace("_", "-") if field in flags else ENV_PREFIX + field.upper()
         rest = " ".join(str(p) for p in error["loc"][1:])
         parts.append(f"{source}{' ' + rest if rest else ''}: {_message(error)}")

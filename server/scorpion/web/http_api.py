@@ -32,7 +32,8 @@ async def healthz(request: Request) -> Response:
 async def readyz(request: Request) -> Response:
     svc = services(request)
     if svc.ready and not svc.closing and await svc.store.ping():
-        return ok({"ready": True})
+        degraded = svc.degraded()  # serving, but not everything (docs/scaling.md)
+        return ok({"ready": True, "degraded": degraded} if degraded else {"ready": True})
     return error(503, "not-ready", "starting, stopping or the store is unavailable")
 
 

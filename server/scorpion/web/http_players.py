@@ -9,7 +9,6 @@ from starlette.responses import Response
 
 from scorpion.race import Referee, statistics
 from scorpion.race.disclosure import deal_shown
-from scorpion.race.protocol import BAD_TOKEN
 from scorpion.race.racer import Racer
 from scorpion.store import Account, SavedGame
 
@@ -68,6 +67,7 @@ async def patch_me(request: Request) -> Response:
     if "name" not in body:
         raise ApiError(400, "missing-field", 'send {"name": ...}')
     updated = await svc.store.rename_player(player.id, name_from(body))
+    svc.player_changed(player.id)
     svc.tokens.remember(token, updated)
     return ok({"player": player_json(updated)})
 
@@ -78,9 +78,7 @@ async def delete_me(request: Request) -> Response:
     svc = services(request)
     player, _ = await me(request)
     await svc.store.delete_player(player.id)
-    svc.tokens.forget_player(player.id)
-    svc.connections.close_player(player.id, BAD_TOKEN, "player deleted")
-    svc.referee.forget_player(player.id)  # off the leaderboards held in memory
+    svc.player_changed(player.id, deleted=True)
     await svc.bridge.run([])  # the dailies' next ``playing`` event is due: wake the timers
     return ok({"deleted": True, "player": player.id})
 

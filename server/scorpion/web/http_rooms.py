@@ -12,8 +12,10 @@ from scorpion.race import RaceError, RoomSettings, SettingsError, daily_streak
 from scorpion.race.daily import check_date
 from scorpion.race.disclosure import daily_public
 from scorpion.race.leaderboard import Leaderboard
+from scorpion.race.protocol import daily_key
 
 from .auth import bearer, new_room_id
+from .forwarding import Unreachable
 from .http_common import api, me, services, today
 from .responses import ApiError, json_body, ok
 from .services import Services
@@ -34,6 +36,8 @@ async def create_room(request: Request) -> Response:
     if svc.closing:
         raise ApiError(503, "shutting-down", "the server is restarting: try again shortly")
     room_id = new_room_id()
+    if svc.cluster is not None:
+        await svc.cluster.claim(room_id)  # this process owns the new room
     now = time.time()
     await svc.bridge.run(svc.referee.create_room(room_id, svc.race_player(player), settings, now))
     state = svc.referee.room_summary(room_id, time.time())
@@ -44,10 +48,18 @@ async def create_room(request: Request) -> Response:
 async def room_summary(request: Request) -> Response:
     """GET /api/rooms/{room_id} -> the room's public snapshot (docs/protocol.md section 5)"""
     svc = services(request)
-    state = svc.referee.room_summary(request.path_params["room_id"], time.time())
+    state = await summary(svc, request.path_params["room_id"])
     if state is None:
         raise ApiError(404, "unknown-room", "no such room (or it was closed)")
     return ok(state)
+
+
+async def summary(svc: Services, place: str) -> dict[str, Any] | None:
+    """The summary of a room or daily from its owner (another process, with several)."""
+    try:
+        return await svc.summary(place)
+    except Unreachable:
+        raise ApiError(503, "unavailable", "the room cannot be reached now: retry") from None
 
 
 # -------------------------------------------------------------------- daily
@@ -66,10 +78,13 @@ PAGE_ROWS, MAX_PAGE_ROWS = 20, 100
 
 async def day_board(svc: Services, day: str) -> Leaderboard:
     """Today's leaderboard as the referee keeps it (in order as results come, restored from
-    today's log after a restart); another day's ranked from the store, which outlives the
-    logs (past days are rarely asked for, and change only with a late finish)."""
+    today's log after a restart; with several processes, on the daily's owner only);
+    another day's, or today's elsewhere, ranked from the store, which outlives the logs
+    (past days are rarely asked for, and change only with a late finish)."""
     daily = svc.referee.dailies.get(day)
-    if daily is not None and day == today():
+    # With several processes only the daily's owner keeps its board; others read the store.
+    owned = svc.cluster is None or daily_key(day) in svc.cluster.held
+    if daily is not None and day == today() and owned:
         return daily.board
     return Leaderboard(await svc.store.daily_entries(day, PAST_ENTRIES))
 
@@ -79,11 +94,11 @@ async def daily_json(svc: Services, day: str) -> dict[str, Any]:
     known, the top of the leaderboard. A request never waits for, nor starts, a deal
     search: until the deal is ready ``preparing`` is true."""
     ready = day in svc.referee.dailies or await svc.store.daily_deal(day) is not None
-    summary = None
+    found = None
     if ready:
         await svc.dailies.ensure(day)
-        summary = svc.referee.daily_summary(day, time.time())
-    return daily_public(day, today(), summary, await day_board(svc, day), ready=ready)
+        found = await summary(svc, daily_key(day))
+    return daily_public(day, today(), found, await day_board(svc, day), ready=ready)
 
 
 async def with_you(request: Request, data: dict[str, Any]) -> dict[str, Any]:

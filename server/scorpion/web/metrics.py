@@ -69,6 +69,14 @@ class Metrics:
             registry=r,
         )
 
+        # Several processes (docs/scaling.md); 0 with one process.
+        self.redis_up = Gauge("scorpion_redis_up", "1 while Redis answers (fan-out)", registry=r)
+        self.places_owned = Gauge(
+            "scorpion_places_owned",
+            "Rooms, dailies and practices this process holds a lease on",
+            registry=r,
+        )
+
     def render(self) -> bytes:
         return generate_latest(self.registry)
 

@@ -26,13 +26,14 @@ class Registry:
         self.by_id: dict[int, Connection] = {}
         self.per_address: Counter[str] = Counter()
         self._ids = itertools.count(1)
+        self.base = 0  # with several processes: this node's number in the high bits (hub)
 
     @property
     def count(self) -> int:
         return len(self.by_id)
 
     def new_id(self) -> int:
-        return next(self._ids)
+        return self.base | next(self._ids)
 
     def admits(self, address: str) -> bool:
         """Whether a new socket from ``address`` stays within the limits."""

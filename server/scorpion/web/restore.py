@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from scorpion.race import DailyStarted, GameResult, Record, Referee, record_from_dict
 from scorpion.race.protocol import DAILY_PREFIX, PRACTICE_PREFIX, date_of
-from scorpion.store import Store
+from scorpion.store import JSON, Store
 
 from .bridge import Bridge
 from .dailies import DailyDeals
@@ -35,13 +35,22 @@ async def restore(
 ) -> None:
     """Replay every open log into the referee (the dailies' deals installed first), or
     ``only`` those logs (places the referee forgot after a failed write)."""
-    now = time.time()
     if only is None:
-        await close_idle_daily_logs(store, now)
+        await close_idle_daily_logs(store, time.time())
+    entries = await store.open_room_logs()
+    if only is not None:
+        entries = [(place, entry) for place, entry in entries if place in only]
+    await replay(entries, referee, dailies, bridge)
+
+
+async def replay(
+    entries: list[tuple[str, JSON]], referee: Referee, dailies: DailyDeals, bridge: Bridge
+) -> None:
+    """Replay (place, log entry) pairs into the referee: the open logs after a restart,
+    or one place's log when this process takes it over (scorpion.web.cluster)."""
+    now = time.time()
     records: list[Record] = []
-    for room, entry in await store.open_room_logs():
-        if only is not None and room not in only:
-            continue
+    for room, entry in entries:
         try:
             records.append(record_from_dict(entry))
         except (ValueError, KeyError, TypeError, AssertionError):

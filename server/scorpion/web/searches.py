@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Coroutine
 
 from scorpion.race import SearchAnswer, SearchFailed, SearchRequest, SearchTicket
+from scorpion.tasks import cancel_all
 
 from .search_worker import HEADER, frame
 
@@ -111,11 +112,7 @@ class SearchPool:
 
     async def close(self) -> None:
         """Stop every worker (a search still running is dropped)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         self._tasks.clear()
 
 

@@ -9,20 +9,23 @@ and metrics.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import os
 import time
 
-from scorpion.hub import LocalHub
+from scorpion.hub import Hub, LocalHub
+from scorpion.hub.redis import NODE_SHIFT, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
-from scorpion.race.protocol import GOING_AWAY, SERVER_ERROR
+from scorpion.race.outputs import Message
+from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
 from scorpion.store import Account, Store
+from scorpion.tasks import cancel_all
 
 from .auth import Tokens
 from .bridge import Bridge
+from .cluster import Cluster
 from .config import Settings
 from .dailies import DailyDeals, on_loop_fallback
 from .devices import DeviceLimits
@@ -53,13 +56,14 @@ class Services:
         self.settings = settings
         self.store = store
         self.metrics = Metrics()
-        self.hub = LocalHub()
         self.referee = referee or Referee(
             secret=secret,
             config=RoomConfig(grace=settings.grace),
             daily_deal=on_loop_fallback(secret),
         )
         self.connections = Registry(limits.max_connections, limits.max_connections_per_address)
+        redis_hub = RedisHub(settings.redis, self.connections.close) if settings.redis else None
+        self.hub: Hub = LocalHub() if redis_hub is None else redis_hub  # (a hub has a len)
         self.tokens = Tokens(store)
         self.searches = SearchPool(self.searched, self.referee.search_wanted)
         self.bridge = Bridge(
@@ -67,11 +71,29 @@ class Services:
             store,
             self.hub,
             self.metrics,
-            close=self.connections.close,
+            close=self.connections.close if redis_hub is None else redis_hub.close,
             search=self.searches.submit,
             failed=self.reload_later,
         )
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
+        self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
+        if redis_hub is not None:
+            self.cluster = Cluster(
+                db=settings.db.url,
+                store=store,
+                referee=self.referee,
+                bridge=self.bridge,
+                dailies=self.dailies,
+                connections=self.connections,
+                hub=redis_hub,
+                player_changed=self._player_changed,
+                ttl=settings.lease_ttl,
+            )
+            self.bridge.fence = self.cluster.fence
+            self.metrics.redis_up.set_function(lambda: float(redis_hub.up))
+            self.metrics.places_owned.set_function(
+                lambda: len(self.cluster.held) if self.cluster else 0
+            )
         self.new_players = KeyedBuckets(
             limits.new_players_per_minute / 60, limits.new_players_burst
         )
@@ -98,10 +120,16 @@ class Services:
 
     async def _start(self) -> None:
         await self.store.open()
-        await restore(self.store, self.referee, self.dailies, self.bridge)
+        jobs = []
+        if self.cluster is None:
+            await restore(self.store, self.referee, self.dailies, self.bridge)
+        else:  # each place is replayed by the process that takes it (web/cluster.py)
+            self.connections.base = await self.cluster.open() << NODE_SHIFT
+            jobs = [(name, loop()) for name, loop in self.cluster.loops().items()]
         settle_garbage_collector()
         self.searches.start()
         for name, job in (
+            *jobs,
             ("timers", self.bridge.timers()),
             ("sweep", self.connections.sweep(self.settings.limits.idle_timeout)),
             ("maintain", self._maintain()),
@@ -121,14 +149,12 @@ class Services:
         self.ready = False
         await self.close_all()
         await self.bridge.drain()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         self._tasks.clear()
         await self.searches.close()
         self.dailies.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         await self.store.close()
 
     async def close_all(self) -> None:
@@ -136,10 +162,39 @@ class Services:
             GOING_AWAY, "server shutting down: reconnect", self.settings.shutdown_timeout
         )
 
+    def player_changed(self, player_id: str, deleted: bool = False) -> None:
+        """A player was renamed or deleted: no process keeps the old name or token."""
+        self._player_changed(player_id, deleted)
+        if self.cluster is not None:
+            self.cluster.tell_player_changed(player_id, deleted)
+
+    def _player_changed(self, player_id: str, deleted: bool) -> None:
+        self.tokens.forget_player(player_id)
+        if deleted:
+            self.connections.close_player(player_id, BAD_TOKEN, "player deleted")
+            self.referee.forget_player(player_id)  # off the leaderboards held in memory
+
+    def degraded(self) -> list[str]:
+        """What does not work fully now though the process serves (for /readyz)."""
+        return ["redis"] if self.cluster is not None and not self.cluster.hub.up else []
+
+    async def summary(self, place: str) -> Message | None:
+        """A room's or a daily's (``daily:<date>``) summary, from whichever process owns it;
+        None when there is no such room. Raises cluster.Unreachable when it cannot be asked."""
+        if self.cluster is not None:
+            return await self.cluster.summary(place)
+        date = date_of(place)
+        if date is None:
+            return self.referee.room_summary(place, time.time())
+        return self.referee.daily_summary(date, time.time())
+
     def reload_later(self, keys: set[str]) -> None:
         """Rooms, dailies and practices whose records the store did not keep: out of the
         referee now (their sockets told to reconnect), back from their logs as soon as the
         store answers. Hellos for them meanwhile are asked to retry (:attr:`reloading`)."""
+        if self.cluster is not None:  # given up: the next hello takes it over from its log
+            self.cluster.give_up(keys)
+            return
         keys = keys - self.reloading
         if not keys:
             return

@@ -91,7 +91,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     finally:
         svc.connections.remove(conn, address)
         svc.hub.detach(conn.id)
-        if attached:
+        if attached and not (svc.cluster is not None and svc.cluster.forwarder.bye(conn.id)):
             await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
         await conn.wait_closed(0.5)
         conn.stop()
@@ -136,6 +136,18 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
             refuse(svc, conn, Refusal("server-error", "the daily is not ready: retry shortly"))
             conn.close(SERVER_ERROR, "daily not ready")
             return True  # attached: the reader waits for the close
+    if svc.cluster is not None:
+        place = opening.place_key(player.id)
+        try:
+            owner = await svc.cluster.route(place)
+        except Exception as exc:  # Redis or PostgreSQL away: the client retries shortly
+            log.warning("cannot reach the owner of %s: %s", place, exc)
+            refuse(svc, conn, Refusal("server-error", "the room cannot be reached: retry shortly"))
+            conn.close(TRY_AGAIN, "room unreachable: retry shortly")
+            return True
+        if owner is not None:  # another process owns the place: forward this socket there
+            svc.cluster.forwarder.hello(conn.id, owner, place, svc.race_player(player), data)
+            return True
     await svc.bridge.run(svc.referee.hello(conn.id, svc.race_player(player), data, time.time()))
     return True
 
@@ -161,6 +173,8 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
     except Refusal as exc:
         refuse(svc, conn, exc)
         return
+    if svc.cluster is not None and svc.cluster.forwarder.command(conn.id, message["text"]):
+        return  # its owner answers through the hub
     try:
         outputs = svc.referee.receive(conn.id, data, time.time())
     except Exception:  # a bug in the referee must not take the connection (or others) down

@@ -1,0 +1,48 @@
+"""Leases and fencing tokens on the real PostgreSQL: one owner at a time, and a write with
+a token that is no longer current is refused by the database, whole."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scorpion.cluster import Leases
+from scorpion.store import AppendLog, Fence, Fenced, OpenRoom
+from scorpion.store.postgres import PostgresStore
+from support.postgres import PostgresCluster
+
+
+async def test_one_owner_then_a_takeover_fences_the_old_one(postgres: PostgresCluster) -> None:
+    url = postgres.new_database()
+    a, b = Leases(url, ttl=0.5), Leases(url, ttl=0.5)
+    store = PostgresStore(url)
+    await store.open()
+    try:
+        assert await a.open() != await b.open()
+        first = await a.take("room1")
+        assert first is not None and await b.take("room1") is None
+        assert await b.owner("room1") == (a.node, True)
+        await store.write([Fence("room1", first), OpenRoom("room1", None, {})])
+        assert await a.renew({"room1": first}) == {"room1"}
+
+        for _ in range(50):  # a stops renewing (paused): its lease runs out
+            if await b.moved({"room1": a.node}):
+                break
+            await asyncio.sleep(0.05)
+        second = await b.take("room1")
+        assert second is not None and second > first  # fencing tokens only grow
+
+        # a wakes up: its write is refused whole (the log entry is not kept), b's goes in.
+        with pytest.raises(Fenced):
+            await store.write([Fence("room1", first), AppendLog("room1", {"t": "late"})])
+        await store.write([Fence("room1", second), AppendLog("room1", {"t": "b"})])
+        assert await store.room_log("room1") == [{"t": "b"}]
+        assert await a.renew({"room1": first}) == set()  # a learns it lost the room
+
+        await b.release({"room1": second})
+        assert await a.take("room1") is not None  # released: taken at once
+    finally:
+        await store.close()
+        await a.close()
+        await b.close()

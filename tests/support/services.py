@@ -1,0 +1,150 @@
+"""Real redis-server and nginx for the multi-process tests, in temporary folders.
+
+Each runs in the foreground of a subprocess on a free loopback port; every wait is
+bounded. nginx gets a generated configuration: one upstream of the app processes'
+loopback ports, the websocket upgrade on /ws, plain proxying for the rest.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from support.postgres import PostgresCluster
+from support.server import Loopback, ServerProcess, free_port
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited {proc.returncode}")
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} not listening on {port} after {timeout} s")
+
+
+class Foreground:
+    """A service process in a temporary folder, stopped with SIGTERM (SIGKILL after 10 s)."""
+
+    def __init__(self, prefix: str) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix=prefix))
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _spawn(self, cmd: Sequence[str], what: str) -> None:
+        log = (self.root / "log").open("ab")
+        self.proc = subprocess.Popen(list(cmd), stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_port(self.port, self.proc, what)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class RedisServer(Foreground):
+    """redis-server with no persistence (a restart forgets everything, as the tests want)."""
+
+    def __init__(self) -> None:
+        super().__init__("scorpion-redis-")
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self._spawn(["/usr/bin/redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "no", "--dir", str(self.root)],
+                    "redis-server")  # fmt: skip
+
+
+NGINX_CONF = """\
+daemon off;
+worker_processes 1;
+pid {root}/nginx.pid;
+error_log {root}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {root}/body;
+    proxy_temp_path {root}/proxy;
+    fastcgi_temp_path {root}/fastcgi;
+    uwsgi_temp_path {root}/uwsgi;
+    scgi_temp_path {root}/scgi;
+    upstream scorpion {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location /ws {{
+            proxy_pass http://scorpion;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection "upgrade";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 120s;
+        }}
+        location / {{
+            proxy_pass http://scorpion;
+            proxy_http_version 1.1;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_next_upstream error timeout http_502 http_503;
+        }}
+    }}
+}}
+"""
+
+
+class Nginx(Loopback, Foreground):
+    """nginx round-robin over the app processes' ports (a generated configuration)."""
+
+    def __init__(self, upstream_ports: Sequence[int]) -> None:
+        super().__init__("scorpion-nginx-")
+        servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstream_ports)
+        conf = NGINX_CONF.format(root=self.root, port=self.port, servers=servers)
+        (self.root / "nginx.conf").write_text(conf)
+        self.root.chmod(0o755)
+
+    def start(self) -> None:
+        self._spawn(["/usr/sbin/nginx", "-p", str(self.root), "-c", str(self.root / "nginx.conf"),
+                     "-e", str(self.root / "error.log")], "nginx")  # fmt: skip
+
+    def log(self) -> str:
+        path = self.root / "error.log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+
+def stop_everything(
+    nginx: Nginx | None, servers: Sequence[ServerProcess], *others: Foreground | PostgresCluster
+) -> None:
+    """The end of a multi-process run (benchmarks): nginx, the app processes still
+    running, then the services they used."""
+    if nginx is not None:
+        nginx.remove()
+    for server in servers:
+        if server.running:
+            server.stop()
+    for other in others:
+        other.remove()
