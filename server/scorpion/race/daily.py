@@ -139,7 +139,7 @@ class Daily(Place):
         return {
             "date": self.date,
             "preset": self.preset,
-            "rules": get_rules(self.preset).to_dict(),  # issue 14: the client copies no rule
+            "rules": get_rules(self.preset).to_dict(),  # the client copies no rule
             "verified": self.verified,
             "today": self.date == utc_date(now),
             "leaderboard": self.leaderboard(),

@@ -163,7 +163,7 @@ def mask_view(view: Mapping[str, object], hidden: Set[str]) -> dict[str, object]
     >>> "legal" in mask_view({**view, "legal": ["3H>1"]}, set())
     False
     """
-    masked = {key: value for key, value in view.items() if key != "legal"}  # issue 14
+    masked = {key: value for key, value in view.items() if key != "legal"}  # a move names a card
     if not hidden:
         return masked
     columns = view.get("columns")

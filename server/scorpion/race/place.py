@@ -259,7 +259,7 @@ class Place:
         else:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(action, racer.elapsed(now))
-        racer.autos += 1  # issue 14
+        racer.autos += 1
         out.append(Persist(racer.record(ticket.seq, logged)))
         self.after_change(racer, now, out, exclude=None)
         played: Message = {"move": logged} if logged != GIVE_UP else {}

@@ -52,7 +52,7 @@ class Racer:
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
-        self.autos = 0  # issue 14: Auto used, for the results (not kept across a restart)
+        self.autos = 0  # Auto used, for the results (not kept across a restart)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
         self._progress: tuple[tuple[object, ...], dict[str, object]] | None = None
@@ -150,8 +150,8 @@ class Racer:
             if self.finished_elapsed is not None
             else self.last_elapsed,
             "hints": self.hints,
-            "autos": self.autos,  # issue 14
-            "ordered": ordered_cards(game),  # issue 14: cards in final order, the bars' measure
+            "autos": self.autos,
+            "ordered": ordered_cards(game),  # cards in final order: the bars' measure
         }
         self._progress = (key, progress)
         return progress

@@ -183,7 +183,7 @@ class Room(Place):
             out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer) -> None:
-        # issue 14: every racer's live rank (the server ranks; the client only shows it).
+        # Every racer's live rank: the server ranks, the client only shows it.
         ranks = live_ranks(r.progress() for r in self.racers.values())
         self.emit(out, {"event": "progress", **racer.progress(), "ranks": ranks})
         self._unmask(out, racer)
@@ -221,7 +221,7 @@ class Room(Place):
                 }
             )
         if racing:
-            ranks = live_ranks(r.progress() for r in self.racers.values())  # issue 14
+            ranks = live_ranks(r.progress() for r in self.racers.values())
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -231,7 +231,7 @@ class Room(Place):
                     "connected": bool(seat and seat.connected),
                 }
                 entry.update(racer.progress())
-                entry["rank"] = ranks[pid]  # issue 14
+                entry["rank"] = ranks[pid]
                 del entry["player"]
                 players.append(entry)
         return {

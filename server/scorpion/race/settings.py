@@ -116,5 +116,5 @@ class RoomSettings:
         """What clients may see: the deal number stays secret until the results."""
         data = self.to_dict()
         data["deal"] = self.deal_kind
-        data["rules"] = self.rules().to_dict()  # issue 14: the client never copies a rule
+        data["rules"] = self.rules().to_dict()  # the client never copies a rule
         return data
