@@ -448,15 +448,15 @@ class Room(Place):
     def start(self, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
         """The start command: deal and count down, or first search a winnable deal (then
         the answer waits for :meth:`dealt`)."""
-        self.check_start(member)
+        racers = self.check_start(member)
         deal = self.settings.deal
         if isinstance(deal, int) and self.round == 0:
-            return self.start_round(deal, False, member, now, out)
+            return self.start_round(deal, False, racers, now, out)
         if deal == "winnable":
             self.dealing = SearchTicket(self.id, self.round, member.id, seq, "start")
             out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
             return None
-        return self.start_round(self.config.deal_source(), False, member, now, out)
+        return self.start_round(self.config.deal_source(), False, racers, now, out)
 
     def dealt(
         self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
@@ -464,16 +464,16 @@ class Room(Place):
         if self.dealing != found.ticket:
             raise RaceError("stale", "The room changed before its deal was found: start again")
         self.dealing = None
-        self.check_start(member)
+        racers = self.check_start(member)  # the ready players may have changed meanwhile
         if isinstance(found, SearchFailed):  # no worker could search: deal an unverified one
-            return self.start_round(self.config.deal_source(), False, member, now, out)
-        return self.start_round(found.deal, found.verified, member, now, out)
+            return self.start_round(self.config.deal_source(), False, racers, now, out)
+        return self.start_round(found.deal, found.verified, racers, now, out)
 
     def start_round(
-        self, deal: int, verified: bool, member: Member, now: float, out: list[Output]
+        self, deal: int, verified: bool, racers: list[Member], now: float, out: list[Output]
     ) -> Message:
-        """Seat the ready players (the others watch), persist the round, count down."""
-        racers = self.check_start(member)
+        """Seat ``racers`` (the ready players, from :meth:`check_start`; the others watch),
+        persist the round, count down."""
         for other in self.members.players():
             if not other.ready:
                 other.role = "spectator"
