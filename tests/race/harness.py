@@ -23,6 +23,7 @@ from scorpion.race import (
 )
 from scorpion.web.search_worker import run_search
 
+INTERVAL = RoomConfig().progress_interval  # a room's progress events are this far apart
 T0 = 1_796_000_000.0  # a fixed server time (2026-11-30 UTC)
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from scorpion.engine import Game
 from scorpion.race import Player
 
-from .harness import racing
-
-INTERVAL = 0.1  # RoomConfig's default
+from .harness import INTERVAL, racing
 
 
 def legal_move(game: Game) -> str:
@@ -65,3 +63,20 @@ def test_a_newcomers_welcome_holds_what_waited() -> None:
     assert c.events()[-1]["v"] == welcome["version"]
     h.advance(INTERVAL)
     assert newcomer.events() == []
+
+
+def test_a_follower_gets_the_board_with_each_announcement_only() -> None:
+    h, a, _b, c = racing()
+    c.command("follow", player="a")
+    ada = Game.new(7, "classic")
+    for _ in range(3):  # three moves within one interval
+        move = legal_move(ada)
+        ada.play(move)
+        a.command("move", move=move)
+    views = [m for m in c.inbox if m["type"] == "view"]
+    assert len(views) == 1  # the first move's, with the first announcement
+    h.advance(INTERVAL)
+    views = [m for m in c.inbox if m["type"] == "view"]
+    assert len(views) == 2
+    assert views[-1]["view"]["moves"] == 3  # type: ignore[index]  # the board as it is now
+    assert c.inbox[-2]["event"] == "progress" and c.inbox[-1] is views[-1]

@@ -6,7 +6,7 @@ from scorpion.engine import Game
 from scorpion.race import Player
 from scorpion.race.masking import mask_view
 
-from .harness import Client, Harness, racing
+from .harness import INTERVAL, Client, Harness, racing
 
 ADA, BO, CY = Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")
 
@@ -87,9 +87,9 @@ def test_old_version_gets_a_snapshot() -> None:
     c.disconnect()
     for _ in range(30):  # 60 progress events: more than the 50 kept
         b.command("move", move="deal")
-        h.advance(0.1)  # a room announces progress at most every 0.1 s
+        h.advance(INTERVAL)  # a room announces progress at most every 0.1 s
         b.command("undo")
-        h.advance(0.1)
+        h.advance(INTERVAL)
     c2 = h.connect(CY, room="room1", last_version=version)
     welcome = c2.inbox[0]
     assert welcome["recovered"] is False and welcome["events"] == []
@@ -131,6 +131,7 @@ def test_ping_and_follow() -> None:
     assert not [m for m in c.inbox if m["type"] == "view" and m["player"] == "a"]
     c.command("follow", player="a")
     a.command("undo")
+    h.advance(INTERVAL)  # a follower gets the board with the room's next progress event
     assert c.last("view")["view"] == mask_view(Game.new(7, "classic").view(), set())
     assert answer["view"] != c.last("view")["view"]
     c.command("follow", player=None)

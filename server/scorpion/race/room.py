@@ -138,7 +138,7 @@ class Room(Place):
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
         self.progress(out, racer, now)
-        self.send_view(out, racer, exclude=exclude)
+        self.send_view(out, racer, exclude=exclude, followers=False)
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
@@ -171,8 +171,11 @@ class Room(Place):
             for conn in member.conns
         )
 
-    def send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
-        """The racer's board to the racer's other tabs, and masked to its followers."""
+    def send_view(
+        self, out: list[Output], racer: Racer, exclude: ConnId | None, followers: bool = True
+    ) -> None:
+        """The racer's board to the racer's other tabs, and masked to its followers (unless
+        ``followers`` is False: after a move they get it with the progress announcement)."""
         if self.phase == "countdown":
             return  # see board()
         pid = racer.player.id
@@ -180,7 +183,11 @@ class Room(Place):
         conns = tuple(c for c in own.conns if c != exclude) if own else ()
         if conns:
             out.append(Send(conns, self._view_message(racer, pid)))
-        followers = self._followers(pid)
+        if followers:
+            self._send_followers(out, racer)
+
+    def _send_followers(self, out: list[Output], racer: Racer) -> None:
+        followers = self._followers(racer.player.id)
         if followers:
             out.append(Send(followers, self._view_message(racer, None)))
 
@@ -198,6 +205,10 @@ class Room(Place):
         # Every racer's live rank: the server ranks, the client only shows it.
         ranks = live_ranks(r.progress() for r in self.racers.values())
         super().emit(out, {"event": "progress", "players": players, "ranks": ranks})
+        # Followers get the boards with their numbers: at most one view per interval too.
+        for pid in ids:
+            if pid in self.racers and self.phase != "countdown":
+                self._send_followers(out, self.racers[pid])
 
     def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
         if self.progress_batch.waiting:  # progress made before this event goes out before it
@@ -212,12 +223,10 @@ class Room(Place):
         released = self.hidden.sync(self.racers)
         if not released:
             return
-        for pid, racer in self.racers.items():
+        for racer in self.racers.values():
             if racer is changed or released.isdisjoint(face_up(racer.game)):
                 continue
-            followers = self._followers(pid)
-            if followers:
-                out.append(Send(followers, self._view_message(racer, None)))
+            self._send_followers(out, racer)
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:

@@ -95,7 +95,7 @@ def leave(room: Room, member: Member, now: float, out: list[Output]) -> Message:
         out.append(Persist(racer.record(0, logged)))
         out.extend(room.drop_search(racer, member))
         room.progress(out, racer, now)
-        room.send_view(out, racer, exclude=None)
+        room.send_view(out, racer, exclude=None, followers=False)
     if member.role == "player":
         member.role, member.ready = "spectator", False
         room.emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
@@ -188,7 +188,7 @@ def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -
         out.append(Persist(racer.record(0, "left")))
         out.extend(room.drop_search(racer, target))
         room.progress(out, racer, now)
-        room.send_view(out, racer, exclude=None)
+        room.send_view(out, racer, exclude=None, followers=False)
     target.role, target.ready = "spectator", False
     room.removed.add(player)
     out.append(Persist(HostAction(room.id, "kick", player, host.id, now)))
