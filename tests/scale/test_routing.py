@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-import httpx
-
 from scorpion.race.daily import daily_seed
-from support.server import Api, Client, Replica, ServerProcess, place_url, start_race
+from support.server import Api, Client, Replica, metric, place_url, start_race
 
 from .conftest import Cluster
 
 DEAL = 4242
-
-
-def metric(server: ServerProcess, name: str) -> float:
-    """A metric's value as the process's /metrics prints it (0 when absent)."""
-    for line in httpx.get(server.url + "/metrics", timeout=10).text.splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[1])
-    return 0.0
 
 
 def forwarded(cluster: Cluster) -> float:

@@ -340,6 +340,14 @@ def last_version(client: Client) -> int:
     return max(versions, default=0)
 
 
+def metric(server: Loopback, name: str) -> float:
+    """A metric's value as the process's /metrics prints it (0 when absent)."""
+    for line in httpx.get(server.url + "/metrics", timeout=10).text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
 def scorpion_reports(db: Path | str) -> str:
     """What ``scorpion reports`` prints for the server's database (the operator's view)."""
     return subprocess.run(

@@ -84,9 +84,10 @@ class RedisServer(Foreground):
 NGINX_CONF = """\
 daemon off;
 worker_processes 1;
+worker_rlimit_nofile {files};
 pid {root}/nginx.pid;
 error_log {root}/error.log warn;
-events {{ worker_connections 4096; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log off;
     client_body_temp_path {root}/body;
@@ -136,12 +137,14 @@ class Nginx(Loopback, Foreground):
     place (``/ws?room=...``, ``/api/rooms/<id>``, ...) goes to the process its hash names,
     the others round robin, as deploy/nginx.conf."""
 
-    def __init__(self, upstream_ports: Sequence[int]) -> None:
+    def __init__(self, upstream_ports: Sequence[int], connections: int = 4096) -> None:
+        """``connections``: at once, two per proxied socket (the client's, the upstream's)."""
         super().__init__("scorpion-nginx-")
         servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstream_ports)
         conf = NGINX_CONF.format(
-            root=self.root, port=self.port, servers=servers, place_map=place_map()
-        )
+            root=self.root, port=self.port, servers=servers, place_map=place_map(),
+            connections=connections, files=connections + 100,
+        )  # fmt: skip
         (self.root / "nginx.conf").write_text(conf)
         self.root.chmod(0o755)
 
