@@ -125,7 +125,9 @@ async def measure(
     infra: dict[str, int], rooms: int, seconds: float,
 ) -> None:  # fmt: skip
     async with Api(base_url) as api:
-        racers = [r for n in range(rooms) for r in await race(api, ws_url, n)]
+        # At once: each race waits out its start's countdown.
+        races = await asyncio.gather(*(race(api, ws_url, n) for n in range(rooms)))
+        racers = [racer for pair in races for racer in pair]
         app = [s.proc.pid for s in servers if s.proc is not None]
         others = {name: children(pid) for name, pid in infra.items()}
         commits0 = sum(metric(s, "scorpion_store_commits") for s in servers)
