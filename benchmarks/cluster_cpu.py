@@ -19,7 +19,6 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,49 +26,15 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from load.servers import children, cpu_by_pid, cpu_spent
 from scorpion.engine import apply_action
 from support.postgres import PostgresCluster, postgres_bin
 from support.server import Api, Client, Replica, ServerProcess, metric, place_url
 from support.services import Nginx, RedisServer, stop_everything
 
 DEAL = 4242
-TICK = os.sysconf("SC_CLK_TCK")
 # The per-socket command rate (20/s) would cap a closed loop: lifted for the measure.
 LIMITS = ("--limits", '{"rate": 10000, "burst": 10000, "new_players_burst": 10000}')
-
-
-def cpu_by_pid(pids: Iterable[int]) -> dict[int, float]:
-    """User + system CPU seconds of each process still there."""
-    found = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        found[pid] = (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
-    return found
-
-
-def cpu_spent(before: dict[int, float], pids: Iterable[int]) -> float:
-    """CPU seconds spent since ``before`` by ``pids`` (those there now): a process started
-    meanwhile (a connection the pool opened under load) counts all its CPU, one that ended
-    meanwhile is not counted (rather than negative)."""
-    after = cpu_by_pid(pids)
-    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
-
-
-def children(parent: int) -> list[int]:
-    """A process and every descendant (PostgreSQL's backends, nginx's workers)."""
-    found, todo = [], [parent]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        try:
-            kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except OSError:
-            kids = []
-        todo.extend(int(k) for k in kids)
-    return found
 
 
 async def call(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
@@ -136,13 +101,15 @@ async def measure(
         start = time.monotonic()
         counts = await asyncio.gather(*(racer_loop(r, start + seconds) for r in racers))
         wall = time.monotonic() - start
-        app_cpu = cpu_spent(app0, app)
+        app_cpu = cpu_spent(app0, cpu_by_pid(app))
         me = os.times()
         client_cpu = (me.user + me.system) - (me0.user + me0.system)
         commands = sum(counts)
         forwarded = sum(metric(s, "scorpion_forwarded_commands_total") for s in servers)
         commits = sum(metric(s, "scorpion_store_commits") for s in servers) - commits0
-        extra = ", ".join(f"{k} {cpu_spent(infra0[k], children(infra[k])):.2f} s" for k in others)
+        extra = ", ".join(
+            f"{k} {cpu_spent(infra0[k], cpu_by_pid(children(infra[k]))):.2f} s" for k in others
+        )
         print(f"{label}: {commands} commands in {wall:.1f} s ({commands / wall:.0f}/s); "
               f"app CPU {app_cpu:.2f} s = {app_cpu / commands * 1e6:.0f} us/command"
               + (f"; {extra}" if extra else "") + f"; load client {client_cpu:.2f} s"
