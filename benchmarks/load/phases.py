@@ -15,6 +15,7 @@ from .servers import BENCHMARKS, ServerProcess
 from .workers import Result, run
 
 LINES = BENCHMARKS / "results" / "solve_classic_1-2000.jsonl"
+WARM_UP = 2.0  # seconds of paced play before a rate step's measured window
 
 
 def winning_lines(path: Path = LINES) -> list[tuple[int, list[str]]]:
@@ -155,17 +156,18 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
 def rates(args: argparse.Namespace, data: Path) -> list[Row]:
     """The highest paced rate served with p99 under ``--p99-limit`` ms, on one server: real
     play (a follower per room) from ``--play-rate`` per racer, times ``--rate-factor`` while
-    served (at most ``--rate-steps`` steps), then one step between the last rate served and
-    the first not served. Each step seats new rooms; the earlier ones sit idle."""
+    served (divided while not, when the first is not), at most ``--rate-steps`` steps, then
+    one step between the last rate served and the first not served. Each step seats new
+    rooms (the earlier ones sit idle) and measures after a warm-up of ``WARM_UP`` s."""
     racers = whole_rooms(args, args.play_racers)
     seconds = args.play_seconds
     rows: list[Row] = []
     with ServerProcess.scorpion(data / "rates") as server:
 
         def served(rate: float) -> bool:
-            extra = real_play(args, "rate", rate=rate, followers=True)
-            result = run(racer_parts(args, server, racers, extra), {"rate": (0.0, seconds)},
-                         server.usage)  # fmt: skip
+            extra = real_play(args, "play", rate=rate, followers=True)
+            windows = {"play": (0.0, WARM_UP + seconds), "rate": (WARM_UP, WARM_UP + seconds)}
+            result = run(racer_parts(args, server, racers, extra), windows, server.usage)
             row = measure(result, "rates", f"{racers} racers at {rate:.3g}/s", "rate", "racer",
                           racers, True)  # fmt: skip
             row.note = f"load clients {sum(result.client_cpu.get('rate', [])):.2f} cores in all"
@@ -174,11 +176,16 @@ def rates(args: argparse.Namespace, data: Path) -> list[Row]:
             return row.served and row.p99 is not None and row.p99 < args.p99_limit
 
         rate, best, failed = args.play_rate, None, None
-        for _ in range(args.rate_steps):
-            if not served(rate):
-                failed = rate
+        up = served(rate)
+        best, failed = (rate, None) if up else (None, rate)
+        for _ in range(args.rate_steps - 1):
+            if (best is not None) and (failed is not None):
                 break
-            best, rate = rate, rate * args.rate_factor
+            rate = rate * args.rate_factor if up else rate / args.rate_factor
+            if served(rate):
+                best = rate
+            else:
+                failed = rate
         if best is not None and failed is not None:
             between = (best * failed) ** 0.5
             best = between if served(between) else best
