@@ -165,15 +165,23 @@ def rates(args: argparse.Namespace, data: Path) -> list[Row]:
     with ServerProcess.scorpion(data / "rates") as server:
 
         def served(rate: float) -> bool:
-            extra = real_play(args, "play", rate=rate, followers=True)
-            windows = {"play": (0.0, WARM_UP + seconds), "rate": (WARM_UP, WARM_UP + seconds)}
-            result = run(racer_parts(args, server, racers, extra), windows, server.usage)
-            row = measure(result, "rates", f"{racers} racers at {rate:.3g}/s", "rate", "racer",
-                          racers, True)  # fmt: skip
-            row.note = f"load clients {sum(result.client_cpu.get('rate', [])):.2f} cores in all"
-            rows.append(row)
-            print(f"  {row.what}: p99 {row.p99} ms, served {row.served}", file=sys.stderr)
-            return row.served and row.p99 is not None and row.p99 < args.p99_limit
+            """Whether ``rate`` is served with p99 under the limit; tried twice when not (a
+            stall of this shared machine, seen as lag99, fails a step by itself)."""
+            for attempt in range(2):
+                extra = real_play(args, "play", rate=rate, followers=True)
+                windows = {"play": (0.0, WARM_UP + seconds), "rate": (WARM_UP, WARM_UP + seconds)}
+                result = run(racer_parts(args, server, racers, extra), windows, server.usage)
+                row = measure(result, "rates", f"{racers} racers at {rate:.3g}/s", "rate",
+                              "racer", racers, True)  # fmt: skip
+                cores = sum(result.client_cpu.get("rate", []))
+                row.note = f"load clients {cores:.2f} cores in all" + (
+                    "; tried again" if attempt else ""
+                )
+                rows.append(row)
+                print(f"  {row.what}: p99 {row.p99} ms, served {row.served}", file=sys.stderr)
+                if row.served and row.p99 is not None and row.p99 < args.p99_limit:
+                    return True
+            return False
 
         rate, best, failed = args.play_rate, None, None
         up = served(rate)
@@ -190,7 +198,11 @@ def rates(args: argparse.Namespace, data: Path) -> list[Row]:
             between = (best * failed) ** 0.5
             best = between if served(between) else best
     for row in rows:
-        if best is not None and row.what == f"{racers} racers at {best:.3g}/s":
+        if (
+            best is not None
+            and row.what == f"{racers} racers at {best:.3g}/s"
+            and (row.p99 is not None and row.p99 < args.p99_limit)
+        ):
             row.note += f"; the highest rate served with p99 under {args.p99_limit:g} ms"
     return rows
 

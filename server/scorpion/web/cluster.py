@@ -109,7 +109,10 @@ class Cluster:
         token = self.held.get(place)
         self.drop(place)
         if token is not None:
-            await self.leases.release({place: token})
+            try:
+                await self.leases.release({place: token})
+            except Exception as exc:  # not renewed any more: it runs out within the ttl
+                log.warning("could not release %s now: %s", place, exc)
 
     async def route(self, place: str) -> int | None:
         """None when this process owns ``place`` (taking it over and replaying its log if
