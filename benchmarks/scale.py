@@ -38,6 +38,7 @@ LOAD = shlex.split(
     "--idle-sockets 1000 --idle-seconds 5 --echo-sockets 20 --echo-seconds 1"
 )
 P99_LIMIT = 25.0
+EQUAL_RATE = 400.0  # moves/s of the first step (400 racers at 1/s): every setup runs it
 
 
 def run(setup: str, number: int) -> None:
@@ -49,23 +50,31 @@ def run(setup: str, number: int) -> None:
 
 
 def figures(path: Path) -> dict[str, float] | None:
-    """One run's figures: the highest rate served with p99 under the limit and the costs
-    measured at it, the memory per idle socket."""
+    """One run's figures: the highest rate served with p99 under the limit; the costs per
+    acknowledged move at the first step's rate (:data:`EQUAL_RATE`, every setup's first
+    step: the setups compared at one load), the mean of its attempts; the memory per idle
+    socket."""
     rows = json.loads(path.read_text())
-    good = [r for r in rows if r["phase"] == "rates" and r["served"] and r["p99"] is not None
-            and r["p99"] < P99_LIMIT]  # fmt: skip
+    steps = [r for r in rows if r["phase"] == "rates" and r["served"] and r["server_cpu"]]
+    good = [r for r in steps if r["p99"] is not None and r["p99"] < P99_LIMIT]
+    equal = [r for r in steps if r["what"].endswith(" at 1/s")]
     idle = next((r for r in rows if r["phase"] == "idle"), None)
-    if not good or idle is None:
+    if not equal or idle is None:
         return None
-    best = max(good, key=lambda r: r["acked"] / r["seconds"])
-    rate = best["acked"] / best["seconds"]
     found = re.search(r"([\d.]+) KB each \(server RSS\)", idle["note"])
-    clients = re.search(r"load clients ([\d.]+) cores", best["note"])
+    clients = [re.search(r"load clients ([\d.]+) cores", r["note"]) for r in equal]
+
+    def per_move(cores: list[float]) -> float:
+        return statistics.mean(c / EQUAL_RATE * 1e6 for c in cores)
+
     return {
-        "rate": rate,
-        "app_us": best["server_cpu"] / rate * 1e6,
-        **{f"{k}_us": v / rate * 1e6 for k, v in best["infra_cpu"].items()},
-        "client_cores": float(clients.group(1)) if clients else float("nan"),
+        "rate": max((r["acked"] / r["seconds"] for r in good), default=0.0),
+        "app_us": per_move([r["server_cpu"] for r in equal]),
+        **{
+            f"{name}_us": per_move([r["infra_cpu"][name] for r in equal])
+            for name in equal[0]["infra_cpu"]
+        },
+        "client_cores": statistics.mean(float(c.group(1)) for c in clients if c),
         "kb": float(found.group(1)) if found else float("nan"),
     }
 
@@ -82,14 +91,18 @@ def cell(values: list[float], digits: int = 0) -> str:
 
 def table() -> str:
     lines = [
-        "| setup | runs | highest rate with p99 < 25 ms (moves/s) | app CPU per move | "
-        "beside it per move | load clients (cores) | app memory per idle socket |",
-        "|---|---|---|---|---|---|---|",
+        "| setup | runs | highest rate with p99 < 25 ms (moves/s) | app CPU per move at 400/s | "
+        "× 1 process on SQLite | beside it per move at 400/s | load clients at 400/s (cores) "
+        "| app memory per idle socket |",
+        "|---|---|---|---|---|---|---|---|",
     ]
+    base = None
     for setup, (label, _) in SETUPS.items():
         runs = [f for p in sorted(RESULTS.glob(f"scale-{setup}-*.json")) if (f := figures(p))]
         if not runs:
             continue
+        app = statistics.median(r["app_us"] for r in runs)
+        base = base or app
         beside = [
             f"{name} {cell([r[f'{name}_us'] for r in runs if f'{name}_us' in r])} µs"
             for name in ("postgres", "redis", "nginx")
@@ -97,7 +110,7 @@ def table() -> str:
         ]
         lines.append(
             f"| {label}, behind nginx | {len(runs)} | {cell([r['rate'] for r in runs])} | "
-            f"{cell([r['app_us'] for r in runs])} µs | {', '.join(beside)} | "
+            f"{cell([r['app_us'] for r in runs])} µs | {app / base:.2f} | {', '.join(beside)} | "
             f"{cell([r['client_cores'] for r in runs], 2)} | "
             f"{cell([r['kb'] for r in runs], 1)} KB |"
         )
