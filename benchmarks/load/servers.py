@@ -27,6 +27,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BENCHMARKS.parent / "tests"))
 
 from support.postgres import PostgresCluster, postgres_bin  # noqa: E402
+from support.server import Loopback  # noqa: E402
 from support.services import Nginx, RedisServer  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -296,7 +297,7 @@ class Services:
         cls.postgres = cls.redis = None
 
 
-class Deployment:
+class Deployment(Loopback):
     """:data:`SETUP`'s app processes behind nginx on loopback ports; ``url`` and ``ws_url``
     are nginx's. Usage: the app processes' CPU and RSS summed, nginx, PostgreSQL and Redis
     apart."""
@@ -310,15 +311,7 @@ class Deployment:
         self.apps = [ServerProcess.app(data_dir / f"app{i}.log", db, limits, *args)
                      for i in range(SETUP.processes)]  # fmt: skip
         self.nginx = Nginx([app.port for app in self.apps], connections=60_000)
-        self.port = self.nginx.port
-
-    @property
-    def url(self) -> str:
-        return self.nginx.url
-
-    @property
-    def ws_url(self) -> str:
-        return self.nginx.ws_url
+        self.port = self.nginx.port  # url, ws_url: nginx's
 
     def usage(self) -> Usage:
         readings = [cpu_and_rss(app.pid) for app in self.apps]
