@@ -110,7 +110,6 @@ http {{
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_read_timeout 120s;
-            proxy_next_upstream error timeout;
         }}
         location / {{
             proxy_pass http://scorpion;
