@@ -8,7 +8,7 @@ event to the other racer). CPU is read from /proc (user + system) for the app
 processes, and separately for nginx, redis-server and PostgreSQL, and for this load
 client. The machine's other load makes the figures noisy: compare them run to run. ::
 
-    .venv/bin/python benchmarks/cluster_cpu.py --rooms 10 --seconds 10
+    .venv/bin/python benchmarks/cluster_cpu.py --rooms 10 --seconds 15 --runs 3
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,49 +26,15 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from load.servers import children, cpu_by_pid, cpu_spent
 from scorpion.engine import apply_action
 from support.postgres import PostgresCluster, postgres_bin
-from support.server import Api, Client, Replica, ServerProcess
+from support.server import Api, Client, Replica, ServerProcess, metric, place_url
 from support.services import Nginx, RedisServer, stop_everything
 
 DEAL = 4242
-TICK = os.sysconf("SC_CLK_TCK")
 # The per-socket command rate (20/s) would cap a closed loop: lifted for the measure.
 LIMITS = ("--limits", '{"rate": 10000, "burst": 10000, "new_players_burst": 10000}')
-
-
-def cpu_by_pid(pids: Iterable[int]) -> dict[int, float]:
-    """User + system CPU seconds of each process still there."""
-    found = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        found[pid] = (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
-    return found
-
-
-def cpu_spent(before: dict[int, float], pids: Iterable[int]) -> float:
-    """CPU seconds spent since ``before`` by ``pids`` (those there now): a process started
-    meanwhile (a connection the pool opened under load) counts all its CPU, one that ended
-    meanwhile is not counted (rather than negative)."""
-    after = cpu_by_pid(pids)
-    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
-
-
-def children(parent: int) -> list[int]:
-    """A process and every descendant (PostgreSQL's backends, nginx's workers)."""
-    found, todo = [], [parent]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        try:
-            kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except OSError:
-            kids = []
-        todo.extend(int(k) for k in kids)
-    return found
 
 
 async def call(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
@@ -99,15 +64,16 @@ async def racer_loop(racer: Replica, until: float) -> int:
     return done
 
 
-async def race(api: Api, ws_urls: list[str], n: int) -> list[Replica]:
-    """A started race of two; the racers' sockets spread over ``ws_urls``."""
+async def race(api: Api, ws_url: str, n: int) -> list[Replica]:
+    """A started race of two; the racers' sockets opened as the browser client opens them
+    (the room as the URL's routing hint: nginx sends both to the room's process)."""
     ids, tokens = {}, {}
     for name in ("a", "b"):
         ids[name], tokens[name] = await api.new_player(f"{name}{n}")
     room = await api.new_room(tokens["a"], deal=DEAL, time_limit=0)
     racers = []
-    for i, name in enumerate(("a", "b")):
-        client = await Client.connect(ws_urls[(n + i) % len(ws_urls)], name)
+    for name in ("a", "b"):
+        client = await Client.connect(place_url(ws_url, room=room), name)
         assert (await client.hello(tokens[name], room=room))["type"] == "welcome"
         assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
         racers.append(Replica(client, ids[name], DEAL))
@@ -120,32 +86,41 @@ async def race(api: Api, ws_urls: list[str], n: int) -> list[Replica]:
 
 
 async def measure(
-    label: str, servers: list[ServerProcess], base_url: str, ws_urls: list[str],
+    label: str, servers: list[ServerProcess], base_url: str, ws_url: str,
     infra: dict[str, int], rooms: int, seconds: float,
 ) -> None:  # fmt: skip
     async with Api(base_url) as api:
-        racers = [r for n in range(rooms) for r in await race(api, ws_urls, n)]
+        # At once: each race waits out its start's countdown.
+        races = await asyncio.gather(*(race(api, ws_url, n) for n in range(rooms)))
+        racers = [racer for pair in races for racer in pair]
         app = [s.proc.pid for s in servers if s.proc is not None]
         others = {name: children(pid) for name, pid in infra.items()}
+        commits0 = sum(metric(s, "scorpion_store_commits") for s in servers)
         app0, me0 = cpu_by_pid(app), os.times()
         infra0 = {name: cpu_by_pid(pids) for name, pids in others.items()}
         start = time.monotonic()
         counts = await asyncio.gather(*(racer_loop(r, start + seconds) for r in racers))
         wall = time.monotonic() - start
-        app_cpu = cpu_spent(app0, app)
+        app_cpu = cpu_spent(app0, cpu_by_pid(app))
         me = os.times()
         client_cpu = (me.user + me.system) - (me0.user + me0.system)
         commands = sum(counts)
-        extra = ", ".join(f"{k} {cpu_spent(infra0[k], children(infra[k])):.2f} s" for k in others)
+        forwarded = sum(metric(s, "scorpion_forwarded_commands_total") for s in servers)
+        commits = sum(metric(s, "scorpion_store_commits") for s in servers) - commits0
+        extra = ", ".join(
+            f"{k} {cpu_spent(infra0[k], cpu_by_pid(children(infra[k]))):.2f} s" for k in others
+        )
         print(f"{label}: {commands} commands in {wall:.1f} s ({commands / wall:.0f}/s); "
               f"app CPU {app_cpu:.2f} s = {app_cpu / commands * 1e6:.0f} us/command"
-              + (f"; {extra}" if extra else "") + f"; load client {client_cpu:.2f} s",
+              + (f"; {extra}" if extra else "") + f"; load client {client_cpu:.2f} s"
+              f"; {commands / max(commits, 1):.1f} commands per commit"
+              f"; {forwarded:.0f} commands forwarded; load average {os.getloadavg()[0]:.2f}",
               flush=True)  # fmt: skip
         for racer in racers:
             await racer.client.close()
 
 
-async def run(rooms: int, seconds: float) -> None:
+async def run(rooms: int, seconds: float, counts: list[int], runs: int) -> None:
     bin_dir = postgres_bin()
     assert bin_dir is not None, "PostgreSQL is not installed"
     logs = Path(tempfile.mkdtemp(prefix="scorpion-cpu-"))
@@ -153,18 +128,19 @@ async def run(rooms: int, seconds: float) -> None:
     started: list[ServerProcess] = []
     nginx: Nginx | None = None
     try:
-        one = ServerProcess(logs / "one.db", args=LIMITS, log_path=logs / "one.log")
-        started.append(one)
-        one.start()
-        await measure("1 process, SQLite", [one], one.url, [one.ws_url], {}, rooms, seconds)
-        one.stop()
+        for n in range(runs if 0 in counts else 0):
+            one = ServerProcess(logs / f"one{n}.db", args=LIMITS, log_path=logs / "one.log")
+            started.append(one)
+            one.start()
+            await measure("1 process, SQLite", [one], one.url, one.ws_url, {}, rooms, seconds)
+            one.stop()
 
         postgres.init()
         redis.start()
         postmaster = int((postgres.data / "postmaster.pid").read_text().split()[0])
         assert redis.proc is not None
         infra = {"postgres": postmaster, "redis": redis.proc.pid}
-        for count in (1, 3):
+        for count in [c for c in counts if c > 0 for _ in range(runs)]:
             database = postgres.new_database()
             args = ("--redis", redis.url, *LIMITS)
             servers = [ServerProcess(database, args=args, log_path=logs / f"p{count}{i}.log")
@@ -176,7 +152,7 @@ async def run(rooms: int, seconds: float) -> None:
             nginx.start()
             assert nginx.proc is not None
             label = f"{count} process{'es' if count > 1 else ''}, PostgreSQL + Redis, nginx"
-            await measure(label, servers, nginx.url, [nginx.ws_url],
+            await measure(label, servers, nginx.url, nginx.ws_url,
                           {**infra, "nginx": nginx.proc.pid}, rooms, seconds)  # fmt: skip
             nginx.remove()
             nginx = None
@@ -190,8 +166,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--processes", default="0,1,3", help="setups: 0 one process on SQLite, N on PostgreSQL"
+    )
+    parser.add_argument("--runs", type=int, default=1, help="runs of each setup, in a row")
     args = parser.parse_args()
-    asyncio.run(run(args.rooms, args.seconds))
+    counts = [int(c) for c in args.processes.split(",")]
+    asyncio.run(run(args.rooms, args.seconds, counts, args.runs))
 
 
 if __name__ == "__main__":

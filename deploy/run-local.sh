@@ -175,7 +175,7 @@ start_app() {
 write_nginx_conf() {
     local conf="$dir/nginx/scorpion.conf" user="" servers="" i
     mkdir -p "$dir/nginx/cache" "$dir/nginx/tmp"
-    # Every app process in the upstream (round robin: any process serves any room).
+    # Every app process in the upstream (a place's requests to the one its hash names).
     for ((i = 0; i < processes; i++)); do
         servers+="${servers:+\\n    }server 127.0.0.1:$((app_port + i));"
     done

@@ -20,9 +20,18 @@ Phases (``--phases``, sizes by flags, every loop bounded in count and time):
   paced play beside them;
 - reader: paced play beside spectators that never read (4 KB receive buffer);
 - daily: sockets on today's daily, a few playing at 1 move/s, the rest watching;
+- rates: paced real play at rising rates, on one server: the highest rate served with
+  p99 under ``--p99-limit`` ms (25), the server CPU per acknowledged move there;
 - kill: paced play, ``kill -9`` halfway, restart on the same database; clients
   reconnect with ``last_version`` and resend unanswered commands (same seq); every
   acknowledged move, deal and undo must be in the game records (GET /api/me/games).
+
+Where the server is: one process on a SQLite file (default) or ``--postgres URL``;
+``--nginx`` puts nginx before it; ``--processes N`` and ``--redis`` run N app processes
+behind nginx on one PostgreSQL database (a cluster started here unless ``--postgres``)
+and a redis-server started here. Sockets open with the routing hint the browser client
+sends (``/ws?room=...``), so nginx brings each room's sockets to one process. Server CPU
+and memory are then the app processes' summed; nginx, PostgreSQL and Redis CPU apart.
 
 Clients run in ``--workers`` processes per role; the table shows the busiest one's
 CPU and how late paced commands were written (lag99): both stay low when the clients
@@ -32,6 +41,7 @@ are not the bottleneck.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shlex
 import sys
@@ -49,7 +59,11 @@ from .report import table
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="benchmarks.load", description=__doc__.splitlines()[0])
-    parser.add_argument("--phases", default=",".join(PHASES), help=f"among {','.join(PHASES)}")
+    parser.add_argument(
+        "--phases",
+        default=",".join(p for p in PHASES if p != "rates"),
+        help=f"among {','.join(PHASES)} (default: all but rates)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="client processes per phase")
     parser.add_argument("--room-size", type=int, default=4)
     parser.add_argument("--echo-sockets", type=int, default=200)
@@ -85,6 +99,16 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="run every scorpion server on a fresh database of this PostgreSQL server "
         "(default: a SQLite file)",
     )
+    parser.add_argument("--rate-steps", type=int, default=6, help="rates: steps up, at most")
+    parser.add_argument("--rate-factor", type=float, default=1.5, help="rates: each step up")
+    parser.add_argument("--p99-limit", type=float, default=25.0, help="rates: ms")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="app processes behind nginx (PostgreSQL)"
+    )
+    parser.add_argument(
+        "--redis", action="store_true", help="app processes on a redis-server (PostgreSQL)"
+    )
+    parser.add_argument("--nginx", action="store_true", help="nginx before one app process")
     parser.add_argument("--out", type=Path, help="also write the table (and command) here")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
@@ -104,23 +128,27 @@ def raise_file_limit() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    servers.POSTGRES = args.postgres
+    servers.SETUP = servers.Setup(args.postgres, args.processes, args.redis, args.nginx)
     files = raise_file_limit()
     started = time.time()
     rows = []
     with tempfile.TemporaryDirectory(prefix="scorpion-load-") as tmp:
         data = Path(tmp)
-        rows += echo(args, data)
-        for phase in args.phases.split(","):
-            print(f"phase {phase}...", file=sys.stderr, flush=True)
-            rows += PHASES[phase](args, data)
+        try:
+            rows += echo(args, data)
+            for phase in args.phases.split(","):
+                print(f"phase {phase}...", file=sys.stderr, flush=True)
+                rows += PHASES[phase](args, data)
+        finally:
+            servers.Services.close()
     echo_rate = rows[0].rate
     command = "python -m benchmarks.load " + shlex.join(argv if argv is not None else sys.argv[1:])
     text = (
         f"$ {command}\n"
         f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(started))}, "
         f"{time.time() - started:.0f} s, {args.workers} client processes per phase, "
-        f"open files limit {files}, database {'PostgreSQL' if args.postgres else 'SQLite'}"
+        f"open files limit {files}, {servers.SETUP.describe()}, "
+        f"load average {os.getloadavg()[0]:.2f} at the end"
         f"\n\n{table(rows, echo_rate)}\n\n"
         "Latency: client-measured, from writing a command to reading its answer. served: >=97% "
         "acknowledged, no refusal, no dropped socket.\nsrv cpu: server CPU in cores "

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import orjson
@@ -92,9 +93,11 @@ class Conn:
         """Connect and say ``hello``; the ``welcome`` (a refusal raises)."""
         self.closed.clear()
         self.hello = hello
+        # The place as the URL's routing hint, as the browser client does (docs/protocol.md).
+        hint = {key: hello[key] for key in ("room", "daily") if key in hello}
         self.ws = await asyncio.wait_for(
             connect(
-                self.url,
+                f"{self.url}?{urlencode(hint)}" if hint else self.url,
                 compression=None,
                 open_timeout=timeout,
                 max_size=2**22,

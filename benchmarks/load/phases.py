@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from .servers import BENCHMARKS, ServerProcess
 from .workers import Result, run
 
 LINES = BENCHMARKS / "results" / "solve_classic_1-2000.jsonl"
+WARM_UP = 2.0  # seconds of paced play before a rate step's measured window
 
 
 def winning_lines(path: Path = LINES) -> list[tuple[int, list[str]]]:
@@ -46,7 +48,7 @@ def echo(args: argparse.Namespace, data: Path) -> list[Row]:
             ("echo", {"url": server.ws_url, "sockets": n, "window": "echo"})
             for n in split(args.echo_sockets, args.workers)
         ]
-        result = run(parts, {"echo": (0.0, seconds)}, lambda: server.pid)
+        result = run(parts, {"echo": (0.0, seconds)}, server.usage)
     row = measure(result, "echo", "closed loop, echo", "echo", "echo", args.echo_sockets, False)
     return [row]
 
@@ -109,7 +111,7 @@ def spam(args: argparse.Namespace, data: Path) -> list[Row]:
         )
         windows = {"all": (0.0, 2 * seconds), "without": (0.0, seconds),
                    "with": (seconds, 2 * seconds)}  # fmt: skip
-        result = run(parts, windows, lambda: server.pid)
+        result = run(parts, windows, server.usage)
     paced = args.spam_mode == "paced"
     what = f"{racers} racers at {args.spam_rate:g}/s" if paced else f"{racers} racers, closed"
     rows = [
@@ -141,13 +143,67 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
         with ServerProcess.scorpion(data / f"play-{mode}") as server:
             extra = real_play(args, mode, mode=mode, followers=True)
             result = run(racer_parts(args, server, racers, extra), {mode: (0.0, seconds)},
-                         lambda: server.pid)  # fmt: skip
+                         server.usage)  # fmt: skip
         what = "closed loop" if mode == "closed" else f"paced at {args.play_rate:g}/s"
         row = measure(result, "play", f"{racers} racers, {what}", mode, "racer", racers,
                       mode == "paced")  # fmt: skip
         frames = sum(e.get("follower_frames", 0) for e in result.extra)
         row.note = f"{racers // args.room_size} followers read {frames / seconds:.0f} frames/s"
         rows.append(row)
+    return rows
+
+
+def rates(args: argparse.Namespace, data: Path) -> list[Row]:
+    """The highest paced rate served with p99 under ``--p99-limit`` ms, on one server: real
+    play (a follower per room) from ``--play-rate`` per racer, times ``--rate-factor`` while
+    served (divided while not, when the first is not), at most ``--rate-steps`` steps, then
+    one step between the last rate served and the first not served. Each step seats new
+    rooms (the earlier ones sit idle) and measures after a warm-up of ``WARM_UP`` s."""
+    racers = whole_rooms(args, args.play_racers)
+    seconds = args.play_seconds
+    rows: list[Row] = []
+    with ServerProcess.scorpion(data / "rates") as server:
+
+        def served(rate: float) -> bool:
+            """Whether ``rate`` is served with p99 under the limit; tried twice when not (a
+            stall of this shared machine, seen as lag99, fails a step by itself)."""
+            for attempt in range(2):
+                extra = real_play(args, "play", rate=rate, followers=True)
+                windows = {"play": (0.0, WARM_UP + seconds), "rate": (WARM_UP, WARM_UP + seconds)}
+                result = run(racer_parts(args, server, racers, extra), windows, server.usage)
+                row = measure(result, "rates", f"{racers} racers at {rate:.3g}/s", "rate",
+                              "racer", racers, True)  # fmt: skip
+                cores = sum(result.client_cpu.get("rate", []))
+                row.note = f"load clients {cores:.2f} cores in all" + (
+                    "; tried again" if attempt else ""
+                )
+                rows.append(row)
+                print(f"  {row.what}: p99 {row.p99} ms, served {row.served}", file=sys.stderr)
+                if row.served and row.p99 is not None and row.p99 < args.p99_limit:
+                    return True
+            return False
+
+        rate, best, failed = args.play_rate, None, None
+        up = served(rate)
+        best, failed = (rate, None) if up else (None, rate)
+        for _ in range(args.rate_steps - 1):
+            if (best is not None) and (failed is not None):
+                break
+            rate = rate * args.rate_factor if up else rate / args.rate_factor
+            if served(rate):
+                best = rate
+            else:
+                failed = rate
+        if best is not None and failed is not None:
+            between = (best * failed) ** 0.5
+            best = between if served(between) else best
+    for row in rows:
+        if (
+            best is not None
+            and row.what == f"{racers} racers at {best:.3g}/s"
+            and (row.p99 is not None and row.p99 < args.p99_limit)
+        ):
+            row.note += f"; the highest rate served with p99 under {args.p99_limit:g} ms"
     return rows
 
 
@@ -167,7 +223,7 @@ def kill(args: argparse.Namespace, data: Path) -> list[Row]:
 
         extra = real_play(args, "kill", resume=True, drain=30.0)
         result = run(racer_parts(args, server, racers, extra), {"kill": (0.0, seconds)},
-                     lambda: server.pid, during=fault)  # fmt: skip
+                     server.usage, during=fault)  # fmt: skip
     row = measure(result, "kill -9", f"{racers} racers at {args.play_rate:g}/s", "kill", "racer",
                   racers, True)  # fmt: skip
     row.server_cpu = None  # two processes: the killed one's CPU time is gone
@@ -193,7 +249,7 @@ def reader(args: argparse.Namespace, data: Path) -> list[Row]:
         extra = real_play(args, "reader", followers=True)
         parts = racer_parts(args, server, racers, extra)
         parts[0][1]["readers"] = args.readers
-        result = run(parts, {"reader": (0.0, seconds)}, lambda: server.pid)
+        result = run(parts, {"reader": (0.0, seconds)}, server.usage)
     row = measure(result, "reader", f"{racers} racers at {args.play_rate:g}/s, "
                   f"{args.readers} never read", "reader", "racer", racers, True)  # fmt: skip
     readers = [r for e in result.extra for r in e.get("readers", [])]
@@ -213,14 +269,14 @@ def idle(args: argparse.Namespace, data: Path) -> list[Row]:
     shares = split(count, args.workers)
     with ServerProcess.echo(data) as server:
         parts = [("echo-idle", {"url": server.ws_url, "sockets": n}) for n in shares]
-        echo_result = run(parts, {"idle": (0.0, 0.5)}, lambda: server.pid, checkpoints=1)
+        echo_result = run(parts, {"idle": (0.0, 0.5)}, server.usage, checkpoints=1)
     racers = whole_rooms(args, args.play_racers)
     with ServerProcess.scorpion(data / "idle") as server:
         parts = [("idle", {"url": server.ws_url, "http": server.url, "sockets": n})
                  for n in shares]  # fmt: skip
         extra = real_play(args, "idle", followers=True)
         parts += racer_parts(args, server, racers, extra)
-        result = run(parts, {"idle": (0.0, seconds)}, lambda: server.pid, checkpoints=1)
+        result = run(parts, {"idle": (0.0, seconds)}, server.usage, checkpoints=1)
     row = measure(result, "idle", f"{racers} racers at {args.play_rate:g}/s", "idle", "racer",
                   racers, True)  # fmt: skip
     row.note = (
@@ -256,7 +312,7 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
             )
             for n in split(count, args.workers)
         ]
-        result = run(parts, {"daily": (0.0, seconds)}, lambda: server.pid)
+        result = run(parts, {"daily": (0.0, seconds)}, server.usage)
     row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
                   "daily", players, True)  # fmt: skip
     frames = sum(e.get("watcher_frames", 0) for e in result.extra)
@@ -276,4 +332,5 @@ PHASES = {
     "reader": reader,
     "daily": daily,
     "kill": kill,
+    "rates": rates,
 }

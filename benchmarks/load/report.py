@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .servers import Usage
+from .servers import Usage, cpu_spent
 from .workers import Result
 
 
@@ -27,7 +27,15 @@ class Row:
     server_rss: float | None = None  # MB, highest in the window
     client_cpu: float | None = None  # the busiest client process, cores
     lag_p99: float | None = None  # paced sends late by (ms, p99)
+    infra_cpu: dict[str, float] = field(default_factory=dict)  # cores, by service beside
     note: str = ""
+
+    @property
+    def cpu_per_ack(self) -> float | None:
+        """The app processes' CPU per acknowledged command (microseconds)."""
+        if self.server_cpu is None or not self.acked:
+            return None
+        return self.server_cpu / self.rate * 1e6
 
     @property
     def rate(self) -> float:
@@ -82,8 +90,13 @@ def measure(
         )
     within = [u for u in result.usage if t0 <= u.at <= t1]
     if len(within) >= 2:
-        row.server_cpu = cpu_share(within[0], within[-1])
+        first, last = within[0], within[-1]
+        row.server_cpu = cpu_share(first, last)
         row.server_rss = max(u.rss for u in within) / 1e6
+        row.infra_cpu = {
+            name: cpu_spent(first.infra.get(name, {}), pids) / max(1e-9, last.at - first.at)
+            for name, pids in last.infra.items()
+        }
     if window in result.client_cpu:
         row.client_cpu = max(result.client_cpu[window])
     if paced and result.send_lag:
@@ -115,6 +128,12 @@ def table(rows: list[Row], echo_rate: float | None) -> str:
             f"{_num(row.server_cpu, 7, 2)} {_num(row.server_rss, 7, 0)} "
             f"{_num(row.client_cpu, 7, 2)} {_num(row.lag_p99, 6, 1)} {ratio:>7}"
         )
+        if row.cpu_per_ack is not None and row.phase != "echo":
+            beside = ", ".join(f"{name} {cores:.2f}" for name, cores in row.infra_cpu.items())
+            lines.append(
+                f"{'':<8} server CPU {row.cpu_per_ack:.0f} us per acknowledged command"
+                + (f"; beside it (cores): {beside}" if beside else "")
+            )
         if row.note:
             lines.append(f"{'':<8} {row.note}")
     return "\n".join(lines)

@@ -1,7 +1,10 @@
 """The servers under test: ``scorpion serve`` and the echo baseline, as subprocesses.
 
 Both listen on a free 127.0.0.1 port; their CPU time and memory are read from
-``/proc/<pid>``. Every wait is bounded in time.
+``/proc/<pid>``. Every wait is bounded in time. With ``--nginx``, ``--processes N`` or
+``--redis`` (:data:`SETUP`) a phase's server is a :class:`Deployment`: the app processes
+behind a generated nginx, on one PostgreSQL database (and redis-server), started with the
+helpers of tests/support, as tests/scale does.
 """
 
 from __future__ import annotations
@@ -16,10 +19,17 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCHMARKS.parent / "tests"))
+
+from support.postgres import PostgresCluster, postgres_bin  # noqa: E402
+from support.server import Loopback  # noqa: E402
+from support.services import Nginx, RedisServer  # noqa: E402
+
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -46,26 +56,89 @@ def free_port() -> int:
         return port
 
 
+def cpu_and_rss(pid: int) -> tuple[float, int]:
+    """A process's CPU seconds (user + system) and resident bytes."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # fields[0] is field 3 (state): utime is field 14, stime 15, rss 24
+    return (int(fields[11]) + int(fields[12])) / TICKS, int(fields[21]) * PAGE
+
+
+def cpu_by_pid(pids: Iterable[int]) -> dict[int, float]:
+    """CPU seconds of each process still there."""
+    found = {}
+    for pid in pids:
+        try:
+            found[pid] = cpu_and_rss(pid)[0]
+        except OSError:
+            continue
+    return found
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds spent between two readings of :func:`cpu_by_pid`: a process started
+    meanwhile (a connection a pool opened) counts all its CPU, one that ended is left out."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+
+
+def children(parent: int) -> list[int]:
+    """A process and every descendant (PostgreSQL's backends, nginx's workers)."""
+    found, todo = [], [parent]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            kids = []
+        todo.extend(int(k) for k in kids)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """A process's CPU seconds (user + system) and resident memory at one moment."""
+    """The server's CPU seconds (user + system) and resident memory at one moment (summed
+    over the app processes of a deployment); ``infra``: the CPU seconds of each process of
+    the services beside them (nginx, PostgreSQL, Redis), by service."""
 
     at: float
     cpu: float
     rss: int
+    infra: dict[str, dict[int, float]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, pid: int) -> Usage:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        # fields[0] is field 3 (state): utime is field 14, stime 15, rss 24
-        cpu = (int(fields[11]) + int(fields[12])) / TICKS
-        return cls(time.time(), cpu, int(fields[21]) * PAGE)
+        return cls(time.time(), *cpu_and_rss(pid))
 
 
-# ``--postgres URL``: every scorpion server of the run gets a fresh database on that server
-# (the URL names a database the benchmark may connect to and create others from).
-POSTGRES: str | None = None
+@dataclass(slots=True)
+class Setup:
+    """What serves the phases (``--postgres``, ``--processes``, ``--redis``, ``--nginx``)."""
+
+    # every scorpion server of the run gets a fresh database on this PostgreSQL server (the
+    # URL names a database the benchmark may connect to and create others from); None: a
+    # SQLite file, or a PostgreSQL cluster started here when processes > 1 or redis
+    postgres: str | None = None
+    processes: int = 1
+    redis: bool = False
+    nginx: bool = False  # nginx before the app even with one process and no Redis
+
+    @property
+    def deployed(self) -> bool:
+        return self.nginx or self.redis or self.processes > 1
+
+    def describe(self) -> str:
+        shared = self.redis or self.processes > 1
+        db = "PostgreSQL" if self.postgres or shared else "SQLite"
+        apps = f"{self.processes} process{'es' if self.processes > 1 else ''}"
+        return (
+            f"{apps}, {db}"
+            + (" + Redis" if self.redis else "")
+            + (", behind nginx" if self.deployed else "")
+        )
+
+
+SETUP = Setup()
 _databases = itertools.count(1)
 
 
@@ -87,15 +160,24 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     @classmethod
-    def scorpion(cls, data_dir: Path, limits: dict[str, float] | None = None) -> ServerProcess:
+    def scorpion(
+        cls, data_dir: Path, limits: dict[str, float] | None = None
+    ) -> ServerProcess | Deployment:
+        """The server of a phase: one process, or a :class:`Deployment` (:data:`SETUP`)."""
+        if SETUP.deployed:
+            return Deployment(data_dir, limits)
+        db = fresh_database(SETUP.postgres) if SETUP.postgres else str(data_dir / "scorpion.db")
+        return cls.app(data_dir / "scorpion.log", db, limits)
+
+    @classmethod
+    def app(cls, log: Path, db: str, limits: dict[str, float] | None, *args: str) -> ServerProcess:
         port = free_port()
         merged = {**RAISED_LIMITS, **(limits or {})}
-        db = fresh_database(POSTGRES) if POSTGRES else str(data_dir / "scorpion.db")
         command = [sys.executable, "-m", "scorpion.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(port), "--db", db,
                    "--secret", "load-benchmark", "--daily-search", "none",
-                   "--limits", json.dumps(merged), "--log-level", "warning"]  # fmt: skip
-        return cls("scorpion", command, port, data_dir / "scorpion.log")
+                   "--limits", json.dumps(merged), "--log-level", "warning", *args]  # fmt: skip
+        return cls("scorpion", command, port, log)
 
     @classmethod
     def echo(cls, data_dir: Path) -> ServerProcess:
@@ -169,3 +251,101 @@ class ServerProcess:
         self.stop()
         if kind is not None:
             print(f"{self.name} server log (end):\n{self.log()}", file=sys.stderr)
+
+
+class Services:
+    """The PostgreSQL cluster and redis-server a run starts when it needs them (kept for
+    the whole run: each phase gets a fresh database); :meth:`close` at the end."""
+
+    postgres: PostgresCluster | None = None
+    redis: RedisServer | None = None
+
+    @classmethod
+    def database(cls) -> str:
+        if SETUP.postgres:
+            return fresh_database(SETUP.postgres)
+        if cls.postgres is None:
+            bin_dir = postgres_bin()
+            if bin_dir is None:
+                raise SystemExit("--processes N and --redis need PostgreSQL (or --postgres URL)")
+            cls.postgres = PostgresCluster(bin_dir)
+            cls.postgres.init()
+        return cls.postgres.new_database()
+
+    @classmethod
+    def redis_url(cls) -> str:
+        if cls.redis is None:
+            cls.redis = RedisServer()
+            cls.redis.start()
+        return cls.redis.url
+
+    @classmethod
+    def pids(cls) -> dict[str, int]:
+        """The main process of each service started here."""
+        found = {}
+        if cls.postgres is not None:
+            found["postgres"] = int((cls.postgres.data / "postmaster.pid").read_text().split()[0])
+        if cls.redis is not None and cls.redis.proc is not None:
+            found["redis"] = cls.redis.proc.pid
+        return found
+
+    @classmethod
+    def close(cls) -> None:
+        for service in (cls.redis, cls.postgres):
+            if service is not None:
+                service.remove()
+        cls.postgres = cls.redis = None
+
+
+class Deployment(Loopback):
+    """:data:`SETUP`'s app processes behind nginx on loopback ports; ``url`` and ``ws_url``
+    are nginx's. Usage: the app processes' CPU and RSS summed, nginx, PostgreSQL and Redis
+    apart."""
+
+    name = "deployment"
+
+    def __init__(self, data_dir: Path, limits: dict[str, float] | None) -> None:
+        shared = SETUP.redis or SETUP.processes > 1
+        db = Services.database() if shared or SETUP.postgres else str(data_dir / "scorpion.db")
+        args = ("--redis", Services.redis_url()) if SETUP.redis else ()
+        self.apps = [ServerProcess.app(data_dir / f"app{i}.log", db, limits, *args)
+                     for i in range(SETUP.processes)]  # fmt: skip
+        self.nginx = Nginx([app.port for app in self.apps], connections=60_000)
+        self.port = self.nginx.port  # url, ws_url: nginx's
+
+    def usage(self) -> Usage:
+        readings = [cpu_and_rss(app.pid) for app in self.apps]
+        infra = dict(Services.pids())
+        if self.nginx.proc is not None:
+            infra["nginx"] = self.nginx.proc.pid
+        return Usage(
+            time.time(),
+            sum(cpu for cpu, _ in readings),
+            sum(rss for _, rss in readings),
+            {name: cpu_by_pid(children(pid)) for name, pid in infra.items()},
+        )
+
+    def log(self) -> str:
+        return "\n".join(app.log() for app in self.apps) + self.nginx.log()
+
+    def start(self) -> None:
+        for app in self.apps:
+            app.start()
+        self.nginx.start()
+
+    def stop(self) -> None:
+        self.nginx.remove()
+        for app in self.apps:
+            app.stop()
+
+    def kill(self) -> None:
+        raise NotImplementedError("the kill phase runs one process (benchmarks/failover.py)")
+
+    def __enter__(self) -> Deployment:
+        self.start()
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.stop()
+        if kind is not None:
+            print(f"server logs (end):\n{self.log()[-3000:]}", file=sys.stderr)

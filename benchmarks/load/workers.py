@@ -124,7 +124,7 @@ async def _play(
 def run(
     parts: list[tuple[str, dict[str, Any]]],
     windows: dict[str, tuple[float, float]],
-    server_pid: Callable[[], int] | None,
+    server_usage: Callable[[], Usage] | None,
     setup_timeout: float = 300.0,
     drain: float = 5.0,
     during: Callable[[Go], None] | None = None,
@@ -153,8 +153,8 @@ def run(
         for stage in range(checkpoints + 1):
             for pipe in pipes:
                 _expect(pipe, "ready", setup_timeout)
-            if server_pid is not None:
-                result.checkpoints.append(_usage(server_pid, result.checkpoints))
+            if server_usage is not None:
+                result.checkpoints.append(_usage(server_usage, result.checkpoints))
             if stage < checkpoints:
                 for pipe in pipes:
                     pipe.send("continue")
@@ -170,8 +170,8 @@ def run(
         if during is not None:
             during(go)
         while time.time() < end + drain + 60 and not all(pipe.poll() for pipe in pipes):
-            if server_pid is not None:
-                result.usage.append(_usage(server_pid, result.usage))
+            if server_usage is not None:
+                result.usage.append(_usage(server_usage, result.usage))
             time.sleep(0.2)
         for pipe in pipes:
             report = _expect(pipe, "done", drain + 60.0)
@@ -191,9 +191,9 @@ def run(
     return result
 
 
-def _usage(pid: Callable[[], int], before: list[Usage]) -> Usage:
+def _usage(read: Callable[[], Usage], before: list[Usage]) -> Usage:
     try:
-        return Usage.of(pid())
+        return read()
     except (OSError, AssertionError):  # the server was killed on purpose: keep the last reading
         return before[-1] if before else Usage(time.time(), 0.0, 0)
 

@@ -16,10 +16,12 @@ export const PROTOCOL = 2;
 export class Connection {
   /**
    * hello(): the fields of the hello message ({token, room} or {token, daily}).
+   * place: the URL's routing hint ({room}, {daily} or {practice: player id}; by default the
+   * hello's room or daily), never the token: a proxy sends a place's sockets to one process.
    * onWelcome(welcome), onEvent(event), onMessage(other frames), onStatus({state, ...}).
    */
-  constructor({ url, hello, onWelcome, onEvent, onMessage, onStatus }) {
-    this.url = url || defaultUrl();
+  constructor({ url, hello, place, onWelcome, onEvent, onMessage, onStatus }) {
+    this.url = url || defaultUrl(place || placeOf(hello()));
     this.hello = hello;
     this.onWelcome = onWelcome || (() => {});
     this.onEvent = onEvent || (() => {});
@@ -223,7 +225,12 @@ export class Connection {
   }
 }
 
-function defaultUrl() {
+function placeOf({ room, daily }) {
+  return room ? { room } : daily ? { daily } : {};
+}
+
+function defaultUrl(place) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws`;
+  const query = new URLSearchParams(Object.entries(place).filter(([, v]) => v)).toString();
+  return `${scheme}://${location.host}/ws${query ? `?${query}` : ""}`;
 }

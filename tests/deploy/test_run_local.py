@@ -167,9 +167,9 @@ async def play_race(top: Topology) -> tuple[str, dict[str, str], dict[str, str]]
 
 async def test_a_race_through_nginx(topology: Topology) -> None:
     await play_race(topology)
-    # The sockets went through nginx's /ws, upgraded.
+    # The sockets went through nginx's /ws, upgraded, with the room as their routing hint.
     access = (topology.dir / "logs" / "nginx-access.log").read_text()
-    assert access.count('"GET /ws HTTP/1.1" 101') >= 2, access[-2000:]
+    assert len(re.findall(r'"GET /ws\?room=\w+ HTTP/1.1" 101', access)) >= 2, access[-2000:]
 
 
 def test_nginx_caches_the_versioned_client_files_and_passes_the_host(topology: Topology) -> None:
@@ -381,10 +381,10 @@ def test_a_client_cannot_choose_the_address_its_limits_count(topology: Topology)
         assert http.post("/api/players", json={}).status_code == 201
 
 
-def frames_sent(port: int) -> float:
-    """scorpion_frames_sent_total of the app process on ``port`` (asked directly)."""
+def counter(port: int, name: str) -> float:
+    """A counter of the app process on ``port`` (asked directly)."""
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10.0).text
-    found = re.search(r"^scorpion_frames_sent_total (\S+)$", text, re.M)
+    found = re.search(rf"^{name} (\S+)$", text, re.M)
     assert found is not None, text[:500]
     return float(found.group(1))
 
@@ -403,10 +403,13 @@ async def test_a_race_across_three_processes_on_one_redis_through_nginx() -> Non
         assert all(f"{app} ready" in status.stdout for app in ("app", "app-2", "app-3"))
         assert "Redis running" in status.stdout
         await play_race(top)
-        # nginx's round robin put the racers' sockets on different processes: each process
-        # that holds a socket sends its frames, the room's owner or not.
-        sent = [frames_sent(top.app_port + i) for i in range(top.processes)]
-        assert sum(1 for n in sent if n > 0) >= 2, (sent, top.logs())
+        # nginx hashed the room id in the sockets' URL: both on one process, the room's
+        # owner, which sent every frame; no command was forwarded over Redis.
+        ports = [top.app_port + i for i in range(top.processes)]
+        sent = [counter(port, "scorpion_frames_sent_total") for port in ports]
+        assert sum(1 for n in sent if n > 0) == 1, (sent, top.logs())
+        forwarded = [counter(port, "scorpion_forwarded_commands_total") for port in ports]
+        assert forwarded == [0, 0, 0], (forwarded, top.logs())
     finally:
         stop_and_remove(top.dir)
 

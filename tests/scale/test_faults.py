@@ -22,7 +22,8 @@ DEAL = 4242
 async def race_on(
     owner: ServerProcess, sockets: dict[str, ServerProcess], api: Api
 ) -> tuple[str, dict[str, Replica], dict[str, str]]:
-    """A race in a room created on ``owner``; each racer's socket on the process given."""
+    """A race owned by the process of the first socket (its hello takes the new room), the
+    room created through ``owner``; each racer's socket on the process given."""
     ids, tokens = {}, {}
     for name in sockets:
         ids[name], tokens[name] = await api.new_player(name)

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from scorpion.cluster import Leases
-from scorpion.store import AppendLog, Fence, Fenced, OpenRoom
+from scorpion.store import AppendLog, Fence, Fenced, OpenRoom, StoreError
 from scorpion.store.postgres import PostgresStore
 from support.postgres import PostgresCluster
 
@@ -39,6 +39,12 @@ async def test_one_owner_then_a_takeover_fences_the_old_one(postgres: PostgresCl
         await store.write([Fence("room1", second), AppendLog("room1", {"t": "b"})])
         assert await store.room_log("room1") == [{"t": "b"}]
         assert await a.renew({"room1": first}) == set()  # a learns it lost the room
+        # A current token but no such open room: refused for that, not as fenced.
+        other = await b.take("room2")
+        assert other is not None
+        with pytest.raises(StoreError, match="no open room") as refused:
+            await store.write([Fence("room2", other), AppendLog("room2", {"t": "b"})])
+        assert not isinstance(refused.value, Fenced)
 
         await b.release({"room1": second})
         assert await a.take("room1") is not None  # released: taken at once

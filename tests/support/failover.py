@@ -20,8 +20,8 @@ import asyncpg
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from scorpion.race.daily import daily_seed
-from scorpion.race.protocol import daily_key
-from support.server import Api, Client, Replica, ServerProcess, last_version
+from scorpion.race.protocol import daily_key, practice_key
+from support.server import Api, Client, Replica, ServerProcess, last_version, place_url
 
 DEAL = 4242
 MOVES = 3  # acknowledged moves of each player before the kill
@@ -52,11 +52,15 @@ async def lease_owner(database: str, place: str) -> int | None:
     return None if owner is None else int(owner)
 
 
-async def node_of(server: ServerProcess, token: str, database: str) -> int:
-    """The node number of a process: the owner of a room created there."""
-    async with Api(server.url) as direct:
-        room = await direct.new_room(token)
-    owner = await lease_owner(database, room)
+async def node_of(server: ServerProcess, api: Api, database: str, tag: str) -> int:
+    """The node number of a process: the owner of a practice opened there first."""
+    player, token = await api.new_player(f"probe{tag}")
+    client = await Client.connect(server.ws_url, "probe")
+    try:
+        assert (await client.hello(token, practice=True))["type"] == "welcome"
+    finally:
+        await client.close()
+    owner = await lease_owner(database, practice_key(player))
     assert owner is not None
     return owner
 
@@ -71,8 +75,7 @@ async def prepare(
     servers: list[ServerProcess], ws_url: str, api: Api, database: str, tag: str
 ) -> tuple[ServerProcess, list[Player]]:
     """A race and a daily attempt owned by one process (the target), moves acknowledged."""
-    _, probe = await api.new_player(f"probe{tag}")
-    nodes = {await node_of(s, probe, database): s for s in servers}
+    nodes = {await node_of(s, api, database, f"{tag}.{i}"): s for i, s in enumerate(servers)}
     day = today()
     owner = await lease_owner(database, daily_key(day))
     target = nodes.get(owner, servers[0]) if owner is not None else servers[0]
@@ -80,7 +83,7 @@ async def prepare(
 
     # The daily player says hello to the target itself (so it owns the daily if nobody does).
     daily_id, daily_token = await api.new_player(f"Dee{tag}")
-    client = await Client.connect(target.ws_url, "daily")
+    client = await Client.connect(place_url(target.ws_url, daily=day), "daily")
     assert (await client.hello(daily_token, daily=day))["type"] == "welcome"
     dee = Player("daily", daily_token, Replica(client, daily_id, daily_seed(b"test-secret", day)),
                  {"daily": day})  # fmt: skip
@@ -90,14 +93,14 @@ async def prepare(
         n for n, s in nodes.items() if s is target
     )
 
-    # A race in a room created on the target; the racers' sockets go through nginx.
+    # A race owned by the target: Ann's socket, the room's first, opens there; Bob's goes
+    # through nginx (to the process the room's hash names: maybe another, then forwarded).
     ids, tokens = {}, {}
     for name in ("Ann", "Bob"):
         ids[name], tokens[name] = await api.new_player(f"{name}{tag}")
-    async with Api(target.url) as direct:
-        room = await direct.new_room(tokens["Ann"], deal=DEAL, time_limit=600)
-    for name in ("Ann", "Bob"):
-        client = await Client.connect(ws_url, name)
+    room = await api.new_room(tokens["Ann"], deal=DEAL, time_limit=600)
+    for name, url in (("Ann", target.ws_url), ("Bob", place_url(ws_url, room=room))):
+        client = await Client.connect(url, name)
         assert (await client.hello(tokens[name], room=room))["type"] == "welcome"
         assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
         players.append(Player(name, tokens[name], Replica(client, ids[name], DEAL), {"room": room}))
@@ -118,7 +121,7 @@ async def resume(player: Player, ws_url: str, killed_at: float, timeout: float =
     welcome: dict[str, Any] | None = None
     for _ in range(1000):
         try:
-            client = await Client.connect(ws_url, player.name, timeout=5)
+            client = await Client.connect(place_url(ws_url, **player.place), player.name, 5)
             welcome = await client.hello(player.token, last_version=seen, **player.place)
             if welcome["type"] == "welcome":
                 break

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import orjson
@@ -54,6 +55,16 @@ class Loopback:
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
+
+
+def place_url(ws_url: str, **place: str) -> str:
+    """The socket URL the browser client opens for a place: ``/ws?room=<id>`` (or
+    ``daily``, ``practice``), the routing hint of docs/protocol.md section 1.
+
+    >>> place_url("ws://127.0.0.1:1/ws", room="abc")
+    'ws://127.0.0.1:1/ws?room=abc'
+    """
+    return f"{ws_url}?{urlencode(place)}"
 
 
 class ServerProcess(Loopback):
@@ -313,7 +324,7 @@ class Replica:
 
 
 async def start_race(
-    server: ServerProcess, api: Api, names: list[str], deal: int, **settings: Any
+    server: Loopback, api: Api, names: list[str], deal: int, **settings: Any
 ) -> tuple[str, dict[str, Replica], dict[str, str]]:
     """A room created by the first name, everyone seated and ready, past the countdown.
 
@@ -326,7 +337,7 @@ async def start_race(
         ids[name], tokens[name] = await api.new_player(name)
     room = await api.new_room(tokens[names[0]], deal=deal, **settings)
     for name in names:
-        client = await Client.connect(server.ws_url, name)
+        client = await Client.connect(place_url(server.ws_url, room=room), name)
         welcome = await client.hello(tokens[name], room=room)
         assert welcome["type"] == "welcome", welcome
         joined = await client.answer(await client.command("join", **{"as": "player"}))
@@ -345,6 +356,14 @@ def last_version(client: Client) -> int:
     versions = [f["v"] for f in client.frames if isinstance(f.get("v"), int)]
     versions += [f["version"] for f in client.frames if f.get("type") == "welcome"]
     return max(versions, default=0)
+
+
+def metric(server: Loopback, name: str) -> float:
+    """A metric's value as the process's /metrics prints it (0 when absent)."""
+    for line in httpx.get(server.url + "/metrics", timeout=10).text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
 
 
 def scorpion_reports(db: Path | str) -> str:

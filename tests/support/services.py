@@ -2,16 +2,19 @@
 
 Each runs in the foreground of a subprocess on a free loopback port; every wait is
 bounded. nginx gets a generated configuration: one upstream of the app processes'
-loopback ports, the websocket upgrade on /ws, plain proxying for the rest.
+loopback ports, hashed on the place a request is for (deploy/nginx.conf's map), the
+websocket upgrade on /ws, plain proxying for the rest.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -81,9 +84,10 @@ class RedisServer(Foreground):
 NGINX_CONF = """\
 daemon off;
 worker_processes 1;
+worker_rlimit_nofile {files};
 pid {root}/nginx.pid;
 error_log {root}/error.log warn;
-events {{ worker_connections 4096; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log off;
     client_body_temp_path {root}/body;
@@ -91,7 +95,9 @@ http {{
     fastcgi_temp_path {root}/fastcgi;
     uwsgi_temp_path {root}/uwsgi;
     scgi_temp_path {root}/scgi;
+{place_map}
     upstream scorpion {{
+        hash $scorpion_place consistent;
 {servers}
     }}
     server {{
@@ -117,13 +123,27 @@ http {{
 """
 
 
-class Nginx(Loopback, Foreground):
-    """nginx round-robin over the app processes' ports (a generated configuration)."""
+def place_map() -> str:
+    """deploy/nginx.conf's map from a request to the place it is for (its hash key)."""
+    conf = (Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf").read_text()
+    found = re.search(r"^map \$uri \$scorpion_place \{.*?^\}", conf, re.M | re.S)
+    assert found is not None, "deploy/nginx.conf lost its place map"
+    return textwrap.indent(found.group(0), "    ")
 
-    def __init__(self, upstream_ports: Sequence[int]) -> None:
+
+class Nginx(Loopback, Foreground):
+    """nginx before the app processes' ports (a generated configuration): a request for a
+    place (``/ws?room=...``, ``/api/rooms/<id>``, ...) goes to the process its hash names,
+    the others round robin, as deploy/nginx.conf."""
+
+    def __init__(self, upstream_ports: Sequence[int], connections: int = 4096) -> None:
+        """``connections``: at once, two per proxied socket (the client's, the upstream's)."""
         super().__init__("scorpion-nginx-")
         servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstream_ports)
-        conf = NGINX_CONF.format(root=self.root, port=self.port, servers=servers)
+        conf = NGINX_CONF.format(
+            root=self.root, port=self.port, servers=servers, place_map=place_map(),
+            connections=connections, files=connections + 100,
+        )  # fmt: skip
         (self.root / "nginx.conf").write_text(conf)
         self.root.chmod(0o755)
 

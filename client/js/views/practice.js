@@ -42,6 +42,7 @@ export function mountPractice(ctx, wanted) {
 
   const conn = new Connection({
     hello: () => ({ token: token(), practice: true }),
+    place: { practice: store.get().me?.id },
     onWelcome,
     onMessage(frame) {
       // Another tab of ours played: its board is ours too.

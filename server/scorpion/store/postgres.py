@@ -53,19 +53,7 @@ _SAVE_GAME = (
 def _op(w: Write) -> PgOp:
     """One write as a coroutine on the transaction's connection."""
     if isinstance(w, Fence):
-        place, token = w.place, w.token
-
-        async def fence(c: Conn) -> None:
-            # FOR KEY SHARE: a takeover (which locks the row FOR UPDATE) waits until this
-            # write commits, so the new owner's read of the log sees it, and a write after the
-            # takeover is refused; the owner's renewals (plain UPDATEs) never wait for it.
-            found = await c.fetchval(
-                "SELECT token FROM leases WHERE place = $1 FOR KEY SHARE", place
-            )
-            if found != token:
-                raise Fenced(f"{place!r} is owned elsewhere now (token {found}, not {token})")
-
-        return fence
+        return lambda c: _check_fence(c, w)
     if isinstance(w, AppendLog):
         room, text = w.room_id, dumps(w.entry)
 
@@ -116,6 +104,51 @@ def _op(w: Write) -> PgOp:
     raise StoreError(f"unknown write {w!r}")
 
 
+async def _check_fence(c: Conn, fence: Fence) -> None:
+    # FOR KEY SHARE: a takeover (which locks the row FOR UPDATE) waits until this write
+    # commits, so the new owner's read of the log sees it, and a write after the takeover is
+    # refused; the owner's renewals (plain UPDATEs) never wait for it.
+    found = await c.fetchval("SELECT token FROM leases WHERE place = $1 FOR KEY SHARE", fence.place)
+    if found != fence.token:
+        raise Fenced(f"{fence.place!r} is owned elsewhere now (token {found}, not {fence.token})")
+
+
+def _fenced_append(fence: Fence, w: AppendLog) -> PgOp:
+    """A fence and the append to its place's log in one statement (one round trip, the
+    common write of a move): the lease row is locked as :func:`_check_fence` locks it."""
+    text = dumps(w.entry)
+
+    async def append(c: Conn) -> None:
+        status = await c.execute(
+            "WITH fence AS (SELECT token FROM leases WHERE place = $1 FOR KEY SHARE) "
+            "INSERT INTO room_log (room_id, entry) "
+            "SELECT id, $2 FROM rooms WHERE id = $1 AND closed IS NULL "
+            "AND (SELECT token FROM fence) = $3",
+            w.room_id,
+            text,
+            fence.token,
+        )
+        if status.endswith(" 0"):  # which of the two refused it
+            await _check_fence(c, fence)
+            raise StoreError(f"no open room {w.room_id!r}")
+
+    return append
+
+
+def _ops(writes: Sequence[Write]) -> list[PgOp]:
+    """The writes as statements; a fence followed by an append to its place's log (what a
+    move writes with several processes) as one."""
+    first, second = (writes[0], writes[1]) if len(writes) > 1 else (None, None)
+    if (
+        isinstance(first, Fence)
+        and isinstance(second, AppendLog)
+        and first.place == second.room_id
+        and not any(isinstance(w, Fence) for w in writes[2:])
+    ):
+        return [_fenced_append(first, second), *(_op(w) for w in writes[2:])]
+    return [_op(w) for w in writes]
+
+
 def _close_room(room_id: str, now: float) -> PgOp:
     async def close(c: Conn) -> None:
         await c.execute(
@@ -132,7 +165,7 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
     # ---------------------------------------------------------- batch writes
     async def write(self, writes: Sequence[Write]) -> None:
         """Apply ``writes`` in one transaction (all or nothing); return once committed."""
-        ops = [_op(w) for w in writes]
+        ops = _ops(writes)
 
         async def batch(c: Conn) -> None:
             for op in ops:  # in the worker's savepoint: the writes of one call stand together

@@ -102,6 +102,18 @@ class Cluster:
             raise Unreachable(f"room {room_id!r} is held elsewhere")
         self.held[room_id] = token
 
+    async def hand_over(self, place: str) -> None:
+        """Give up a place just made here (a new room, its creation logged): the process the
+        proxy routes the room's sockets to (hashing the room id in their URL) takes it from
+        its log on the first of them, so they need not be forwarded (docs/scaling.md)."""
+        token = self.held.get(place)
+        self.drop(place)
+        if token is not None:
+            try:
+                await self.leases.release({place: token})
+            except Exception as exc:  # not renewed any more: it runs out within the ttl
+                log.warning("could not release %s now: %s", place, exc)
+
     async def route(self, place: str) -> int | None:
         """None when this process owns ``place`` (taking it over and replaying its log if
         nobody holds it), else the owner's node. Waits at most a lease's ttl for a dead
@@ -296,7 +308,13 @@ class Cluster:
         return self.referee.daily_summary(date, now)
 
     async def summary(self, place: str) -> Message | None:
-        """A place's summary from its owner (this process or, over Redis, another)."""
+        """A place's summary from its owner (this process or, over Redis, another). A daily
+        nobody holds is not taken for it (``GET /api/daily`` is not routed by the proxy: the
+        daily's sockets are): nobody plays it now, and this process knows its deal."""
+        if date_of(place) is not None and place not in self.held:
+            found = await self.leases.owner(place)
+            if found is None or not found[1]:
+                return self.summary_here(place, time.time())
         node = await self.route(place)
         if node is None:
             return self.summary_here(place, time.time())

@@ -41,6 +41,8 @@ async def create_room(request: Request) -> Response:
     now = time.time()
     await svc.bridge.run(svc.referee.create_room(room_id, svc.race_player(player), settings, now))
     state = svc.referee.room_summary(room_id, time.time())
+    if svc.cluster is not None:  # its first request through the proxy takes it where it lands
+        await svc.cluster.hand_over(room_id)
     return ok({"room": room_id, "link": f"/r/{room_id}", "state": state}, status=201)
 
 

@@ -76,6 +76,14 @@ class Metrics:
             "Rooms, dailies and practices this process holds a lease on",
             registry=r,
         )
+        # A socket not on its place's owner (the proxy did not route it there: a takeover,
+        # a client without the routing hint) costs Redis messages per command.
+        self.forwarded_sockets = Gauge(
+            "scorpion_forwarded_sockets", "Sockets forwarded to another process", registry=r
+        )
+        self.forwarded_commands = Counter(
+            "scorpion_forwarded_commands", "Commands forwarded to another process", registry=r
+        )
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

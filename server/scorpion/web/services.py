@@ -94,6 +94,9 @@ class Services:
             self.metrics.places_owned.set_function(
                 lambda: len(self.cluster.held) if self.cluster else 0
             )
+            self.metrics.forwarded_sockets.set_function(
+                lambda: len(self.cluster.forwarder.forwarded) if self.cluster else 0
+            )
         self.new_players = KeyedBuckets(
             limits.new_players_per_minute / 60, limits.new_players_burst
         )

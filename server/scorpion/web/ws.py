@@ -174,6 +174,7 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
         refuse(svc, conn, exc)
         return
     if svc.cluster is not None and svc.cluster.forwarder.command(conn.id, message["text"]):
+        svc.metrics.forwarded_commands.inc()
         return  # its owner answers through the hub
     try:
         outputs = svc.referee.receive(conn.id, data, time.time())
