@@ -76,11 +76,8 @@ async def test_a_socket_on_another_process_is_forwarded_and_races(
     for _ in range(3):
         for racer in racers.values():
             assert (await racer.act("move", move=racer.pick()))["type"] == "applied"
-    progress = await racers["Ann"].client.expect(
-        lambda f: f.get("event") == "progress" and f.get("player") == ids["Bob"]
-        and f["moves"] == 3
-    )  # fmt: skip
-    assert progress["moves"] == 3
+    progress = await racers["Ann"].client.progress(ids["Bob"], lambda p: p["moves"] == 3)
+    assert progress["status"] == "playing"
     assert metric(elsewhere, "scorpion_forwarded_sockets") == 1
     assert metric(elsewhere, "scorpion_forwarded_commands_total") == 5  # join, ready, moves
     assert metric(owners[0], "scorpion_forwarded_commands_total") == 0
