@@ -83,9 +83,16 @@ async def check_records(http: httpx.AsyncClient, conns: list[Conn]) -> dict[str,
 
 
 async def ended_game(http: httpx.AsyncClient, conn: Conn) -> dict[str, Any] | None:
-    """The racer's game in its room once recorded as ended (None after 20 s)."""
+    """The racer's game in its room once recorded as ended (None after 20 s). A server
+    still restarting (a loaded machine) is asked again."""
     for _ in range(100):
-        answer = await http.get("/api/me/games", headers={"Authorization": f"Bearer {conn.token}"})
+        try:
+            answer = await http.get(
+                "/api/me/games", headers={"Authorization": f"Bearer {conn.token}"}
+            )
+        except httpx.TransportError:
+            await asyncio.sleep(0.2)
+            continue
         answer.raise_for_status()
         for game in answer.json()["games"]:
             if game["room"] == conn.welcome["room"] and game["status"] != "playing":

@@ -89,10 +89,12 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     }
     case "progress": {
-      const p = player(ev.player);
-      if (p) {
+      // Every racer whose numbers changed since the room's last progress event.
+      for (const entry of ev.players || []) {
+        const p = player(entry.player);
+        if (!p) continue;
         for (const key of ["runs", "score", "moves", "turned", "status", "elapsed", "hints", "autos", "ordered"]) {
-          if (ev[key] !== undefined) p[key] = ev[key];
+          if (entry[key] !== undefined) p[key] = entry[key];
         }
       }
       // The server ranks everyone after each change (ties share a rank).

@@ -35,9 +35,11 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
       timeline = {};
       for (const p of r.players) timeline[p.id] = [[0, 0, 0]];
     } else if (ev.event === "progress" && timeline) {
-      const series = [...(timeline[ev.player] || [[0, 0, 0]])];
-      timeline[ev.player] = series;
-      series.push([ev.elapsed ?? 0, ev.runs ?? 0, ev.score ?? 0]);
+      for (const p of ev.players || []) {
+        const series = [...(timeline[p.player] || [[0, 0, 0]])];
+        timeline[p.player] = series;
+        series.push([p.elapsed ?? 0, p.runs ?? 0, p.score ?? 0]);
+      }
     } else if (ev.event === "rematch") {
       timeline = null;
     }

@@ -11,7 +11,7 @@ const WELCOME_TIMEOUT = 90000; // from open to welcome
 const FATAL_CLOSE = new Set([4000, 4001, 4004]);
 // The server's protocol version this client speaks: a welcome with a higher one means the
 // page is older than the server, so it asks to be reloaded (docs/protocol.md section 1).
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 export class Connection {
   /**

@@ -149,11 +149,7 @@ async def play_race(top: Topology) -> tuple[str, dict[str, str], dict[str, str]]
                 for racer, other in ((ann, bob), (bob, ann)):
                     answer = await racer.act("move", move=racer.pick())
                     assert answer["type"] == "applied", answer
-                    seen = await other.client.expect(
-                        lambda f, r=racer, n=turn: (
-                            f.get("event") == "progress" and f["player"] == r.id and f["moves"] == n
-                        )
-                    )
+                    seen = await other.client.progress(racer.id, lambda p, n=turn: p["moves"] == n)
                     assert seen["status"] == "playing"
             for racer in (ann, bob):
                 assert (await racer.act("give-up"))["status"] == "gave-up"

@@ -23,6 +23,7 @@ from scorpion.race import (
 )
 from scorpion.web.search_worker import run_search
 
+INTERVAL = RoomConfig().progress_interval  # a room's progress events are this far apart
 T0 = 1_796_000_000.0  # a fixed server time (2026-11-30 UTC)
 
 
@@ -55,6 +56,16 @@ class Client:
 
     def events(self, name: str | None = None) -> list[dict[str, object]]:
         return [m for m in self.inbox if m["type"] == "event" and name in (None, m["event"])]
+
+    def progress(self, player: str | None = None) -> list[dict[str, object]]:
+        """Each racer's numbers as announced (a ``progress`` event carries every racer that
+        changed since the last one), oldest first, each with the event's ranks."""
+        return [
+            {**entry, "ranks": event["ranks"]}
+            for event in self.events("progress")
+            for entry in event["players"]  # type: ignore[attr-defined]
+            if player in (None, entry["player"])
+        ]
 
     def last(self, kind: str) -> dict[str, object]:
         return [m for m in self.inbox if m["type"] == kind][-1]

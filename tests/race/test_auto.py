@@ -35,8 +35,8 @@ def test_auto_plays_the_first_move_of_a_winning_line_like_a_move() -> None:
     assert answer["elapsed"] == 2.0
     record = h.records[-1]
     assert record.kind == "action" and record.action == played  # type: ignore[union-attr]
-    assert a.events("progress")[-1]["moves"] == 1
-    assert a.events("progress")[-1]["autos"] == 1  # counted for the results (issue 14)
+    assert a.progress()[-1]["moves"] == 1
+    assert a.progress()[-1]["autos"] == 1  # counted for the results (issue 14)
     # Pressed again and again, Auto wins the game.
     for _ in range(400):
         answer = a.command("auto")
@@ -57,7 +57,7 @@ def test_auto_concedes_a_lost_game() -> None:
     assert answer["status"] == "gave-up" and answer["elapsed"] == 5.0
     actions = [r for r in h.records if r.kind == "action"]
     assert [r.action for r in actions] == ["give-up"]  # type: ignore[union-attr]
-    assert a.events("progress")[-1]["status"] == "gave-up"
+    assert a.progress()[-1]["status"] == "gave-up"
     assert a.command("auto")["code"] == "finished"
 
 
@@ -68,7 +68,7 @@ def test_auto_that_decides_nothing_changes_nothing() -> None:
     answer = a.command("auto")
     assert answer["type"] == "refused" and answer["code"] == "auto-unknown"
     assert "no line" in str(answer["message"])
-    assert h.records == before and a.events("progress") == []
+    assert h.records == before and a.progress() == []
     racer = h.referee.rooms["room1"].racers["a"]
     assert racer.playing and racer.game.moves_made == 0
 

@@ -76,7 +76,7 @@ def test_full_race_three_players_two_spectators() -> None:
         assert d.last("view")["view"] == mask_view(shadow.view(), face_down(cy_board))
     assert answer["status"] == "won"
     won_at = answer["elapsed"]
-    progress = e.events("progress")[-1]
+    progress = e.progress()[-1]
     assert progress["player"] == "a" and progress["status"] == "won" and progress["runs"] == 4
 
     # Cy never moves: the time limit ends the race.

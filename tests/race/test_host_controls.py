@@ -51,7 +51,7 @@ def test_only_the_host_kicks_and_the_kicked_player_watches_and_may_not_sit_again
 def test_kicking_a_racer_ends_their_game_as_left_and_the_race_goes_on() -> None:
     h, a, b, c = racing()
     assert a.command("kick", player="b")["type"] == "applied"
-    progress = [e for e in c.events("progress") if e["player"] == "b"]
+    progress = c.progress("b")
     assert progress[-1]["status"] == "left"
     assert b.command("move", move="deal")["code"] in ("finished", "spectator", "not-started")
     assert a.command("move", move="deal")["type"] == "applied"

@@ -6,7 +6,7 @@ from scorpion.engine import Game, card_text
 from scorpion.race import Player
 from scorpion.race.masking import MASK, Board, HiddenCards, face_down, face_up, mask_view
 
-from .harness import racing
+from .harness import INTERVAL, racing
 
 DEAL = 7  # the racing() deal: no opening move turns a card, dealing the stock shows three
 
@@ -100,6 +100,7 @@ def test_follow_answer_views_and_welcome_are_masked_until_every_racer_dealt() ->
     replica.play("deal")
     before = len(c.inbox)
     assert a.command("move", move=str(replica.legal_moves()[0]))["type"] == "applied"
+    h.advance(INTERVAL)  # a follower gets the board with the room's next progress event
     views = [m for m in c.inbox[before:] if m["type"] == "view"]
     assert len(views) == 1 and str(views[0]["view"]).count(repr(MASK)) == 3
     assert tab.last("view")["view"] == a.last("applied")["view"]

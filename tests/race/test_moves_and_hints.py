@@ -40,9 +40,9 @@ def test_hints_list_moves_that_are_legal_and_count_in_progress() -> None:
     assert isinstance(hints, list) and hints
     assert {h["move"] for h in hints} <= legal
     assert all(h["winnable"] in (True, False, None) for h in hints)
-    assert a.events("progress") == []  # a hint changes no board: no progress event
+    assert a.progress() == []  # a hint changes no board: no progress event
     a.command("deal")
-    assert a.events("progress")[-1]["hints"] == 1
+    assert a.progress()[-1]["hints"] == 1
 
 
 def test_deal_choices() -> None:

@@ -6,7 +6,7 @@ from scorpion.engine import Game
 from scorpion.race import Player
 from scorpion.race.masking import mask_view
 
-from .harness import Client, Harness, racing
+from .harness import INTERVAL, Client, Harness, racing
 
 ADA, BO, CY = Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")
 
@@ -37,7 +37,9 @@ def test_reconnect_within_grace_resumes_exactly_with_undo_history() -> None:
     assert welcome["you"] == {"id": "a", "name": "Ada", "role": "player", "status": "playing"}
     assert [e["v"] for e in welcome["events"]] == list(range(version + 1, welcome["version"] + 1))
     names = [e["event"] for e in welcome["events"]]
-    assert names == ["presence", "progress", "progress", "presence"]
+    # Ada's last two moves were waiting to be announced (at most one progress event per
+    # 0.1 s): they go out ahead of her presence; Bo's two moves go out together.
+    assert names == ["progress", "presence", "progress", "presence"]
     assert welcome["view"] == shadow.view()
     assert welcome["last_seq"] == a.seq
     assert c.events("presence")[-1]["connected"] is True
@@ -56,7 +58,7 @@ def test_seat_lost_after_grace() -> None:
     h.advance(0.2)
     left = c.events("left")[-1]
     assert (left["player"], left["reason"], left["watching"]) == ("a", "seat-lost", False)
-    progress = c.events("progress")[-1]
+    progress = c.progress()[-1]
     assert (progress["player"], progress["status"]) == ("a", "left")
     # Ada comes back later: she watches; her game is over.
     a2 = h.connect(ADA, room="room1")
@@ -85,7 +87,9 @@ def test_old_version_gets_a_snapshot() -> None:
     c.disconnect()
     for _ in range(30):  # 60 progress events: more than the 50 kept
         b.command("move", move="deal")
+        h.advance(INTERVAL)  # a room announces progress at most every 0.1 s
         b.command("undo")
+        h.advance(INTERVAL)
     c2 = h.connect(CY, room="room1", last_version=version)
     welcome = c2.inbox[0]
     assert welcome["recovered"] is False and welcome["events"] == []
@@ -127,6 +131,7 @@ def test_ping_and_follow() -> None:
     assert not [m for m in c.inbox if m["type"] == "view" and m["player"] == "a"]
     c.command("follow", player="a")
     a.command("undo")
+    h.advance(INTERVAL)  # a follower gets the board with the room's next progress event
     assert c.last("view")["view"] == mask_view(Game.new(7, "classic").view(), set())
     assert answer["view"] != c.last("view")["view"]
     c.command("follow", player=None)

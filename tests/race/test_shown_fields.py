@@ -9,7 +9,7 @@ from scorpion.engine import PRESETS, Game
 from scorpion.engine.progress import ordered_cards
 from scorpion.race import Player
 
-from .harness import Harness, racing, solo
+from .harness import INTERVAL, Harness, racing, solo
 
 
 def scoring_move(game: Game) -> str:
@@ -30,12 +30,13 @@ def test_progress_carries_every_racers_rank_and_ties_share_one() -> None:
     move = scoring_move(shadow)
     shadow.play(move)
     a.command("move", move=move)
-    progress: Any = c.events("progress")[-1]
+    progress: Any = c.progress()[-1]
     assert progress["player"] == "a" and progress["ranks"] == {"a": 1, "b": 2}
     assert progress["ordered"] == ordered_cards(shadow)
     # Bo catches up with the same move: equal runs, score and moves share a rank again.
     b.command("move", move=move)
-    assert c.events("progress")[-1]["ranks"] == {"a": 1, "b": 1}
+    h.advance(INTERVAL)  # within 0.1 s of Ada's: announced when that time is up
+    assert c.progress()[-1]["ranks"] == {"a": 1, "b": 1}
 
 
 def test_settings_carry_the_rules_the_games_play() -> None:
@@ -64,7 +65,7 @@ def test_every_view_lists_the_legal_moves() -> None:
 def test_a_follower_gets_no_legal_moves() -> None:
     # A move onto a masked card would name it (7C>1: an 8C lies there), and only the board's
     # own player plays: a follower's views carry no legal moves; the racer's own do.
-    _h, a, _b, c = racing()
+    h, a, _b, c = racing()
     assert a.command("deal")["type"] == "applied"  # Ada's stock cards: still hidden by Bo's
     followed: Any = c.command("follow", player="a")
     assert "??" in str(followed["view"]) and "legal" not in followed["view"]
@@ -74,5 +75,6 @@ def test_a_follower_gets_no_legal_moves() -> None:
     replica.play(move)
     own: Any = a.command("move", move=move)
     assert own["view"]["legal"] == [str(m) for m in replica.legal_moves()]
+    h.advance(INTERVAL)  # a follower gets the board with the room's next progress event
     seen: Any = c.last("view")["view"]
     assert "legal" not in seen and seen["moves"] == 2

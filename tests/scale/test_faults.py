@@ -136,9 +136,7 @@ async def test_redis_restarted_degrades_only_what_crosses_processes(
     await until(lambda: _degraded(s1, False))
     await back(bob, s1, tokens["Bob"], room)
     await move(bob)
-    progress = await ann.client.expect(
-        lambda f: f.get("event") == "progress" and f.get("player") == bob.id and f["moves"] == 2
-    )
+    progress = await ann.client.progress(bob.id, lambda p: p["moves"] == 2)
     assert progress["status"] == "playing"
 
 

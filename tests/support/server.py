@@ -192,6 +192,24 @@ class Client:
             lambda f: f.get("type") in ("applied", "refused") and f.get("seq") == seq, timeout
         )
 
+    async def progress(
+        self, player: str, match: Callable[[Frame], bool] = lambda p: True, timeout: float = 10.0
+    ) -> Frame:
+        """``player``'s numbers from the first ``progress`` event that carries them matching."""
+
+        def entry(frame: Frame) -> Frame | None:
+            if frame.get("event") != "progress":
+                return None
+            return next((p for p in frame["players"] if p["player"] == player), None)
+
+        def matches(frame: Frame) -> bool:
+            found = entry(frame)
+            return found is not None and match(found)
+
+        found = entry(await self.expect(matches, timeout))
+        assert found is not None
+        return found
+
     async def call(self, kind: str, timeout: float = 10.0, **fields: Any) -> Frame:
         return await self.answer(await self.command(kind, **fields), timeout)
 

@@ -44,9 +44,9 @@ async def test_a_reader_that_never_reads_is_dropped_when_its_queue_is_full() -> 
     metrics = Metrics()
     dropped: list[int] = []
     conn = Connection(2, ws, Limits(send_queue=4), metrics, lambda c: dropped.append(c.id))  # type: ignore[arg-type]
-    # No await in between: the writer has taken nothing yet, so four fit, the fifth drops.
+    # The first is being sent (it waits for the reader); four more fit, the sixth drops.
     accepted = [conn.deliver(f"frame {n}") for n in range(10)]
-    assert accepted == [True] * 4 + [False] * 6
+    assert accepted == [True] * 5 + [False] * 5
     assert conn.close_code == 4008 and dropped == [2]
     await conn.wait_closed(5)
     assert ws.closed is not None and ws.closed[0] == 4008
@@ -58,11 +58,11 @@ async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
     conn = Connection(3, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
     assert conn._frames is None and conn._writer is None and conn.queued == 0
     await conn.wait_closed(5)  # nothing to wait for
-    # A burst: one writer sends it all in order, then both go away again.
+    # A burst to a slow reader: one writer sends it all in order, then both go away again.
     for n in range(5):
         assert conn.deliver(f"a{n}")
     writer = conn._writer
-    assert writer is not None and conn.queued == 5
+    assert writer is not None and conn.queued == 4  # a0 is being sent
     for n in range(3):
         assert conn.deliver(f"b{n}")  # while the writer waits: the same writer, in order
     assert conn._writer is writer
@@ -77,11 +77,21 @@ async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
     assert ws.sent[-1] == "c" and ws.closed == (1001, "bye")
 
 
+async def test_a_send_that_need_not_wait_goes_at_once_without_a_task() -> None:
+    ws = FakeSocket()
+    ws.reading.set()  # a reader keeping up: uvicorn's sends hand frames to the transport
+    conn = Connection(6, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+    for n in range(3):
+        assert conn.deliver(f"f{n}")
+        assert ws.sent[-1] == f"f{n}"  # sent before deliver returned
+    assert conn._frames is None and conn._writer is None
+
+
 async def test_the_queue_bound_counts_waiting_frames_only() -> None:
     ws = FakeSocket()
     conn = Connection(4, ws, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
     assert conn.deliver("one") and conn.deliver("two")
-    await asyncio.sleep(0)  # the writer takes "one" and waits for the reader
+    await asyncio.sleep(0)
     assert conn.queued == 1 and conn.deliver("three")  # "one" is being sent: two wait
     assert not conn.deliver("four") and conn.close_code == 4008
     assert conn._frames is None  # dropped: what waited is gone
@@ -93,7 +103,7 @@ async def test_the_queue_bound_counts_waiting_frames_only() -> None:
 async def test_a_close_with_a_full_queue_closes_at_once() -> None:
     ws = FakeSocket()  # never reads
     conn = Connection(5, ws, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
-    assert conn.deliver("one") and conn.deliver("two")
+    assert conn.deliver("one") and conn.deliver("two") and conn.deliver("three")
     conn.close(4010, "silent")
     await conn.wait_closed(5)
     assert ws.closed == (4010, "silent") and ws.sent == []

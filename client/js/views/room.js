@@ -37,15 +37,18 @@ export function mountRoom(ctx, roomId) {
 
   function onEvent(ev) {
     const s = store.get();
-    if (ev.event === "progress" && ev.player !== me()) {
-      const p = s.room.players.find((x) => x.id === ev.player);
-      if (p && p._announcedRuns !== ev.runs && ev.runs > 0) {
-        p._announcedRuns = ev.runs;
-        announce(`${p.name} removed a run: ${ev.runs} of 4`);
-      }
-      if (p && ev.status && ev.status !== "playing" && p._announcedStatus !== ev.status) {
-        p._announcedStatus = ev.status;
-        announce(`${p.name} ${ev.status === "won" ? `finished in ${clock(ev.elapsed || 0)}` : STATUS_WORDS[ev.status]}`);
+    if (ev.event === "progress") {
+      for (const entry of ev.players || []) {
+        const p = entry.player !== me() && s.room.players.find((x) => x.id === entry.player);
+        if (!p) continue;
+        if (p._announcedRuns !== entry.runs && entry.runs > 0) {
+          p._announcedRuns = entry.runs;
+          announce(`${p.name} removed a run: ${entry.runs} of 4`);
+        }
+        if (entry.status && entry.status !== "playing" && p._announcedStatus !== entry.status) {
+          p._announcedStatus = entry.status;
+          announce(`${p.name} ${entry.status === "won" ? `finished in ${clock(entry.elapsed || 0)}` : STATUS_WORDS[entry.status]}`);
+        }
       }
     } else if (ev.event === "countdown") {
       announce("The race starts in 3 seconds");

@@ -19,10 +19,12 @@ def random_deal() -> int:
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
     """``grace``: seconds a disconnected player keeps a seat; ``keep_events``: room events
-    kept for reconnects; ``idle_close``: seconds an empty room in its lobby or results
-    lives on; ``deal_source``: random deal numbers (tests pass their own)."""
+        kept for reconnects; ``idle_close``: seconds an empty room in its lobby or results
+        lives on; ``progress_interval``: seconds between a room's ``progress`` events (changes
+    within it go out together); ``deal_source``: random deal numbers (tests pass their own)."""
 
     grace: float = 60.0
     keep_events: int = 50
     idle_close: float = 3600.0
+    progress_interval: float = 0.1
     deal_source: Callable[[], int] = field(default=random_deal)

@@ -14,7 +14,7 @@ from typing import Final
 # The protocol's version, sent in every welcome. Raise it with any change a browser already
 # holding the old client could not follow: an older client then tells its player to reload
 # (so long caching of the client's files never strands anyone on an old client).
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 
 # Websocket close codes: the standard ones we use, and ours in the private 4000-4999 range.
 GOING_AWAY: Final = 1001  # the server is shutting down: reconnect

@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import ClassVar, TypeAlias
 
 
@@ -23,7 +23,11 @@ class _Base:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON data with the record's ``kind``."""
         data: dict[str, object] = {"kind": self.kind}
-        data.update(asdict(self))  # type: ignore[call-overload]
+        # The slots are the fields (frozen, slotted data classes). Not asdict(): it copies
+        # every nested value, and a record is written once per move.
+        names: tuple[str, ...] = getattr(self, "__slots__")  # noqa: B009 (the subclass's)
+        for name in names:
+            data[name] = getattr(self, name)
         return data
 
 

@@ -18,6 +18,7 @@ from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place
 from .players import Player
+from .progress_batch import ProgressBatch
 from .racer import Racer
 from .ranking import live_ranks, rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
@@ -60,6 +61,7 @@ class Room(Place):
         self.ends_at: float | None = None
         self.racers: dict[str, Racer] = {}
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
+        self.progress_batch = ProgressBatch(config.progress_interval)
         self.results: list[dict[str, object]] | None = None
         self.idle_since: float | None = created_at
         self.closed = False
@@ -135,8 +137,8 @@ class Room(Place):
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
-        self.progress(out, racer)
-        self.send_view(out, racer, exclude=exclude)
+        self.progress(out, racer, now)
+        self.send_view(out, racer, exclude=exclude, followers=False)
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
@@ -169,8 +171,11 @@ class Room(Place):
             for conn in member.conns
         )
 
-    def send_view(self, out: list[Output], racer: Racer, exclude: ConnId | None) -> None:
-        """The racer's board to the racer's other tabs, and masked to its followers."""
+    def send_view(
+        self, out: list[Output], racer: Racer, exclude: ConnId | None, followers: bool = True
+    ) -> None:
+        """The racer's board to the racer's other tabs, and masked to its followers (unless
+        ``followers`` is False: after a move they get it with the progress announcement)."""
         if self.phase == "countdown":
             return  # see board()
         pid = racer.player.id
@@ -178,15 +183,37 @@ class Room(Place):
         conns = tuple(c for c in own.conns if c != exclude) if own else ()
         if conns:
             out.append(Send(conns, self._view_message(racer, pid)))
-        followers = self._followers(pid)
+        if followers:
+            self._send_followers(out, racer)
+
+    def _send_followers(self, out: list[Output], racer: Racer) -> None:
+        followers = self._followers(racer.player.id)
         if followers:
             out.append(Send(followers, self._view_message(racer, None)))
 
-    def progress(self, out: list[Output], racer: Racer) -> None:
+    def progress(self, out: list[Output], racer: Racer, now: float) -> None:
+        """``racer``'s numbers changed: announced at once, or with the next batch."""
+        if self.progress_batch.changed(racer.player.id, now):
+            self._announce_progress(out, now)
+        self._unmask(out, racer)
+
+    def _announce_progress(self, out: list[Output], now: float | None) -> None:
+        ids = self.progress_batch.take(now)
+        players = [self.racers[pid].progress() for pid in ids if pid in self.racers]
+        if not players:
+            return
         # Every racer's live rank: the server ranks, the client only shows it.
         ranks = live_ranks(r.progress() for r in self.racers.values())
-        self.emit(out, {"event": "progress", **racer.progress(), "ranks": ranks})
-        self._unmask(out, racer)
+        super().emit(out, {"event": "progress", "players": players, "ranks": ranks})
+        # Followers get the boards with their numbers: at most one view per interval too.
+        for pid in ids:
+            if pid in self.racers and self.phase != "countdown":
+                self._send_followers(out, self.racers[pid])
+
+    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+        if self.progress_batch.waiting:  # progress made before this event goes out before it
+            self._announce_progress(out, None)
+        super().emit(out, event, exclude)
 
     def _unmask(self, out: list[Output], changed: Racer) -> None:
         """After ``changed``'s board or status changed: cards that no playing board hides
@@ -196,12 +223,10 @@ class Room(Place):
         released = self.hidden.sync(self.racers)
         if not released:
             return
-        for pid, racer in self.racers.items():
+        for racer in self.racers.values():
             if racer is changed or released.isdisjoint(face_up(racer.game)):
                 continue
-            followers = self._followers(pid)
-            if followers:
-                out.append(Send(followers, self._view_message(racer, None)))
+            self._send_followers(out, racer)
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
@@ -273,6 +298,8 @@ class Room(Place):
         """Attach a connection of ``player``; answer it with a ``welcome``."""
         out: list[Output] = []
         self.advance(now, out)
+        self._announce_progress(out, None)  # what waits goes to those already here: the
+        # newcomer's welcome holds it (its version and state)
         member, new = self.members.ensure(player)
         was_away = member.away_since is not None
         self.members.attach(conn, member)
@@ -327,6 +354,9 @@ class Room(Place):
     def next_deadline(self) -> float | None:
         """The earliest time :meth:`tick` has something to do."""
         times: list[float] = []
+        announce = self.progress_batch.deadline()
+        if announce is not None:
+            times.append(announce)
         if self.phase == "countdown" and self.started_at is not None:
             times.append(self.started_at)
         if self.phase == "racing" and self.ends_at is not None:
@@ -348,6 +378,8 @@ class Room(Place):
     def advance(self, now: float, out: list[Output]) -> None:
         if self.closed:
             return
+        if self.progress_batch.due(now):
+            self._announce_progress(out, now)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -355,7 +387,7 @@ class Room(Place):
             for racer in self.racers.values():
                 if racer.playing:
                     racer.stop("timed-out", round(self.ends_at - racer.started_at, 3) or limit)
-                    self.progress(out, racer)
+                    self.progress(out, racer, now)
             self.finish_round(now, out)
         for member in list(self.members.by_id.values()):
             if member.away_since is not None and now >= member.away_since + self.config.grace:
@@ -377,7 +409,7 @@ class Room(Place):
             racer.stop("left", racer.elapsed(now))
             # Seq 0: no command asked for it; replayed by restore like any action.
             out.append(Persist(racer.record(0, "left")))
-            self.progress(out, racer)
+            self.progress(out, racer, now)
         seated = member.role == "player"
         self.members.remove(member)
         for other in self.members.by_id.values():

@@ -94,8 +94,8 @@ def leave(room: Room, member: Member, now: float, out: list[Output]) -> Message:
         logged = racer.apply("give-up", racer.elapsed(now) if room.phase == "racing" else 0.0)
         out.append(Persist(racer.record(0, logged)))
         out.extend(room.drop_search(racer, member))
-        room.progress(out, racer)
-        room.send_view(out, racer, exclude=None)
+        room.progress(out, racer, now)
+        room.send_view(out, racer, exclude=None, followers=False)
     if member.role == "player":
         member.role, member.ready = "spectator", False
         room.emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
@@ -187,8 +187,8 @@ def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -
         # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
         out.append(Persist(racer.record(0, "left")))
         out.extend(room.drop_search(racer, target))
-        room.progress(out, racer)
-        room.send_view(out, racer, exclude=None)
+        room.progress(out, racer, now)
+        room.send_view(out, racer, exclude=None, followers=False)
     target.role, target.ready = "spectator", False
     room.removed.add(player)
     out.append(Persist(HostAction(room.id, "kick", player, host.id, now)))

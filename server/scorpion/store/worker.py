@@ -133,6 +133,22 @@ class SQLiteWorker(GroupCommit):
         return await self._call(lambda: self._commit(ops))
 
     def _commit(self, ops: list[Op]) -> list[Outcome]:
+        """Every op in one transaction; if one fails, again with a savepoint each (as the
+        PostgreSQL worker does): two statements fewer per op in the common case."""
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            results: list[Outcome] = [(True, op(conn)) for op in ops]
+            conn.execute("COMMIT")
+            return results
+        except (sqlite3.Error, ValueError):
+            conn.execute("ROLLBACK")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return self._commit_each(ops)
+
+    def _commit_each(self, ops: list[Op]) -> list[Outcome]:
         conn = self._db()
         results: list[Outcome] = []
         conn.execute("BEGIN IMMEDIATE")

@@ -39,6 +39,7 @@ from .records import RecordWriter, is_move, log_key
 log = logging.getLogger("scorpion.web")
 
 Closer = Callable[[int, int, str], None]  # (conn, code, reason)
+TICK_SLACK = 0.005  # seconds a timer may fire late (see Bridge.timers)
 
 
 class Bridge:
@@ -125,7 +126,11 @@ class Bridge:
                 self.search(out)
 
     async def timers(self) -> None:
-        """Call ``referee.tick`` whenever its next deadline comes (woken by every batch)."""
+        """Call ``referee.tick`` whenever its next deadline comes (woken by every batch).
+
+        A tick waits up to ``TICK_SLACK`` past the deadline, so that rooms whose deadlines
+        fall close together (progress announcements, ten a second per busy room) share
+        one tick rather than each waking the loop."""
         while True:
             deadline = self.referee.next_deadline()
             now = time.time()
@@ -140,9 +145,10 @@ class Bridge:
                     await asyncio.sleep(0.05)  # a deadline tick did not clear: never spin
                 continue
             self._wake.clear()
-            timeout = None if deadline is None else min(deadline - now, 60.0)
+            timeout = None if deadline is None else min(deadline - now + TICK_SLACK, 60.0)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                    await self._wake.wait()
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until every batch handed to :meth:`run` has been written and sent (bounded:

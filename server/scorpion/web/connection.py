@@ -6,9 +6,12 @@ metrics); it can reconnect and catch up with ``last_version``. The socket of a
 dropped client that reads nothing at all is freed by uvicorn's ping timeout.
 
 Most sockets are idle most of the time (a crowd watching a daily, a lobby), so an idle
-connection holds no queue and no task: the first frame creates both, and the writer
-ends, dropping the queue, once it has sent the last frame. One writer at a time keeps
-the frames in order.
+connection holds no queue and no task. A frame for a connection with nothing waiting is
+sent at once: uvicorn's sans-I/O websockets hand it to the transport's buffer without
+waiting, so most frames need no task at all. Only a send that has to wait (another
+websocket implementation, flow control) makes a queue and a writer task, which ends,
+dropping the queue, once it has sent the last frame. One writer at a time keeps the
+frames in order.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ import contextvars
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
-from typing import Final
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any, Final
 
 import orjson
 from starlette.websockets import WebSocket
@@ -39,6 +42,32 @@ _CLOSE: Final = ""  # the sentinel frame: a real frame is never empty
 
 def encode(message: object) -> str:
     return orjson.dumps(message).decode()
+
+
+class _Resumed:
+    """A coroutine that waited outside any task, handed on to one: awaiting this runs the
+    rest of it exactly as ``yield from`` would (the task sees the future it waits on)."""
+
+    __slots__ = ("coro", "pending")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], pending: object) -> None:
+        self.coro, self.pending = coro, pending
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        value = self.pending
+        while True:
+            try:
+                received = yield value
+            except BaseException as exc:  # cancelled while waiting: the coroutine decides
+                try:
+                    value = self.coro.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    value = self.coro.send(received)
+                except StopIteration:
+                    return
 
 
 class Connection:
@@ -94,7 +123,7 @@ class Connection:
 
     @property
     def queued(self) -> int:
-        """Frames waiting to be sent."""
+        """Frames waiting to be sent (the one being sent aside)."""
         return len(self._frames) if self._frames is not None else 0
 
     def deliver(self, frame: str) -> bool:
@@ -134,18 +163,40 @@ class Connection:
         self._writer = self._task(self._close(code, reason), "ws-close")
 
     def _enqueue(self, frame: str) -> None:
+        if self._writer is None and frame is not _CLOSE:
+            rest = self._context.run(self._send_now, frame)  # logged as this connection's
+            if rest is None:
+                return
+            self._frames = deque()  # what comes meanwhile waits behind the rest
+            self._writer = self._task(self._write_loop(rest), "ws-writer")
+            return
         if self._frames is None:
             self._frames = deque()
         self._frames.append(frame)
         if self._writer is None:
             self._writer = self._task(self._write_loop(), "ws-writer")
 
+    def _send_now(self, frame: str) -> _Resumed | None:
+        """Send ``frame`` now; what is left of the send if it has to wait, else None."""
+        send = self.ws.send_text(frame)
+        try:
+            pending = send.send(None)
+        except StopIteration:
+            self.metrics.frames_sent.inc()
+            return None
+        except Exception:  # the client went away: the reader sees the disconnect
+            return None
+        return _Resumed(send, pending)
+
     def _task(self, coro: Coroutine[object, object, None], name: str) -> asyncio.Task[None]:
         return asyncio.create_task(coro, name=f"{name}-{self.id}", context=self._context)
 
-    async def _write_loop(self) -> None:
+    async def _write_loop(self, rest: _Resumed | None = None) -> None:
         frames = self._frames
         try:
+            if rest is not None:
+                await rest
+                self.metrics.frames_sent.inc()
             while frames:
                 frame = frames.popleft()
                 if frame is _CLOSE:

@@ -1,0 +1,82 @@
+"""A room's progress events: at most one per interval, every change in one, in order."""
+
+from __future__ import annotations
+
+from scorpion.engine import Game
+from scorpion.race import Player
+
+from .harness import INTERVAL, racing
+
+
+def legal_move(game: Game) -> str:
+    return str(next(m for m in game.legal_moves() if str(m) != "deal"))
+
+
+def test_the_first_change_goes_out_at_once_the_next_ones_together() -> None:
+    h, a, b, c = racing()
+    ada, bo = Game.new(7, "classic"), Game.new(7, "classic")
+    for game, client in ((ada, a), (bo, b)):
+        move = legal_move(game)
+        game.play(move)
+        assert client.command("move", move=move)["type"] == "applied"
+    events = c.events("progress")
+    assert [[p["player"] for p in e["players"]] for e in events] == [["a"]]  # Bo's waits
+    move = legal_move(ada)
+    ada.play(move)
+    a.command("move", move=move)
+    assert len(c.events("progress")) == 1
+    h.advance(INTERVAL)  # the interval is up: Bo's move and Ada's second go out together
+    last = c.events("progress")[-1]
+    assert [(p["player"], p["moves"]) for p in last["players"]] == [("b", 1), ("a", 2)]
+    assert last["ranks"] == {"a": 1, "b": 2}
+    assert len(c.events("progress")) == 2
+    assert c.events("progress") == b.events("progress") == a.events("progress")
+
+
+def players(event: dict[str, object]) -> list[object]:
+    entries = event["players"] if event["event"] == "progress" else []
+    return [p["player"] for p in entries]  # type: ignore[attr-defined,index]
+
+
+def test_what_waits_goes_out_before_the_next_event() -> None:
+    _h, a, b, c = racing()
+    a.command("move", move="deal")
+    b.command("move", move="deal")  # waits for the interval
+    b.command("give-up")  # still within it
+    a.command("give-up")  # the last racer: the results close the race
+    names = [(e["event"], players(e)) for e in c.events()]
+    assert names[-3:] == [("progress", ["a"]), ("progress", ["b", "a"]), ("results", [])]
+
+
+def test_a_newcomers_welcome_holds_what_waited() -> None:
+    h, a, b, c = racing()
+    a.command("move", move="deal")
+    b.command("move", move="deal")  # waits for the interval
+    newcomer = h.connect(Player("d", "Di"), room="room1")
+    welcome = newcomer.inbox[0]
+    bo = next(p for p in welcome["state"]["players"] if p["id"] == "b")  # type: ignore[index]
+    assert bo["moves"] == 1
+    # Those already there got Bo's move before the newcomer's arrival; the newcomer's
+    # welcome is past it, so nobody misses an event or gets one twice.
+    names = [(e["event"], players(e)) for e in c.events()]
+    assert names[-2:] == [("progress", ["b"]), ("joined", [])]
+    assert c.events()[-1]["v"] == welcome["version"]
+    h.advance(INTERVAL)
+    assert newcomer.events() == []
+
+
+def test_a_follower_gets_the_board_with_each_announcement_only() -> None:
+    h, a, _b, c = racing()
+    c.command("follow", player="a")
+    ada = Game.new(7, "classic")
+    for _ in range(3):  # three moves within one interval
+        move = legal_move(ada)
+        ada.play(move)
+        a.command("move", move=move)
+    views = [m for m in c.inbox if m["type"] == "view"]
+    assert len(views) == 1  # the first move's, with the first announcement
+    h.advance(INTERVAL)
+    views = [m for m in c.inbox if m["type"] == "view"]
+    assert len(views) == 2
+    assert views[-1]["view"]["moves"] == 3  # type: ignore[index]  # the board as it is now
+    assert c.inbox[-2]["event"] == "progress" and c.inbox[-1] is views[-1]
