@@ -33,7 +33,7 @@ async def settle(hub: LocalHub) -> None:
 
 
 async def test_a_frame_for_many_goes_out_a_slice_per_turn() -> None:
-    hub = LocalHub(slice_size=10)
+    hub = LocalHub(slice_size=10, slice_gap=0.0)
     inboxes = crowd(hub, 35)
     assert hub.send(range(35), "playing 1") == 35
     assert sum(len(inbox.frames) for inbox in inboxes) == 0  # nothing before the next turn
@@ -44,7 +44,7 @@ async def test_a_frame_for_many_goes_out_a_slice_per_turn() -> None:
 
 
 async def test_every_connection_gets_its_frames_in_order() -> None:
-    hub = LocalHub(slice_size=10)
+    hub = LocalHub(slice_size=10, slice_gap=0.0)
     inboxes = crowd(hub, 35)
     hub.send(range(35), "event 1")
     hub.send(range(35), "event 2")
@@ -64,7 +64,7 @@ async def test_every_connection_gets_its_frames_in_order() -> None:
 
 
 async def test_a_connection_gone_before_its_slice_is_skipped() -> None:
-    hub = LocalHub(slice_size=10)
+    hub = LocalHub(slice_size=10, slice_gap=0.0)
     inboxes = crowd(hub, 30)
     hub.send(range(30), "event")
     hub.detach(25)
@@ -74,7 +74,7 @@ async def test_a_connection_gone_before_its_slice_is_skipped() -> None:
 
 
 def test_without_an_event_loop_every_frame_goes_at_once() -> None:
-    hub = LocalHub(slice_size=10)
+    hub = LocalHub(slice_size=10, slice_gap=0.0)
     inboxes = crowd(hub, 30)
     assert hub.send(range(30), "event") == 30
     assert all(inbox.frames == ["event"] for inbox in inboxes)

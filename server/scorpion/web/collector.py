@@ -33,7 +33,7 @@ import time
 from typing import Any
 
 YOUNG_EVERY = 0.05  # seconds between young collections
-MIDDLE_EVERY = 1.0  # seconds between middle-aged collections (their survivors frozen)
+MIDDLE_EVERY = 0.25  # seconds between middle-aged collections (their survivors frozen)
 MAJOR_EVERY = 3600.0  # seconds between major collections
 
 
