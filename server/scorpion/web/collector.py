@@ -14,7 +14,7 @@ The policy, run by :func:`collect`:
   collection walks only what the last few tens of milliseconds made;
 - every :data:`MIDDLE_EVERY` s what survived the young collections is collected once
   more, and what survives that is frozen (``gc.freeze``: no collection walks it again);
-  a socket's objects, a game's, are frozen seconds after they are made;
+  a socket's objects, a game's, are frozen within a second of being made;
 - frozen objects are still freed by reference counting (a closed socket's are: measured,
   a major collection after 2,000 sockets closed found nothing); only garbage *cycles*
   among them wait for a *major* collection (unfreeze, collect all, freeze again), once an
