@@ -298,20 +298,16 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
     seconds = args.daily_seconds
     players, count = min(args.daily_players, args.daily_sockets), args.daily_sockets
     with ServerProcess.scorpion(data / "daily") as server:
+        # The players in client processes of their own: a watchers' process reads thousands
+        # of frames at once every 2 s, which would delay the answers to players beside them
+        # (the client's delay, not the server's).
+        shares = [(n, n) for n in split(players, args.workers)]
+        shares += [(n, 0) for n in split(count - players, args.workers)]
         parts = [
-            (
-                "daily",
-                {
-                    "url": server.ws_url,
-                    "http": server.url,
-                    "sockets": n,
-                    "players": round(players * n / count),
-                    "rate": args.daily_rate,
-                    "window": "daily",
-                },
-            )
-            for n in split(count, args.workers)
-        ]
+            ("daily", {"url": server.ws_url, "http": server.url, "sockets": n, "players": playing,
+                       "rate": args.daily_rate, "window": "daily"})
+            for n, playing in shares
+        ]  # fmt: skip
         result = run(parts, {"daily": (0.0, seconds)}, server.usage)
     row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
                   "daily", players, True)  # fmt: skip

@@ -131,20 +131,22 @@ def setup(level: str = "info", log_format: str = "text") -> dict[str, Any]:
     return config
 
 
+_request_ids = itertools.count(1)  # one sequence for every AccessLog (the app's, /ws's)
+
+
 class AccessLog:
     """Pure ASGI middleware: a request id for every HTTP request and websocket, one access
     line per request, and a line for every websocket refused, accepted or closed."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self._ids = itertools.count(1)
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         # Not a coroutine itself (it sets the request id in the caller's context, as one
         # would): a websocket, held open for hours, keeps one frame of this less.
         if scope["type"] not in ("http", "websocket"):
             return self.app(scope, receive, send)
-        REQUEST_ID.set(f"r{next(self._ids)}")
+        REQUEST_ID.set(f"r{next(_request_ids)}")
         client = scope.get("client")
         address = client[0] if client else "?"
         path = scope.get("path", "")  # never the query string

@@ -47,6 +47,7 @@ def uvicorn_config(
         app,
         host=settings.host,
         port=settings.port,
+        interface="asgi3",  # App.__call__ returns a coroutine without being one
         ws="websockets-sansio",
         ws_per_message_deflate=False,  # small frames: compression costs memory, not bandwidth
         ws_max_size=settings.limits.hard_frame,

@@ -9,7 +9,6 @@ and metrics.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import time
@@ -23,6 +22,7 @@ from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
 from scorpion.store import Account, Store
 from scorpion.tasks import cancel_all
 
+from . import collector
 from .auth import Tokens
 from .bridge import Bridge
 from .cluster import Cluster
@@ -37,16 +37,6 @@ from .retention import purge_forever
 from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
-
-
-def settle_garbage_collector() -> None:
-    """What start-up built (modules, restored rooms) lives as long as the process: freeze it
-    so collections never walk it again, and collect young objects less often. With
-    thousands of sockets a full collection walks every one of them (seen: 0.7-1 s pauses
-    every few seconds at 10,000 daily sockets with the default thresholds)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 100)
 
 
 class Services:
@@ -129,7 +119,7 @@ class Services:
         else:  # each place is replayed by the process that takes it (web/cluster.py)
             self.connections.base = await self.cluster.open() << NODE_SHIFT
             jobs = [(name, loop()) for name, loop in self.cluster.loops().items()]
-        settle_garbage_collector()
+        collector.settle()
         self.searches.start()
         for name, job in (
             *jobs,
@@ -138,6 +128,7 @@ class Services:
             ("maintain", self._maintain()),
             ("dailies", self.dailies.prepare_ahead()),
             ("loop-lag", self.metrics.watch_event_loop()),
+            ("gc", collector.collect()),
         ):
             self._tasks.append(asyncio.create_task(job, name=f"scorpion-{name}"))
         if self.settings.retention_days:
