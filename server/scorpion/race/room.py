@@ -298,8 +298,8 @@ class Room(Place):
         """Attach a connection of ``player``; answer it with a ``welcome``."""
         out: list[Output] = []
         self.advance(now, out)
-        self._announce_progress(out, None)  # what waits goes to those already here: the
-        # newcomer's welcome holds it (its version and state)
+        # What waits goes to those already here; the newcomer's welcome holds it.
+        self._announce_progress(out, None)
         member, new = self.members.ensure(player)
         was_away = member.away_since is not None
         self.members.attach(conn, member)
