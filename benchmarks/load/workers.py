@@ -12,6 +12,7 @@ import asyncio
 import gc
 import multiprocessing
 import multiprocessing.connection
+import threading
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -176,12 +177,16 @@ def run(
         }
         for pipe in pipes:
             pipe.send(go)
-        if during is not None:
-            during(go)
+        # A fault (kill -9 and restart) runs beside the readings, which go on meanwhile.
+        fault = threading.Thread(target=during, args=(go,), daemon=True) if during else None
+        if fault is not None:
+            fault.start()
         while time.time() < end + drain + 60 and not all(pipe.poll() for pipe in pipes):
             if server_usage is not None:
                 result.usage.append(_usage(server_usage, result.usage))
             time.sleep(0.2)
+        if fault is not None:
+            fault.join(120.0)
         for pipe in pipes:
             report = _expect(pipe, "done", drain + 60.0)
             result.samples += report["samples"]
