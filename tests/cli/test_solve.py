@@ -12,12 +12,19 @@ import sys
 from pathlib import Path
 
 
+def _default_ctrl_c() -> None:
+    # A terminal's Ctrl+C: a process that inherits SIGINT ignored (as a test runner's worker
+    # may have it) gets no KeyboardInterrupt at all, so the child starts with the default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_with_two_jobs_stops_cleanly_and_summarises() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorpion", "solve", "--deals", "1-100000", "--jobs", "2",
          "--max-nodes", "20000", "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,  # its own process group: the signal reaches all, like Ctrl+C
+        preexec_fn=_default_ctrl_c,
     )  # fmt: skip
     try:
         assert proc.stdout is not None
