@@ -198,17 +198,16 @@ class Room(Place):
         self._unmask(out, racer)
 
     def _announce_progress(self, out: list[Output], now: float | None) -> None:
-        ids = self.progress_batch.take(now)
-        players = [self.racers[pid].progress() for pid in ids if pid in self.racers]
-        if not players:
+        changed = [self.racers[pid] for pid in self.progress_batch.take(now) if pid in self.racers]
+        if not changed:
             return
         # Every racer's live rank: the server ranks, the client only shows it.
         ranks = live_ranks(r.progress() for r in self.racers.values())
+        players = [r.progress() for r in changed]
         super().emit(out, {"event": "progress", "players": players, "ranks": ranks})
-        # Followers get the boards with their numbers: at most one view per interval too.
-        for pid in ids:
-            if pid in self.racers and self.phase != "countdown":
-                self._send_followers(out, self.racers[pid])
+        if self.phase != "countdown":  # followers get the boards with their numbers
+            for racer in changed:
+                self._send_followers(out, racer)
 
     def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
         if self.progress_batch.waiting:  # progress made before this event goes out before it
