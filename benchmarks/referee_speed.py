@@ -1,0 +1,128 @@
+"""The race layer's cost per move, without sockets or a store: what one acknowledgement
+costs the server in Python before any I/O.
+
+    .venv/bin/python benchmarks/referee_speed.py [--rooms 100] [--moves 30000] [--runs 5]
+
+Rooms of 4 racers and a follower (like ``benchmarks/load``'s play phase) replay winning
+lines of solver-proved deals, every 8th move undone and played again, the racers taking
+turns across rooms as a closed loop would bring their commands. The clock moves on by
+``1 / --rate`` seconds per command, so progress is batched as under that load. Each
+command's outputs are handled as ``web/bridge.py`` does before I/O: the records turned
+into store writes and every message encoded. Prints the median of several runs of the
+microseconds per command, for the referee alone and with the web layer's share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.load.phases import winning_lines  # noqa: E402
+from benchmarks.load.roles import replayed_line  # noqa: E402
+from scorpion.race import Output, Persist, Player, Referee, RoomConfig, RoomSettings, Send  # noqa: E402
+from scorpion.web.records import RecordWriter  # noqa: E402
+
+ROOM_SIZE = 4
+
+
+class Seat:
+    """One racer's connection and the commands it sends."""
+
+    def __init__(self, conn: int, steps: Iterator[tuple[str, dict[str, object]]]) -> None:
+        self.conn, self.steps, self.seq = conn, steps, 0
+
+    def next_command(self) -> dict[str, object]:
+        kind, fields = next(self.steps)
+        self.seq += 1
+        return {"type": kind, "seq": self.seq, **fields}
+
+
+def seat_rooms(referee: Referee, rooms: int, now: float) -> list[Seat]:
+    lines = winning_lines()
+    conns = itertools.count(1)
+    seats: list[Seat] = []
+
+    def call(conn: int, kind: str, seq: int, **fields: object) -> None:
+        referee.receive(conn, {"type": kind, "seq": seq, **fields}, now)
+
+    for index in range(rooms):
+        deal, line = lines[index % len(lines)]
+        players = [Player(f"p{index}.{seat}", f"racer {seat}") for seat in range(ROOM_SIZE)]
+        room = f"room{index}"
+        settings = RoomSettings.from_dict({"time_limit": 0, "max_players": ROOM_SIZE, "deal": deal})
+        referee.create_room(room, players[0], settings, now)
+        racers = []
+        for player in players:
+            conn = next(conns)
+            referee.hello(conn, player, {"type": "hello", "token": "t", "room": room}, now)
+            call(conn, "join", 1, **{"as": "player"})
+            call(conn, "ready", 2, ready=True)
+            racers.append(conn)
+        call(racers[0], "start", 3)
+        follower = next(conns)
+        hello = {"type": "hello", "token": "t", "room": room}
+        referee.hello(follower, Player(f"f{index}", "follower"), hello, now)
+        call(follower, "follow", 1, player=players[0].id)
+        seats += [Seat(conn, replayed_line(line, 8)) for conn in racers]
+        for seat in seats[-ROOM_SIZE:]:
+            seat.seq = 3
+    return seats
+
+
+def run(rooms: int, moves: int, rate: float) -> tuple[float, float]:
+    now = 1_796_000_000.0
+    referee = Referee(secret=b"bench", config=RoomConfig(deal_source=lambda: 1))
+    writer = RecordWriter(referee.room_settings)
+    seats = seat_rooms(referee, rooms, now)
+    now += 5.0  # past the countdown
+    referee.tick(now)
+    step = 1.0 / rate
+    race = web = 0.0
+    for index in range(moves):
+        seat = seats[index % len(seats)]
+        command = seat.next_command()
+        now += step
+        started = time.perf_counter()
+        outputs: list[Output] = referee.receive(seat.conn, command, now)
+        deadline = referee.next_deadline()
+        if deadline is not None and deadline <= now:
+            outputs += referee.tick(now)
+        middle = time.perf_counter()
+        for out in outputs:
+            if isinstance(out, Persist):
+                writer.writes(out.record)
+            elif isinstance(out, Send):
+                orjson.dumps(out.message).decode()
+        web += time.perf_counter() - middle
+        race += middle - started
+    return race / moves * 1e6, web / moves * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--moves", type=int, default=30_000)
+    parser.add_argument("--rate", type=float, default=6000.0, help="commands per second")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    results = [run(args.rooms, args.moves, args.rate) for _ in range(args.runs)]
+    race = statistics.median(r[0] for r in results)
+    web = statistics.median(r[1] for r in results)
+    print(
+        f"{args.rooms} rooms of {ROOM_SIZE} and a follower, {args.moves} commands at "
+        f"{args.rate:g}/s, median of {args.runs}: referee {race:.1f} us, "
+        f"records and encoding {web:.1f} us, together {race + web:.1f} us per command"
+    )
+
+
+if __name__ == "__main__":
+    main()
