@@ -9,12 +9,15 @@ Move.parse('4H>7')
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from .cards import Card, card_text, parse_card
+from .cards import CARD_TEXTS, Card, card_text, parse_card
 from .errors import NotationError
 
 DEAL_TEXT = "deal"
+# Move text by card and 0-based column, for the ten columns a layout has at most: every
+# view lists its legal moves as text, so they are looked up rather than formatted.
+_TEXTS: Final = tuple(tuple(f"{text}>{to + 1}" for to in range(10)) for text in CARD_TEXTS)
 
 
 class Move(NamedTuple):
@@ -54,6 +57,8 @@ class Move(NamedTuple):
             return DEAL_TEXT
         if self.to is None:
             return card_text(self.card)
+        if self.to < 10:
+            return _TEXTS[self.card][self.to]
         return f"{card_text(self.card)}>{self.to + 1}"
 
     def __repr__(self) -> str:

@@ -29,14 +29,18 @@ KING_INDEX = 12  # card % 13 of a King
 def ordered_cards(game: Game) -> int:
     """Cards in their final same-suit order (0-52): 13 per run removed, every King at the
     bottom of an uncovered column, and every face-up card on its own suit one rank higher."""
+    # Plain loops rather than zip and generators: every racer's bar is counted after each
+    # change, so this runs about once per move.
     count = 13 * len(game.runs)
     for column, down in zip(game.columns, game.down, strict=True):
-        if len(column) > down == 0 and column[0] % 13 == KING_INDEX:
+        size = len(column)
+        if size > down == 0 and column[0] % 13 == KING_INDEX:
             count += 1
-        # Face-up pairs: one rank higher and the same suit (a King is never on its own suit).
-        count += sum(
-            1
-            for below, card in zip(column[down:], column[down + 1 :], strict=False)
-            if below - card == 1 and card % 13 != KING_INDEX
-        )
+        if size - down > 1:
+            below = column[down]
+            for card in column[down + 1 :]:
+                # One rank lower and the same suit (a King is never on its own suit).
+                if below - card == 1 and card % 13 != KING_INDEX:
+                    count += 1
+                below = card
     return count

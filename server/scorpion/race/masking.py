@@ -117,6 +117,12 @@ class HiddenCards:
             released |= self._set(racer_id, game)
         return frozenset(c for c in released if c not in self._count)
 
+    def sync_one(self, racer_id: str, racer: Playing) -> frozenset[str]:
+        """:meth:`sync` for the one racer whose board or status changed (the others are
+        as they were): the cards no board hides any more."""
+        released = self._set(racer_id, racer.game if racer.playing else None)
+        return frozenset(c for c in released if c not in self._count)
+
     def _set(self, racer_id: str, game: Game | None) -> set[str]:
         """Record ``racer_id``'s board (None: finished or gone); the cards it stopped hiding."""
         known = self._boards.get(racer_id)

@@ -25,11 +25,13 @@ Message: TypeAlias = dict[str, object]
 class Send:
     """Send ``message`` (one JSON object) to every connection in ``conns``.
 
-    The same dict goes to all of them: serialize it once.
+    The same dict goes to all of them: serialize it once. ``encoded``, when given, is
+    ``message`` already serialized (an answer is, to be remembered for a resend).
     """
 
     conns: tuple[ConnId, ...]
     message: Message
+    encoded: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

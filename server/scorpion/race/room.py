@@ -219,7 +219,7 @@ class Room(Place):
         any more are shown at once to the followers of the other boards holding them."""
         if self.phase == "countdown" or not any(m.following for m in self.members.by_id.values()):
             return  # nobody follows a board: board() brings the hidden cards up to date
-        released = self.hidden.sync(self.racers)
+        released = self.hidden.sync_one(changed.player.id, changed)
         if not released:
             return
         for racer in self.racers.values():

@@ -3,9 +3,11 @@
 >>> w = SeqWindow(keep=2)
 >>> w.check(1) is None
 True
->>> w.remember(1, {"seq": 1}); w.check(1)
+>>> w.remember(1, {"seq": 1})
+b'{"seq":1}'
+>>> w.check(1)
 {'seq': 1}
->>> w.remember(2, {"seq": 2}); w.remember(3, {"seq": 3})
+>>> _ = w.remember(2, {"seq": 2}), w.remember(3, {"seq": 3})
 >>> try:
 ...     w.check(1)
 ... except RaceError as exc:
@@ -80,13 +82,15 @@ class SeqWindow:
             raise RaceError("old-seq", f"Command {seq} is too old to be answered again", seq)
         return None
 
-    def remember(self, seq: int, answer: dict[str, object]) -> None:
+    def remember(self, seq: int, answer: dict[str, object]) -> bytes:
+        """Keep ``answer`` for a resend of ``seq``; its JSON (sent as it is)."""
         if self._answers is None:
             self._answers = OrderedDict()
-        self._answers[seq] = orjson.dumps(answer)
+        self._answers[seq] = encoded = orjson.dumps(answer)
         self.last = max(self.last, seq)
         while len(self._answers) > self.keep:
             self._answers.popitem(last=False)
+        return encoded
 
 
 def answer_once(
@@ -141,9 +145,9 @@ def _answer(
             seqs.hold(seq)
             return effects
         answer = {"type": "applied", "seq": seq, "command": name, **extra}
-    seqs.remember(seq, answer)
+    encoded = seqs.remember(seq, answer)
     out: list[Output] = [p for p in effects if isinstance(p, Persist)]
     if conns:
-        out.append(Send(conns, answer))
+        out.append(Send(conns, answer, encoded))
     out.extend(p for p in effects if not isinstance(p, Persist))
     return out

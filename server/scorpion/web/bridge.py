@@ -119,7 +119,8 @@ class Bridge:
                 message = out.message
                 if message.get("type") == "refused":
                     self.metrics.refused.labels(str(message.get("code"))).inc()
-                self.hub.send(out.conns, orjson.dumps(message).decode())
+                encoded = out.encoded if out.encoded is not None else orjson.dumps(message)
+                self.hub.send(out.conns, encoded.decode())
             elif isinstance(out, Close):
                 self.close(out.conn, out.code, out.reason)
             elif isinstance(out, HintSearch | AutoSearch | DealSearch):
