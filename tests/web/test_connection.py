@@ -19,9 +19,10 @@ class FakeSocket:
         self.closed: tuple[int, str] | None = None
         self.reading = asyncio.Event()
 
-    async def send_text(self, text: str) -> None:
+    async def send(self, message: dict[str, str]) -> None:
+        """The ASGI send: a data frame."""
         await self.reading.wait()
-        self.sent.append(text)
+        self.sent.append(message["text"])
 
     async def close(self, code: int, reason: str) -> None:
         self.closed = (code, reason)
@@ -30,7 +31,7 @@ class FakeSocket:
 async def test_frames_go_in_order_and_the_close_after_them() -> None:
     ws = FakeSocket()
     ws.reading.set()
-    conn = Connection(1, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+    conn = Connection(1, ws, ws.send, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
     for n in range(3):
         assert conn.send({"n": n})
     conn.close(4000, "bye")
@@ -43,7 +44,7 @@ async def test_a_reader_that_never_reads_is_dropped_when_its_queue_is_full() -> 
     ws = FakeSocket()  # never reads
     metrics = Metrics()
     dropped: list[int] = []
-    conn = Connection(2, ws, Limits(send_queue=4), metrics, lambda c: dropped.append(c.id))  # type: ignore[arg-type]
+    conn = Connection(2, ws, ws.send, Limits(send_queue=4), metrics, lambda c: dropped.append(c.id))  # type: ignore[arg-type]
     # The first is being sent (it waits for the reader); four more fit, the sixth drops.
     accepted = [conn.deliver(f"frame {n}") for n in range(10)]
     assert accepted == [True] * 5 + [False] * 5
@@ -55,7 +56,7 @@ async def test_a_reader_that_never_reads_is_dropped_when_its_queue_is_full() -> 
 
 async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
     ws = FakeSocket()
-    conn = Connection(3, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+    conn = Connection(3, ws, ws.send, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
     assert conn._frames is None and conn._writer is None and conn.queued == 0
     await conn.wait_closed(5)  # nothing to wait for
     # A burst to a slow reader: one writer sends it all in order, then both go away again.
@@ -80,7 +81,7 @@ async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
 async def test_a_send_that_need_not_wait_goes_at_once_without_a_task() -> None:
     ws = FakeSocket()
     ws.reading.set()  # a reader keeping up: uvicorn's sends hand frames to the transport
-    conn = Connection(6, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+    conn = Connection(6, ws, ws.send, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
     for n in range(3):
         assert conn.deliver(f"f{n}")
         assert ws.sent[-1] == f"f{n}"  # sent before deliver returned
@@ -89,7 +90,7 @@ async def test_a_send_that_need_not_wait_goes_at_once_without_a_task() -> None:
 
 async def test_the_queue_bound_counts_waiting_frames_only() -> None:
     ws = FakeSocket()
-    conn = Connection(4, ws, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
+    conn = Connection(4, ws, ws.send, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
     assert conn.deliver("one") and conn.deliver("two")
     await asyncio.sleep(0)
     assert conn.queued == 1 and conn.deliver("three")  # "one" is being sent: two wait
@@ -102,7 +103,7 @@ async def test_the_queue_bound_counts_waiting_frames_only() -> None:
 
 async def test_a_close_with_a_full_queue_closes_at_once() -> None:
     ws = FakeSocket()  # never reads
-    conn = Connection(5, ws, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
+    conn = Connection(5, ws, ws.send, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]
     assert conn.deliver("one") and conn.deliver("two") and conn.deliver("three")
     conn.close(4010, "silent")
     await conn.wait_closed(5)
@@ -115,14 +116,14 @@ async def test_the_writer_runs_in_the_connections_log_context() -> None:
     seen: list[int | None] = []
 
     class Recording(FakeSocket):
-        async def send_text(self, text: str) -> None:
+        async def send(self, message: dict[str, str]) -> None:
             seen.append(CONN_ID.get())
-            await super().send_text(text)
+            await super().send(message)
 
     ws = Recording()
     ws.reading.set()
     CONN_ID.set(7)
-    conn = Connection(7, ws, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
+    conn = Connection(7, ws, ws.send, Limits(send_queue=8), Metrics())  # type: ignore[arg-type]
 
     async def other_connection() -> None:  # a broadcast made while serving someone else
         CONN_ID.set(8)

@@ -74,7 +74,7 @@ class App(Starlette):
 
     @staticmethod
     def _session(scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
-        return ws_endpoint(WebSocket(scope, receive, send))
+        return ws_endpoint(WebSocket(scope, receive, send), receive, send)
 
 
 def csp(scope: Scope) -> tuple[bytes, bytes]:

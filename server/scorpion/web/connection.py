@@ -22,10 +22,12 @@ import contextvars
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from types import CoroutineType
 from typing import Any, Final
 
 import orjson
+from starlette.types import Message
 from starlette.websockets import WebSocket
 
 from scorpion.race.protocol import GOING_AWAY, TOO_SLOW
@@ -70,6 +72,10 @@ class _Resumed:
                     return
 
 
+async def _awaited(awaitable: Awaitable[None]) -> None:
+    await awaitable
+
+
 class Connection:
     """A connection's outgoing side and its limits. ``id`` is the race layer's ConnId."""
 
@@ -77,6 +83,7 @@ class Connection:
         "_context",
         "_frames",
         "_reason",
+        "_send",
         "_writer",
         "bucket",
         "close_code",
@@ -95,12 +102,16 @@ class Connection:
         self,
         conn_id: int,
         ws: WebSocket,
+        send: Callable[[Message], Awaitable[None]],
         limits: Limits,
         metrics: Metrics,
         on_drop: Callable[[Connection], None] | None = None,
     ) -> None:
         self.id = conn_id
         self.ws = ws
+        # Frames go to the ASGI send ``ws`` was made with (see ws_endpoint); the close
+        # goes through ``ws``.
+        self._send = send
         self.metrics = metrics
         self.on_drop = on_drop
         self.limit = limits.send_queue  # frames waiting at most (the one being sent aside)
@@ -178,7 +189,10 @@ class Connection:
 
     def _send_now(self, frame: str) -> _Resumed | None:
         """Send ``frame`` now; what is left of the send if it has to wait, else None."""
-        send = self.ws.send_text(frame)
+        sending = self._send({"type": "websocket.send", "text": frame})
+        # uvicorn's send is a coroutine, stepped here by hand; any other awaitable is
+        # wrapped in one.
+        send = sending if isinstance(sending, CoroutineType) else _awaited(sending)
         try:
             pending = send.send(None)
         except StopIteration:
@@ -201,7 +215,7 @@ class Connection:
                 frame = frames.popleft()
                 if frame is _CLOSE:
                     break
-                await self.ws.send_text(frame)
+                await self._send({"type": "websocket.send", "text": frame})
                 self.metrics.frames_sent.inc()
             else:  # all sent: an idle connection keeps neither the queue nor this task
                 self._frames = self._writer = None

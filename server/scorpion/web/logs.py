@@ -195,7 +195,8 @@ class WebsocketWatch:
         self.address, self.path = address, path
         self.accepted = False
 
-    async def send(self, message: Message) -> None:
+    def send(self, message: Message) -> Awaitable[None]:
+        # Not a coroutine: a data frame (the common case) goes straight to the server's send.
         if message["type"] == "websocket.accept":
             self.accepted = True
             access.info("%s websocket %s accepted", self.address, self.path)
@@ -203,7 +204,7 @@ class WebsocketWatch:
             what = "closed by server" if self.accepted else "refused"
             code, reason = message.get("code", 1000), message.get("reason") or ""
             access.info("%s websocket %s %s: %s %s", self.address, self.path, what, code, reason)
-        await self._send(message)
+        return self._send(message)
 
     async def receive(self) -> Message:
         message = await self._receive()

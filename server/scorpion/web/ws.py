@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
+from starlette.types import Receive, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from scorpion.race import RaceError, parse_hello, refused, seq_of
@@ -61,7 +62,10 @@ def refuse(svc: Services, conn: Connection, exc: Refusal | RaceError) -> None:
     conn.send(refused(exc.seq, exc.code, exc.message))
 
 
-async def ws_endpoint(websocket: WebSocket) -> None:
+async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> None:
+    """One socket. After the hello its frames are read with ``receive`` and written with
+    ``send``, the ASGI callables ``websocket`` was made with (Starlette's WebSocket has
+    nothing to check for a data frame: two coroutines less per frame)."""
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
@@ -74,13 +78,13 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     conn_id = svc.connections.new_id()
     CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
-    conn = Connection(conn_id, websocket, limits, svc.metrics)
+    conn = Connection(conn_id, websocket, send, limits, svc.metrics)
     svc.connections.add(conn, address)
     attached = False
     try:
         attached = await hello(svc, conn, websocket)
         while attached:
-            message = await websocket.receive()
+            message = await receive()
             if message["type"] == "websocket.disconnect":
                 break
             conn.last_seen = time.monotonic()
