@@ -195,34 +195,42 @@ class Game:
         column, then from the deepest card up; the deal last)."""
         if self.over:
             return []
-        if self.rules.build == "any-suit" or not all(self.columns):
+        rules = self.rules
+        if rules.build == "any-suit" or (rules.empty != "kings" and not all(self.columns)):
             moves = self._moves_by_scan()
-        else:  # the common case, asked after every move: no empty column to move into
-            moves = self._moves_onto_tops()
+        else:  # the common case, asked after every move
+            moves = self._moves_by_target()
         if self.stock:
             moves.append(DEAL)
         return moves
 
-    def _moves_onto_tops(self) -> list[Move]:
-        """The moves of a same-suit game without an empty column: onto each column's top
-        goes only the card of its suit one rank lower, so look for those few cards rather
-        than try every face-up card (the order is :meth:`_moves_by_scan`'s)."""
-        columns, down = self.columns, self.down
-        onto: dict[Card, int] = {}  # the card that may go onto a column's top, and where
+    def _moves_by_target(self) -> list[Move]:
+        """The moves of a same-suit game whose empty columns take only Kings: onto each
+        column's top goes only the card of its suit one rank lower, into an empty column
+        only a King, so look for those few cards rather than try every face-up card (the
+        order is :meth:`_moves_by_scan`'s)."""
+        columns, down, reserve = self.columns, self.down, self.reserve
+        targets: list[tuple[Card, int]] = []  # (the card that may go there, the column)
+        empties: list[int] = []
         for j, col in enumerate(columns):
-            if col[-1] % 13:  # nothing goes onto an Ace
-                onto[col[-1] - 1] = j
+            if not col:
+                empties.append(j)
+            elif col[-1] % 13:  # nothing goes onto an Ace
+                targets.append((col[-1] - 1, j))
+        if empties:
+            targets += [(suit * 13 + 12, j) for suit in range(4) for j in empties]
         found: list[tuple[int, int, Card, int]] = []  # (source column, index, card, to)
-        for card, dest in onto.items():
+        for card, dest in targets:
             for j, col in enumerate(columns):
                 if card in col:
                     index = col.index(card)
-                    if index >= down[j] and j != dest:
+                    # Face up, not onto itself, and not a whole column into an empty one.
+                    if index >= down[j] and j != dest and (index or down[j] or columns[dest]):
                         found.append((j, index, card, dest))
                     break
             else:
-                if card in self.reserve:  # the reserve's cards come after the columns'
-                    found.append((len(columns), self.reserve.index(card), card, dest))
+                if card in reserve:  # the reserve's cards come after the columns'
+                    found.append((len(columns), reserve.index(card), card, dest))
         found.sort()
         return [Move(card, dest) for _, _, card, dest in found]
 
