@@ -64,13 +64,15 @@ class Bridge:
         self.writer = RecordWriter(referee.room_settings)
         self._tail: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
+        # The time the timers wait until (None: no deadline, 0: they are not waiting).
+        self._waits_for: float | None = 0.0
         self.failures = 0
         # With several processes: the fence each write of a place carries (its lease token).
         self.fence: Callable[[str], Write] | None = None
 
     async def run(self, outputs: Sequence[Output]) -> None:
         """Persist, then send/close. Call it right after the referee call that made ``outputs``."""
-        self._wake.set()  # the referee may have a new deadline
+        self._wake_timers()
         if not outputs:
             return
         writes: list[Write] = []
@@ -126,6 +128,13 @@ class Bridge:
             elif isinstance(out, HintSearch | AutoSearch | DealSearch):
                 self.search(out)
 
+    def _wake_timers(self) -> None:
+        """Wake :meth:`timers` if the referee's next deadline comes before the one it waits
+        for (not on every batch: a wake-up is a turn of its task)."""
+        deadline = self.referee.next_deadline()
+        if deadline is not None and (self._waits_for is None or deadline < self._waits_for):
+            self._wake.set()
+
     async def timers(self) -> None:
         """Call ``referee.tick`` whenever its next deadline comes (woken by every batch).
 
@@ -147,9 +156,11 @@ class Bridge:
                 continue
             self._wake.clear()
             timeout = None if deadline is None else min(deadline - now + TICK_SLACK, 60.0)
+            self._waits_for = None if timeout is None else now + timeout
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
                     await self._wake.wait()
+            self._waits_for = 0.0  # awake: nothing to wake
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until every batch handed to :meth:`run` has been written and sent (bounded:
