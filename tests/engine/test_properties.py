@@ -118,19 +118,3 @@ def test_every_legal_move_is_accepted_and_every_other_refused() -> None:
         if not legal:
             break
         game.play(sorted(legal)[0])
-
-
-@settings(max_examples=150, deadline=None)
-@given(deals, presets, choices)
-def test_moves_by_target_are_the_scans_moves_in_the_same_order(
-    deal: int, preset: str, picks: list[int]
-) -> None:
-    game = Game.new(deal, preset)
-    rules = game.rules
-    for pick in picks:
-        moves = game.legal_moves()
-        if rules.build != "any-suit" and (rules.empty == "kings" or all(game.columns)):
-            assert game._moves_by_target() == game._moves_by_scan()
-        if not moves:
-            break
-        game.play(moves[pick % len(moves)])

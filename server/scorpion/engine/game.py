@@ -32,11 +32,11 @@ from .cards import (
 )
 from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
-from .moves import DEAL, Move
+from .legal import RESERVE, legal_moves
+from .moves import Move
 from .rules import Rules, get_rules, preset_name
 
 RUNS: Final = tuple(run_of(s) for s in range(4))
-RESERVE: Final = -1  # the source "column" of a card played from a Three Blind Mice reserve cell
 TIMED_BLOCK: Final = 30  # seconds per timed-scoring deduction
 TIMED_WIN_BONUS: Final = 600_000
 
@@ -195,79 +195,7 @@ class Game:
         column, then from the deepest card up; the deal last)."""
         if self.over:
             return []
-        rules = self.rules
-        if rules.build == "any-suit" or (rules.empty != "kings" and not all(self.columns)):
-            moves = self._moves_by_scan()
-        else:  # the common case, asked after every move
-            moves = self._moves_by_target()
-        if self.stock:
-            moves.append(DEAL)
-        return moves
-
-    def _moves_by_target(self) -> list[Move]:
-        """The moves of a same-suit game whose empty columns take only Kings: onto each
-        column's top goes only the card of its suit one rank lower, into an empty column
-        only a King, so look for those few cards rather than try every face-up card (the
-        order is :meth:`_moves_by_scan`'s)."""
-        columns, down, reserve = self.columns, self.down, self.reserve
-        targets: list[tuple[Card, int]] = []  # (the card that may go there, the column)
-        empties: list[int] = []
-        for j, col in enumerate(columns):
-            if not col:
-                empties.append(j)
-            elif col[-1] % 13:  # nothing goes onto an Ace
-                targets.append((col[-1] - 1, j))
-        if empties:
-            targets += [(suit * 13 + 12, j) for suit in range(4) for j in empties]
-        found: list[tuple[int, int, Card, int]] = []  # (source column, index, card, to)
-        for card, dest in targets:
-            for j, col in enumerate(columns):
-                if card in col:
-                    index = col.index(card)
-                    # Face up, not onto itself, and not a whole column into an empty one.
-                    if index >= down[j] and j != dest and (index or down[j] or columns[dest]):
-                        found.append((j, index, card, dest))
-                    break
-            else:
-                if card in reserve:  # the reserve's cards come after the columns'
-                    found.append((len(columns), reserve.index(card), card, dest))
-        found.sort()
-        return [Move(card, dest) for _, _, card, dest in found]
-
-    def _moves_by_scan(self) -> list[Move]:
-        """The moves of any game but the deal: every face-up card tried in turn."""
-        columns, down = self.columns, self.down
-        tops: dict[Card, int] = {}
-        empties: list[int] = []
-        for j, col in enumerate(columns):
-            if col:
-                tops[col[-1]] = j
-            else:
-                empties.append(j)
-        any_suit = self.rules.build == "any-suit"
-        kings_only = self.rules.empty == "kings"
-        moves: list[Move] = []
-        sources = [(j, col, down[j]) for j, col in enumerate(columns)]
-        if self.reserve:
-            sources.append((RESERVE, self.reserve, 0))
-        for j, col, first in sources:
-            for i in range(first, len(col)):
-                card = col[i]
-                rank0 = card % 13
-                if rank0 != 12:
-                    if any_suit:
-                        for suit in range(4):
-                            dest = tops.get(suit * 13 + rank0 + 1, j)
-                            if dest != j:
-                                moves.append(Move(card, dest))
-                    else:
-                        dest = tops.get(card + 1, j)
-                        if dest != j:
-                            moves.append(Move(card, dest))
-                # A whole column into an empty one changes nothing.
-                if empties and (rank0 == 12 or not kings_only) and (j == RESERVE or i or first):
-                    moves.extend(Move(card, e) for e in empties)
-        return moves
+        return legal_moves(self.rules, self.columns, self.down, self.reserve, bool(self.stock))
 
     def has_legal_move(self) -> bool:
         return bool(self.legal_moves())
