@@ -1,4 +1,5 @@
-"""A room's progress events: at most one per interval, every change in one, in order."""
+"""What a room feeds its members (race/room_feed.py): progress events at most one per
+interval, every change in one, in order; followers get the boards with them."""
 
 from __future__ import annotations
 
