@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from scorpion.engine import Game, card_text
+from hypothesis import strategies as st
+
+from scorpion.engine import PRESETS, Game, card_text
 from scorpion.engine.notation import parse_position
+
+# What the property tests draw: a deal, a preset, and the picks of a random game.
+deals = st.integers(min_value=0, max_value=2**64 - 1)
+presets = st.sampled_from(sorted(PRESETS))
+choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120)
 
 SEED_000 = """
 stock: 4S 5D QS

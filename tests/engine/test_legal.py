@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from scorpion.engine import PRESETS, Game
+from scorpion.engine import Game
 from scorpion.engine.legal import moves_by_scan, moves_by_target
 
-deals = st.integers(min_value=0, max_value=2**64 - 1)
-presets = st.sampled_from(sorted(PRESETS))
-choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120)
+from .helpers import choices, deals, presets
 
 
 @settings(max_examples=150, deadline=None)

@@ -5,14 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorpion.engine import PRESETS, Game, GameRecord, Move, MoveError, parse_position
+from scorpion.engine import Game, GameRecord, Move, MoveError, parse_position
 from scorpion.engine.cards import DECK
 
-from .helpers import card_count
-
-deals = st.integers(min_value=0, max_value=2**64 - 1)
-presets = st.sampled_from(sorted(PRESETS))
-choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120)
+from .helpers import card_count, choices, deals, presets
 
 
 def play_randomly(game: Game, picks: list[int]) -> list[tuple[str, int, str]]:
