@@ -38,8 +38,8 @@ ROOM_SIZE = 4
 class Seat:
     """One racer's connection and the commands it sends."""
 
-    def __init__(self, conn: int, steps: Iterator[tuple[str, dict[str, object]]]) -> None:
-        self.conn, self.steps, self.seq = conn, steps, 0
+    def __init__(self, conn: int, steps: Iterator[tuple[str, dict[str, object]]], seq: int) -> None:
+        self.conn, self.steps, self.seq = conn, steps, seq  # seq: the last one sent
 
     def next_command(self) -> dict[str, object]:
         kind, fields = next(self.steps)
@@ -61,21 +61,19 @@ def seat_rooms(referee: Referee, rooms: int, now: float) -> list[Seat]:
         room = f"room{index}"
         settings = RoomSettings.from_dict({"time_limit": 0, "max_players": ROOM_SIZE, "deal": deal})
         referee.create_room(room, players[0], settings, now)
+        hello = {"type": "hello", "token": "t", "room": room}
         racers = []
         for player in players:
             conn = next(conns)
-            referee.hello(conn, player, {"type": "hello", "token": "t", "room": room}, now)
+            referee.hello(conn, player, hello, now)
             call(conn, "join", 1, **{"as": "player"})
             call(conn, "ready", 2, ready=True)
             racers.append(conn)
         call(racers[0], "start", 3)
         follower = next(conns)
-        hello = {"type": "hello", "token": "t", "room": room}
         referee.hello(follower, Player(f"f{index}", "follower"), hello, now)
         call(follower, "follow", 1, player=players[0].id)
-        seats += [Seat(conn, replayed_line(line, 8)) for conn in racers]
-        for seat in seats[-ROOM_SIZE:]:
-            seat.seq = 3
+        seats += [Seat(conn, replayed_line(line, 8), seq=3) for conn in racers]
     return seats
 
 
