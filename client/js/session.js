@@ -119,6 +119,9 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     }
     if (frame.type === "view") {
       const me = get().me?.id;
+      if (daily && get().daily && frame.player === me && frame.attempt) {
+        set({ myStatus: frame.status, ...attemptPatch(frame) });  // e.g. the time limit ran out
+      }
       if (frame.player === me && !get().follow) set({ board: frame.view });
       else if (get().follow && get().follow.player === frame.player) {
         set({ follow: { ...get().follow, view: frame.view } });
@@ -138,32 +141,40 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     onStatus,
   }).start();
 
-  /** A board command: the answer's view becomes our board. */
-  async function boardCommand(type, fields) {
-    const answer = await conn.send(type, fields);
-    const patch = { hints: [] };
-    if (answer.view) patch.board = answer.view;
-    if (answer.status) patch.myStatus = answer.status;
-    if (daily && get().daily && answer.view) {
-      // The daily's answers carry the attempt: keep the page's copy of it current.
-      const v = answer.view;
-      const before = get().daily.attempt || {};
-      patch.daily = {
+  /** The daily's answers (and the `view` that ends a ranked attempt at its time limit)
+   * carry the attempt: the page's copy of it, kept current. */
+  function attemptPatch(answer) {
+    const v = answer.view;
+    const before = get().daily.attempt || {};
+    const patch = {
+      daily: {
         ...get().daily,
         attempt: {
           ...before,
           status: answer.status ?? before.status,
           elapsed: answer.elapsed ?? before.elapsed,
           started_at: answer.started_at ?? before.started_at,
+          ends_at: answer.ends_at !== undefined ? answer.ends_at : before.ends_at,
           ranked: answer.ranked ?? before.ranked,
+          hints_allowed: answer.hints_allowed ?? before.hints_allowed,
           runs: v.runs.length,
           score: v.score,
           moves: v.moves,
         },
-      };
-      // The answer that ends our ranked attempt carries our leaderboard row.
-      if (answer.rank) patch.daily.leaderboard = { ...(get().daily.leaderboard || {}), you: answer.rank };
-    }
+      },
+    };
+    // The answer that ends our ranked attempt carries our leaderboard row.
+    if (answer.rank) patch.daily.leaderboard = { ...(get().daily.leaderboard || {}), you: answer.rank };
+    return patch;
+  }
+
+  /** A board command: the answer's view becomes our board. */
+  async function boardCommand(type, fields) {
+    const answer = await conn.send(type, fields);
+    const patch = { hints: [] };
+    if (answer.view) patch.board = answer.view;
+    if (answer.status) patch.myStatus = answer.status;
+    if (daily && get().daily && answer.view) Object.assign(patch, attemptPatch(answer));
     set(patch);
     return answer;
   }

@@ -86,7 +86,7 @@ def test_auto_is_refused_where_hints_are_off_and_in_a_ranked_daily() -> None:
     practice = d.command("start")
     assert practice["ranked"] is False
     assert d.command("auto")["code"] == "hints-not-allowed"  # today's practice: not yet
-    past = h.connect(ADA, daily=utc_date(T0 - 86_400))
+    past = h.connect(ADA, daily=utc_date(T0 - 2 * 86_400))  # yesterday's is still open
     past.command("start")
     answer = past.command("auto")  # a past day's practice: allowed, answered (played,
     assert answer["type"] == "applied" or answer["code"] == "auto-unknown"  # conceded, unknown)

@@ -109,6 +109,7 @@ def test_resume_after_disconnect_and_live_progress_of_others() -> None:
 
 def test_past_days_are_unranked_and_other_commands_not_allowed() -> None:
     h = Harness()
+    h.advance(3600)  # T0 is 00:53 UTC: yesterday's day closes at 01:00
     a = h.connect(ADA, daily=YESTERDAY)
     assert a.inbox[0]["state"]["ranked"] is False
     start = a.command("start")

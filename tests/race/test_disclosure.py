@@ -6,13 +6,18 @@ from scorpion.race.disclosure import daily_public, deal_shown
 from scorpion.race.leaderboard import Leaderboard
 
 TODAY = "2026-12-01"
+MIDNIGHT = 1_796_083_200.0  # 2026-12-01 00:00 UTC
 
 
-def test_a_deal_is_shown_after_its_results_or_its_day() -> None:
-    assert not deal_shown(revealed=False, daily=None, today=TODAY)
-    assert deal_shown(revealed=True, daily=None, today=TODAY)
-    assert not deal_shown(revealed=True, daily=TODAY, today=TODAY)  # today's: never
-    assert deal_shown(revealed=False, daily="2026-11-30", today=TODAY)
+def test_a_deal_is_shown_after_its_results_or_when_its_day_closes() -> None:
+    assert not deal_shown(revealed=False, daily=None, now=MIDNIGHT)
+    assert deal_shown(revealed=True, daily=None, now=MIDNIGHT)
+    assert not deal_shown(revealed=True, daily=TODAY, now=MIDNIGHT + 60)  # today's: never
+    # Yesterday's stays hidden past midnight while a ranked attempt may still go on.
+    assert not deal_shown(revealed=False, daily="2026-11-30", now=MIDNIGHT + 1)
+    assert not deal_shown(revealed=False, daily="2026-11-30", now=MIDNIGHT + 3599.9)
+    assert deal_shown(revealed=False, daily="2026-11-30", now=MIDNIGHT + 3600)
+    assert deal_shown(revealed=False, daily="2026-11-29", now=MIDNIGHT)
 
 
 def test_the_public_daily_never_carries_the_deal_and_ranks_the_stored_entries() -> None:

@@ -77,8 +77,8 @@ export function mountDaily(ctx, date) {
           label: "Your daily board",
           rules: () => store.get().daily?.rules || {},
           allowUndo: () => true,
-          // Unranked attempts of past days only (the server refuses them on the day itself).
-          allowHints: () => store.get().daily?.attempt?.ranked === false && store.get().daily?.today === false,
+          // The server says (unranked attempts once the day has closed).
+          allowHints: () => store.get().daily?.attempt?.hints_allowed === true,
         });
         main.append(game.el);
         game.clockSlot.append(clockEl);
@@ -88,7 +88,7 @@ export function mountDaily(ctx, date) {
       clear(main);
       main.append(h("div.panel.stack", {},
         h("h2", { text: a && a.status !== "playing" ? "You have played today's deal" : "Ready when you are" }),
-        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again as an unranked attempt; only the first attempt counts." : "Your clock starts when you press Play. There is no time limit." }),
+        h("p.muted", { text: a && a.status !== "playing" ? "You can play it again as an unranked attempt; only the first attempt counts." : startNote(d) }),
         h("button.btn.primary", { type: "button", dataset: { action: "start-daily" }, onclick: () => session.startDaily().catch((e) => toast(e.message)) },
           a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
     }
@@ -170,9 +170,21 @@ export function mountDaily(ctx, date) {
   };
 }
 
+/** What pressing Play starts. */
+function startNote(d) {
+  if (d.ranked !== false && d.today !== false) {
+    return `Your clock starts when you press Play. A ranked attempt ends after ${minutes(d.ranked_limit)}, plenty for a careful game.`;
+  }
+  return "Your clock starts when you press Play. There is no time limit.";
+}
+
+function minutes(seconds) {
+  return `${Math.round((seconds || 3600) / 60)} minutes`;
+}
+
 /** What the attempt now (or the next one) counts for. */
 function rankedNote(d, a) {
-  if (a?.ranked && a.status === "playing") return "This attempt is ranked: no hints, no Auto.";
+  if (a?.ranked && a.status === "playing") return `This attempt is ranked: no hints, no Auto, ${minutes(d.ranked_limit)} at most.`;
   if (a?.ranked) return "Your ranked attempt is done; playing again is unranked.";
   if (a && a.status === "playing") return "This is an unranked attempt.";
   if (d.ranked !== false && d.today !== false) return "Your first attempt today is ranked.";

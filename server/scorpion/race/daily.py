@@ -40,6 +40,9 @@ PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at
 TOP_ROWS: Final = 10  # leaderboard rows in the welcome and the ``playing`` events
 TOP_LIVE: Final = 5  # attempts going on shown in "playing now"
 DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a deal search)
+# A ranked attempt's time limit: plenty for a slow, careful honest game. It
+# bounds how long after midnight a day's deal must stay secret (see closes_at).
+RANKED_LIMIT: Final = 3600.0
 
 
 def daily_seed(secret: bytes, date: str) -> int:
@@ -51,6 +54,29 @@ def daily_seed(secret: bytes, date: str) -> int:
 def utc_date(now: float) -> str:
     """The UTC date of server time ``now``, as YYYY-MM-DD."""
     return dt.datetime.fromtimestamp(now, dt.UTC).date().isoformat()
+
+
+def closes_at(date: str) -> float:
+    """When the day ``date`` closes: the last ranked attempt may start just before midnight
+    UTC and lasts at most ``RANKED_LIMIT``. Until then nothing discloses or helps with the
+    day's deal (its number, hints, Auto).
+
+    >>> closes_at("2026-11-30") - dt.datetime(2026, 12, 1, tzinfo=dt.UTC).timestamp()
+    3600.0
+    """
+    after = dt.date.fromisoformat(date) + dt.timedelta(days=1)
+    midnight = dt.datetime(after.year, after.month, after.day, tzinfo=dt.UTC).timestamp()
+    return midnight + RANKED_LIMIT
+
+
+def day_closed(date: str, now: float) -> bool:
+    """Whether every ranked attempt of ``date`` has ended by server time ``now``.
+
+    >>> midnight = dt.datetime(2026, 12, 1, tzinfo=dt.UTC).timestamp()
+    >>> day_closed("2026-11-30", midnight + 1), day_closed("2026-11-30", midnight + 3600)
+    (False, True)
+    """
+    return now >= closes_at(date)
 
 
 def check_date(date: str, now: float, days_back: int = DAYS_BACK) -> str:
@@ -73,6 +99,7 @@ class Attempt(Racer):
     ranked one)."""
 
     ranked: bool = False
+    deadline: float | None = None  # a ranked attempt times out then (server time)
 
     def live_key(self) -> tuple[float, ...]:
         """Its place among the attempts going on (``ranking.rank_key`` of a game not won),
@@ -117,6 +144,8 @@ class Daily(Place):
         self._board_changed = False  # ... and the leaderboard changed
         self._emitted_at = float("-inf")
         self._ranks_told: dict[str, int] = {}  # the rank last sent to each finished player
+        # (deadline, player, attempt) of ranked attempts; entries of ended ones stay until due
+        self._deadlines: list[tuple[float, str, int]] = []
 
     # ------------------------------------------------------------------ reading
     def current(self, player_id: str) -> Attempt | None:
@@ -142,6 +171,7 @@ class Daily(Place):
             "rules": get_rules(self.preset).to_dict(),  # the client copies no rule
             "verified": self.verified,
             "today": self.date == utc_date(now),
+            "ranked_limit": RANKED_LIMIT,  # seconds a ranked attempt may last
             "leaderboard": self.leaderboard(),
             "playing": self.playing(),
             "now": now,
@@ -225,14 +255,45 @@ class Daily(Place):
 
     # ------------------------------------------------------------------ the clock
     def next_deadline(self) -> float | None:
-        """When :meth:`tick` has an event to send: ``every`` seconds after the last one
-        (at once when that is past), and only after a change."""
-        return self._emitted_at + self.every if self._changed else None
+        """When :meth:`tick` has something to do: the ``playing`` event ``every`` seconds
+        after the last one (at once when that is past, and only after a change), or a ranked
+        attempt's time limit."""
+        playing = self._emitted_at + self.every if self._changed else None
+        deadlines = self._deadlines
+        while deadlines and not self._still_running(deadlines[0]):
+            heapq.heappop(deadlines)
+        if not deadlines:
+            return playing
+        return deadlines[0][0] if playing is None else min(playing, deadlines[0][0])
+
+    def _still_running(self, entry: tuple[float, str, int]) -> bool:
+        attempt = self.current(entry[1])
+        return attempt is not None and attempt.round == entry[2] and attempt.playing
+
+    def advance(self, now: float, out: list[Output]) -> None:
+        """Ranked attempts past their time limit end as ``timed-out`` at the limit."""
+        deadlines = self._deadlines
+        while deadlines and deadlines[0][0] <= now:
+            entry = heapq.heappop(deadlines)
+            if not self._still_running(entry):
+                continue
+            attempt = self.current(entry[1])
+            assert attempt is not None
+            attempt.stop("timed-out", RANKED_LIMIT)
+            member = self.members.get(attempt.player.id)
+            if member is not None:
+                out.extend(self.drop_search(attempt, member))
+            self.after_change(attempt, now, out, exclude=None)
+            if member is not None and member.conns:  # the player's tabs: the attempt is over
+                view: Message = {"type": "view", "player": attempt.player.id}
+                out.append(Send(tuple(member.conns), {**view, **self.answer_fields(attempt)}))
 
     def tick(self, now: float) -> list[Output]:
-        """The ``playing`` event when due (and the leaderboard when it changed), then each
-        connected finished player whose rank moved gets a ``rank`` frame."""
+        """Ranked attempts past their limit end; the ``playing`` event when due (and the
+        leaderboard when it changed), then each connected finished player whose rank moved
+        gets a ``rank`` frame."""
         out: list[Output] = []
+        self.advance(now, out)
         if not self._changed or now < self._emitted_at + self.every:
             return out
         event: Message = {"event": "playing", "playing": self.playing(), "now": now}
@@ -261,15 +322,21 @@ class Daily(Place):
             "attempt": attempt.round,
             "ranked": attempt.ranked,
             "started_at": attempt.started_at,
+            "ends_at": attempt.deadline,  # null: no time limit (unranked)
+            "hints_allowed": attempt.hints_allowed,
         }
 
-    def new_attempt(self, player: Player, ranked: bool, started_at: float) -> Attempt:
+    def new_attempt(
+        self, player: Player, ranked: bool, started_at: float, number: int | None = None
+    ) -> Attempt:
+        """A new attempt (``number``: a stored one's, when restored)."""
         tries = self.attempts.get(player.id, [])
-        number = tries[-1].round + 1 if tries else 1
-        if not ranked and self.date != utc_date(started_at) and not tries:
-            # A past day's daily may have been evicted and rebuilt: number its unranked
-            # attempts by the clock (ms) so they never reuse a stored attempt's number.
-            number = int(started_at * 1000)
+        if number is None:
+            number = tries[-1].round + 1 if tries else 1
+            if not ranked and self.date != utc_date(started_at) and not tries:
+                # A past day's daily may have been evicted and rebuilt: number its unranked
+                # attempts by the clock (ms) so they never reuse a stored attempt's number.
+                number = int(started_at * 1000)
         attempt = Attempt(
             player,
             Game.new(self.deal, get_rules(self.preset)),
@@ -278,11 +345,15 @@ class Daily(Place):
             round=number,
             preset=self.preset,
             undo=True,
-            # A ranked result is unassisted; so is every attempt of the day itself, else a
-            # throwaway account's unranked attempt would let Auto play today's winning line.
-            hints=not ranked and self.date != utc_date(started_at),
+            # A ranked result is unassisted; so is every attempt until the day closes, else a
+            # throwaway account's unranked attempt would let Auto play the winning line
+            # into a ranked attempt still open.
+            hints=not ranked and day_closed(self.date, started_at),
         )
         attempt.ranked = ranked
+        if ranked:
+            attempt.deadline = started_at + RANKED_LIMIT
+            heapq.heappush(self._deadlines, (attempt.deadline, player.id, number))
         self.attempts.setdefault(player.id, []).append(attempt)
         self.live[player.id] = attempt
         self._changed = True
@@ -339,9 +410,11 @@ class Daily(Place):
     def restore_attempt(self, started: DailyStarted, actions: list[ActionRecord]) -> None:
         """Replay one stored attempt (its actions in the order written)."""
         attempt = self.new_attempt(
-            Player(started.player, started.name), started.ranked, started.started_at
+            Player(started.player, started.name),
+            started.ranked,
+            started.started_at,
+            started.attempt,
         )
-        attempt.round = started.attempt
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
             skipped = replay_action(member, attempt, action)

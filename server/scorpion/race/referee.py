@@ -325,6 +325,7 @@ class Referee:
             self.restore_errors.extend(place.skipped)
             place.skipped.clear()
         for daily in self.dailies.values():
+            daily.advance(now, out)  # ranked attempts whose time ran out meanwhile
             self._touch(daily)
         return out
 

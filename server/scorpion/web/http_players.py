@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from starlette.requests import Request
@@ -13,7 +14,7 @@ from scorpion.race.racer import Racer
 from scorpion.store import Account, SavedGame
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
-from .http_common import api, me, services, today
+from .http_common import api, me, services
 from .responses import ApiError, json_body, ok
 
 MAX_GAMES_PAGE = 100
@@ -109,11 +110,11 @@ def live_racer(referee: Referee, game: SavedGame) -> Racer | None:
         return None
 
 
-def game_json(game: SavedGame, day: str, live: Racer | None = None) -> dict[str, Any]:
+def game_json(game: SavedGame, now: float, live: Racer | None = None) -> dict[str, Any]:
     """A game record for its owner. The deal number stays hidden while it could help
-    someone still playing: a race before its results, today's daily. A game still being
+    someone still playing: a race before its results, a daily before its day closes. A game still being
     played (``live``: its racer) shows its live numbers and log, not the stored start."""
-    shown = deal_shown(revealed=game.revealed, daily=game.daily, today=day)
+    shown = deal_shown(revealed=game.revealed, daily=game.daily, now=now)
     numbers: dict[str, Any] = {
         "status": game.result or "playing",
         "elapsed": game.elapsed,
@@ -156,11 +157,11 @@ async def my_games(request: Request) -> Response:
         raise ApiError(400, "bad-field", "limit is an integer, before a time") from None
     limit = max(1, min(limit, MAX_GAMES_PAGE))
     games = await svc.store.player_games(player.id, limit=limit, before=before)
-    day = today()
+    now = time.time()
     more = len(games) == limit
     return ok(
         {
-            "games": [game_json(g, day, live_racer(svc.referee, g)) for g in games],
+            "games": [game_json(g, now, live_racer(svc.referee, g)) for g in games],
             "next": games[-1].started if more and games else None,
         }
     )
@@ -174,4 +175,4 @@ async def my_game(request: Request) -> Response:
     game = await svc.store.game(request.path_params["game_id"])
     if game is None or game.player_id != player.id:
         raise ApiError(404, "unknown-game", "no such game of yours")
-    return ok({"game": game_json(game, today(), live_racer(svc.referee, game))})
+    return ok({"game": game_json(game, time.time(), live_racer(svc.referee, game))})
