@@ -107,3 +107,5 @@ def test_a_resent_auto_is_not_applied_twice_and_restores() -> None:
     restarted.restore(records, h.now)
     restored = restarted.rooms["room1"].racers["a"]
     assert restored.game.text() == racer.game.text() and restored.game.log == racer.game.log
+    # ... and still counts it as help: the result stays assisted.
+    assert (restored.autos, restored.clean, restored.progress()["clean"]) == (1, False, False)

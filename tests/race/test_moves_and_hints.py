@@ -7,9 +7,9 @@ import contextlib
 import pytest
 
 from scorpion.engine import Game, MoveError, card_text
-from scorpion.race import DealFound, DealSearch, Player, Referee, RoomSettings
+from scorpion.race import DealFound, DealSearch, GameResult, Player, Referee, RoomSettings
 
-from .harness import Harness, solo
+from .harness import Harness, racing, solo
 
 ADA = Player("a", "Ada")
 
@@ -88,3 +88,23 @@ def test_room_ids_are_unique() -> None:
     referee.create_room("r", ADA, RoomSettings(), 0.0)
     with pytest.raises(ValueError, match="already exists"):
         referee.create_room("r", ADA, RoomSettings(), 0.0)
+
+
+def test_a_result_with_help_ranks_after_the_clean_ones_and_says_so() -> None:
+    h, a, b, _c = racing(hints=True)
+    game = Game.new(7, "classic")
+    scoring = next(m for m in game.legal_moves() if m.card is not None)  # +5: same suit
+    assert a.command("move", move=str(scoring))["view"]["score"] > 0  # type: ignore[index]
+    assert "hints" in a.command("hint")
+    a.command("give-up")
+    b.command("give-up")  # no move: a lower score, but clean
+    results = h.referee.rooms["room1"].results
+    assert results is not None
+    assert [(e["rank"], e["player"], e["clean"], e["hints"]) for e in results] == [
+        (1, "b", True, 0),
+        (2, "a", False, 1),
+    ]
+    assert [(r.player, r.hints) for r in h.records if isinstance(r, GameResult)] == [
+        ("a", 1),
+        ("b", 0),
+    ]

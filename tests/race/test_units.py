@@ -109,10 +109,15 @@ def test_ranking_rules() -> None:
         {"player": "rich", "status": "gave-up", "elapsed": 100.0, "runs": 1, "score": 700},
         {"player": "tie-1", "status": "left", "elapsed": 50.0, "runs": 0, "score": 5, "moves": 3},
         {"player": "tie-2", "status": "lost", "elapsed": 70.0, "runs": 0, "score": 5, "moves": 3},
+        # Assisted results come after every clean one, in the same order among themselves.
+        {"player": "auto-win", "status": "won", "elapsed": 12.0, "runs": 4, "autos": 46},
+        {"player": "hint-win", "status": "won", "elapsed": 90.0, "runs": 4, "hints": 1},
+        {"player": "hint-loss", "status": "lost", "elapsed": 9.0, "runs": 3, "hints": 2},
     ]
     ranked = rank_entries(entries)
     assert [(e["rank"], e["player"]) for e in ranked] == [
         (1, "fast-win"), (2, "slow-win"), (3, "two-runs"), (4, "rich"), (5, "tie-1"), (5, "tie-2"),
+        (7, "auto-win"), (8, "hint-win"), (9, "hint-loss"),
     ]  # fmt: skip
 
 
@@ -120,8 +125,8 @@ def test_statistics_per_preset() -> None:
     games = [("classic", "won"), ("classic", "lost"), ("classic", "won"), ("classic", "won"),
              ("classic", "won"), ("classic", "timed-out"), ("classic", "won"),
              ("wasp", "won"), ("wasp", "playing")]  # fmt: skip
-    stats = statistics(games)
-    classic = stats["classic"].to_dict()
+    clean = statistics([(preset, status, False) for preset, status in games])
+    classic = clean["classic"].to_dict()
     assert classic == {
         "preset": "classic",
         "started": 7,
@@ -130,8 +135,21 @@ def test_statistics_per_preset() -> None:
         "win_rate": round(5 / 7, 4),
         "current_streak": 1,
         "best_streak": 3,
+        "assisted_started": 0,
+        "assisted_won": 0,
     }
-    assert stats["wasp"].started == 2 and stats["wasp"].win_rate == 1.0
+    assert clean["wasp"].started == 2 and clean["wasp"].win_rate == 1.0
+    # A game played by Auto is no win of yours: counted apart, and it ends the streak.
+    stats = statistics([(p, s, False) for p, s in games] + [("classic", "won", True)] * 3)
+    c = stats["classic"]
+    assert (c.started, c.won, c.lost, c.current_streak, c.best_streak) == (7, 5, 2, 0, 3)
+    assert (c.assisted_started, c.assisted_won) == (3, 3)
+    practice_by_auto = statistics([("wasp", "won", True)])["wasp"]
+    assert (practice_by_auto.won, practice_by_auto.best_streak, practice_by_auto.win_rate) == (
+        0,
+        0,
+        0.0,
+    )
     assert statistics([]) == {}
 
 

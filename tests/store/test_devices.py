@@ -93,7 +93,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 4
+    assert schema.VERSION == postgres_schema.VERSION == 5
     await old_database(database, version)
     store = open_store(database)
     await store.open()
@@ -106,6 +106,9 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         await store.write([SaveGame(ranked)])
         with pytest.raises(DuplicateError):  # version 3's one ranked daily game a day
             await store.write([SaveGame(replace(ranked, id="g2"))])
+        helped = SavedGame("g3", "p1", "classic", 7, 2.0, hints=1, autos=2)  # version 5's
+        await store.write([SaveGame(helped)])
+        assert await store.game("g3") == helped
     finally:
         await store.close()
     assert await schema_version(database) == schema.VERSION

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -150,16 +151,19 @@ async def test_game_records_results_and_big_deal_numbers(store: Store) -> None:
     await save(store, *(record(f"g{i}", "p", float(i), r) for i, r in enumerate(results)))
     await save(store, record("w", "p", 10.0, "gave-up", preset="wasp"))
     big = SavedGame(id="big", player_id="p", preset="wasp", deal=2**64 - 1, started=11.0,
-                     actions=[("4H>7", 1.5), ("undo", None)])  # fmt: skip
+                     actions=[("4H>7", 1.5), ("undo", None)], autos=3)  # fmt: skip
     await save(store, big)
     assert await store.game("big") == big
-    assert await store.results("p") == [
-        ("classic", "won"),
-        ("classic", "won"),
-        ("classic", "lost"),
-        ("classic", "playing"),
-        ("wasp", "gave-up"),
-        ("wasp", "playing"),
+    hinted = replace(await store.game("g1"), hints=2)  # type: ignore[type-var]
+    await save(store, hinted)
+    assert await store.game("g1") == hinted
+    assert await store.results("p") == [  # the last: whether help was used
+        ("classic", "won", False),
+        ("classic", "won", True),
+        ("classic", "lost", False),
+        ("classic", "playing", False),
+        ("wasp", "gave-up", False),
+        ("wasp", "playing", True),
     ]
     games = await store.player_games("p", limit=3)
     assert [g.id for g in games] == ["big", "w", "g3"]

@@ -41,10 +41,14 @@ async def test_practice_survives_kill_9_and_counts_in_statistics(
     assert (await back.call("give-up"))["status"] == "gave-up"
     await back.close()
 
+    # The hint made it an assisted game: counted apart from the clean ones.
     stats = (await api.call("GET", f"/api/players/{pid}/stats")).json()["stats"]
-    assert [(s["preset"], s["started"], s["lost"]) for s in stats] == [("normal", 1, 1)]
+    assert [(s["preset"], s["started"], s["lost"], s["assisted_started"]) for s in stats] == [
+        ("normal", 0, 0, 1)
+    ]
     games = (await api.call("GET", "/api/me/games", token)).json()["games"]
     assert [(g["room"], g["daily"], g["ranked"], g["status"]) for g in games] == [
         (None, None, False, "gave-up")
     ]
+    assert (games[0]["hints"], games[0]["autos"], games[0]["clean"]) == (1, 0, False)
     assert games[0]["deal"] == dealt["deal"]

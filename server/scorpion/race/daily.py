@@ -437,5 +437,7 @@ class Daily(Place):
                     "moves": result.moves,
                     "turned": result.turned,
                     "hints": result.hints,
+                    "autos": result.autos,
+                    "clean": not (result.hints or result.autos),
                 }
             )

@@ -58,6 +58,8 @@ def replay_action(member: Member, racer: Racer, action: ActionRecord) -> str | N
             racer.apply(action.action, action.elapsed, replayed=True)
         except (RaceError, MoveError) as exc:
             return f"{action.room} {action.player}: skipped {action.action!r} ({exc.code})"
+        if action.auto:
+            racer.autos += 1
     if action.seq:  # seq 0: no command asked for it (a leave's give-up)
         name = action.action if action.action in (HINT, "undo", GIVE_UP) else "move"
         answer: Message = {"type": "applied", "seq": action.seq, "command": name}
@@ -260,7 +262,7 @@ class Place:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(action, racer.elapsed(now))
         racer.autos += 1
-        out.append(Persist(racer.record(ticket.seq, logged)))
+        out.append(Persist(racer.record(ticket.seq, logged, auto=True)))
         self.after_change(racer, now, out, exclude=None)
         played: Message = {"move": logged} if logged != GIVE_UP else {}
         return {"auto": logged, **played, **self.answer_fields(racer)}

@@ -52,7 +52,7 @@ class Racer:
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
-        self.autos = 0  # Auto used, for the results (not kept across a restart)
+        self.autos = 0  # moves Auto played (logged with each, so a restore counts them)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
         self._progress: tuple[tuple[object, ...], dict[str, object]] | None = None
@@ -112,9 +112,17 @@ class Racer:
         self.timeline.append((elapsed, len(game.runs), game.score))
         return logged
 
-    def record(self, seq: int, action: str) -> ActionRecord:
-        """The store's record of an action just applied (seq 0: no command asked for it)."""
-        return ActionRecord(self.place, self.round, self.player.id, seq, action, self.last_elapsed)
+    @property
+    def clean(self) -> bool:
+        """No help used: no hint asked, no move played by Auto."""
+        return not (self.hints or self.autos)
+
+    def record(self, seq: int, action: str, *, auto: bool = False) -> ActionRecord:
+        """The store's record of an action just applied (seq 0: no command asked for it;
+        ``auto``: Auto played it)."""
+        return ActionRecord(
+            self.place, self.round, self.player.id, seq, action, self.last_elapsed, auto
+        )
 
     def _finish(self, status: str, elapsed: float) -> None:
         self.status = status
@@ -151,6 +159,7 @@ class Racer:
             else self.last_elapsed,
             "hints": self.hints,
             "autos": self.autos,
+            "clean": not (self.hints or self.autos),  # ranked apart from assisted results
             "ordered": ordered_cards(game),  # cards in final order: the bars' measure
         }
         self._progress = (key, progress)
@@ -181,4 +190,5 @@ class Racer:
             ranked=ranked,
             actions=tuple((text, t if t is not None else 0.0) for text, t in game.log),
             finished_at=now,
+            autos=self.autos,
         )

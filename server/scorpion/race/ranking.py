@@ -1,15 +1,17 @@
 """Ranking races and dailies, and players' statistics: pure functions over plain data.
 
-Order: winners first, by time (earliest first); then everyone else by runs removed
-(most first), then score (highest first); then fewest moves. Equal keys share a rank.
+Order: clean results (no hint, no Auto) before assisted ones; within each, winners first,
+by time (earliest first); then everyone else by runs removed (most first), then score
+(highest first); then fewest moves. Equal keys share a rank.
 
->>> keys = ("player", "status", "elapsed", "runs", "score", "moves")
+>>> keys = ("player", "status", "elapsed", "runs", "score", "moves", "autos")
 >>> entries = [dict(zip(keys, row)) for row in [
-...     ("a", "timed-out", 600.0, 2, 290, 9),
-...     ("b", "won", 402.5, 4, 575, 131),
-...     ("c", "gave-up", 100.0, 2, 300, 50)]]
+...     ("a", "timed-out", 600.0, 2, 290, 9, 0),
+...     ("b", "won", 402.5, 4, 575, 131, 0),
+...     ("c", "gave-up", 100.0, 2, 300, 50, 0),
+...     ("d", "won", 12.0, 4, 460, 46, 46)]]
 >>> [(e["rank"], e["player"]) for e in rank_entries(entries)]
-[(1, 'b'), (2, 'c'), (3, 'a')]
+[(1, 'b'), (2, 'c'), (3, 'a'), (4, 'd')]
 """
 
 from __future__ import annotations
@@ -27,11 +29,18 @@ def _num(entry: Mapping[str, object], key: str) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
+def assisted(entry: Mapping[str, object]) -> bool:
+    """Whether a result used help: a hint asked or a move played by Auto."""
+    return bool(_num(entry, "hints") or _num(entry, "autos"))
+
+
 def rank_key(entry: Mapping[str, object]) -> tuple[float, ...]:
-    """Sort key of one entry (needs status, elapsed, runs, score, moves)."""
+    """Sort key of one entry (needs status, elapsed, runs, score, moves; hints and autos
+    when help was used)."""
+    help_used = 1 if assisted(entry) else 0
     if entry.get("status") == "won":
-        return (0, _num(entry, "elapsed"), _num(entry, "moves"))
-    return (1, -_num(entry, "runs"), -_num(entry, "score"), _num(entry, "moves"))
+        return (help_used, 0, _num(entry, "elapsed"), _num(entry, "moves"))
+    return (help_used, 1, -_num(entry, "runs"), -_num(entry, "score"), _num(entry, "moves"))
 
 
 def rank_entries(entries: Iterable[Mapping[str, object]]) -> list[dict[str, object]]:
@@ -60,7 +69,8 @@ def live_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """A player's statistics for one preset."""
+    """A player's statistics for one preset: clean games counted (no hint, no Auto), and
+    assisted ones apart (``assisted_started``, ``assisted_won``)."""
 
     preset: str
     started: int
@@ -68,6 +78,8 @@ class Stats:
     lost: int
     current_streak: int
     best_streak: int
+    assisted_started: int = 0
+    assisted_won: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -84,27 +96,42 @@ class Stats:
             "win_rate": round(self.win_rate, 4),
             "current_streak": self.current_streak,
             "best_streak": self.best_streak,
+            "assisted_started": self.assisted_started,
+            "assisted_won": self.assisted_won,
         }
 
 
-def statistics(games: Sequence[tuple[str, str]]) -> dict[str, Stats]:
+def statistics(games: Sequence[tuple[str, str, bool]]) -> dict[str, Stats]:
     """Statistics per preset from a player's games **in the order played**.
 
-    Each game is ``(preset, status)``; status ``playing`` counts as started only;
-    every finished status other than ``won`` is a loss (an abandoned game counts
-    as a loss, as in the seeds). Streaks count consecutive wins per preset.
+    Each game is ``(preset, status, assisted)``; status ``playing`` counts as started
+    only; every finished status other than ``won`` is a loss (an abandoned game counts
+    as a loss, as in the seeds). Streaks count consecutive clean wins per preset. An
+    assisted game (a hint or Auto) is counted apart, and ends the streak: help may not
+    save a streak that a loss would have ended.
 
-    >>> s = statistics([("classic", "won"), ("classic", "won"), ("classic", "gave-up"),
-    ...                 ("classic", "won"), ("wasp", "playing")])
+    >>> s = statistics([("classic", "won", False), ("classic", "won", False),
+    ...                 ("classic", "gave-up", False), ("classic", "won", False),
+    ...                 ("classic", "won", True), ("classic", "won", False),
+    ...                 ("wasp", "playing", False)])
     >>> c = s["classic"]
     >>> c.started, c.won, c.lost, c.win_rate, c.current_streak, c.best_streak
-    (4, 3, 1, 0.75, 1, 2)
+    (5, 4, 1, 0.8, 1, 2)
+    >>> c.assisted_started, c.assisted_won
+    (1, 1)
     >>> s["wasp"].started, s["wasp"].lost
     (1, 0)
     """
+    # started won lost current best assisted-started assisted-won, per preset
     counts: dict[str, list[int]] = {}
-    for preset, status in games:
-        c = counts.setdefault(preset, [0, 0, 0, 0, 0])  # started won lost current best
+    for preset, status, help_used in games:
+        c = counts.setdefault(preset, [0, 0, 0, 0, 0, 0, 0])
+        if help_used:
+            c[5] += 1
+            c[6] += status == "won"
+            if status in FINISHED:
+                c[3] = 0
+            continue
         c[0] += 1
         if status == "won":
             c[1] += 1
@@ -113,7 +140,7 @@ def statistics(games: Sequence[tuple[str, str]]) -> dict[str, Stats]:
         elif status in FINISHED:
             c[2] += 1
             c[3] = 0
-    return {p: Stats(p, c[0], c[1], c[2], c[3], c[4]) for p, c in counts.items()}
+    return {p: Stats(p, *c) for p, c in counts.items()}
 
 
 def daily_streak(dates_won: Iterable[str], today: str) -> tuple[int, int]:

@@ -72,6 +72,7 @@ class ActionRecord(_Base):
     seq: int
     action: str
     elapsed: float
+    auto: bool = False  # Auto played it (help: counted in the result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class GameResult(_Base):
     ranked: bool
     actions: tuple[tuple[str, float], ...]
     finished_at: float
+    autos: int = 0  # moves Auto played (absent in older logs)
 
     @property
     def won(self) -> bool:

@@ -68,6 +68,8 @@ class SavedGame:
     turned: int = 0
     actions: list[tuple[str, float | None]] = field(default_factory=list)
     revealed: bool = False  # the deal number may be shown (the round's results are out)
+    hints: int = 0  # help used: hints asked and moves Auto played (0 and 0: a clean game)
+    autos: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +208,7 @@ class Store(Protocol):
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None
     ) -> list[SavedGame]: ...
-    async def results(self, player_id: str) -> list[tuple[str, str]]: ...
+    async def results(self, player_id: str) -> list[tuple[str, str, bool]]: ...
 
     # the daily challenge
     async def daily_attempt(self, day: str, player_id: str) -> str | None: ...

@@ -34,8 +34,10 @@ from .postgres_devices import DevicesAndReports, save_report
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import (
     ENTRY_KEYS,
+    GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_UPDATES,
+    RESULT_COLUMNS,
     dumps,
     game_from_row,
     game_values,
@@ -44,7 +46,7 @@ from .rows import (
 
 _SAVE_GAME = (
     f"INSERT INTO games ({GAME_COLUMNS}) "
-    f"SELECT {', '.join(f'${i}' for i in range(1, 19))} "
+    f"SELECT {', '.join(f'${i}' for i in range(1, GAME_COLUMN_COUNT + 1))} "
     "WHERE EXISTS (SELECT 1 FROM players WHERE id = $2) "
     f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
 )
@@ -313,11 +315,12 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         rows = await self._read(lambda c: c.fetch(sql, player_id, cutoff, limit))
         return [game_from_row(r) for r in rows]
 
-    async def results(self, player_id: str) -> list[tuple[str, str]]:
-        """(preset, result) of a player's games in the order started; 'playing' when unfinished."""
-        sql = "SELECT preset, result FROM games WHERE player_id = $1 ORDER BY started, id"
+    async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
+        """(preset, result, assisted) of a player's games in the order started; 'playing'
+        when unfinished; assisted: a hint or Auto was used."""
+        sql = f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
         rows = await self._read(lambda c: c.fetch(sql, player_id))
-        return [(r[0], r[1] or "playing") for r in rows]
+        return [(r[0], r[1] or "playing", bool(r[2])) for r in rows]
 
     # ----------------------------------------------------------------- daily
     async def daily_attempt(self, day: str, player_id: str) -> str | None:

@@ -110,8 +110,21 @@ CREATE TABLE IF NOT EXISTS name_reports (
 );
 """
 
-VERSION: Final = 4
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
+# The help a game used (hints asked, moves played by Auto): clean and assisted results are
+# counted apart in the statistics.
+SCHEMA_V5: Final = """
+ALTER TABLE games ADD COLUMN IF NOT EXISTS hints INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS autos INTEGER NOT NULL DEFAULT 0;
+"""
+
+VERSION: Final = 5
+MIGRATIONS: Final[dict[int, str]] = {
+    1: SCHEMA_V1,
+    2: SCHEMA_V2,
+    3: SCHEMA_V3,
+    4: SCHEMA_V4,
+    5: SCHEMA_V5,
+}
 
 # Created before the version is read: the schema version and the server secret (processes
 # sharing a database must derive the same daily deals).

@@ -10,14 +10,17 @@ from .base import Account, SavedGame
 
 GAME_COLUMNS: Final = (
     "id, player_id, room_id, daily, ranked, preset, rules, deal, started, finished, "
-    "result, elapsed, score, runs, moves, turned, actions, revealed"
+    "result, elapsed, score, runs, moves, turned, actions, revealed, hints, autos"
 )
+GAME_COLUMN_COUNT: Final = len(GAME_COLUMNS.split(", "))
 # What an update of a game row changes: not its id, its first start, nor a revealed deal.
 GAME_UPDATES: Final = ", ".join(
     f"{name} = excluded.{name}"
     for name in GAME_COLUMNS.split(", ")
     if name not in ("id", "started", "revealed")
 )
+# A player's results for the statistics: preset, result and whether help was used.
+RESULT_COLUMNS: Final = "preset, result, hints > 0 OR autos > 0"
 # name_reports: the fields of a SaveReport, in its order.
 REPORT_COLUMNS: Final = "room_id, player_id, name, reporter_id, reason, created"
 # daily_entries: the columns selected, under these keys.
@@ -32,7 +35,7 @@ def game_values(r: SavedGame) -> tuple[Any, ...]:
     """A record's values in GAME_COLUMNS order (ranked and revealed as the driver's bool)."""
     return (r.id, r.player_id, r.room_id, r.daily, r.ranked, r.preset, dumps(r.rules),
             str(r.deal), r.started, r.finished, r.result, r.elapsed, r.score, r.runs, r.moves,
-            r.turned, dumps(r.actions), r.revealed)  # fmt: skip
+            r.turned, dumps(r.actions), r.revealed, r.hints, r.autos)  # fmt: skip
 
 
 class Row(Protocol):
@@ -64,4 +67,6 @@ def game_from_row(row: Row) -> SavedGame:
         turned=row["turned"],
         actions=[(a, e) for a, e in orjson.loads(row["actions"])],
         revealed=bool(row["revealed"]),
+        hints=row["hints"],
+        autos=row["autos"],
     )

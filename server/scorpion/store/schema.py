@@ -108,8 +108,21 @@ CREATE TABLE IF NOT EXISTS name_reports (
 );
 """
 
-VERSION: Final = 4
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
+# The help a game used (hints asked, moves played by Auto): clean and assisted results are
+# counted apart in the statistics.
+SCHEMA_V5: Final = """
+ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN autos INTEGER NOT NULL DEFAULT 0;
+"""
+
+VERSION: Final = 5
+MIGRATIONS: Final[dict[int, str]] = {
+    1: SCHEMA_V1,
+    2: SCHEMA_V2,
+    3: SCHEMA_V3,
+    4: SCHEMA_V4,
+    5: SCHEMA_V5,
+}
 
 PRAGMAS: Final = (
     # WAL with synchronous=NORMAL: a committed transaction survives the process being

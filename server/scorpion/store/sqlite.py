@@ -31,8 +31,10 @@ from .base import (
 )
 from .rows import (
     ENTRY_KEYS,
+    GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_UPDATES,
+    RESULT_COLUMNS,
     dumps,
     game_from_row,
     game_values,
@@ -42,7 +44,7 @@ from .sqlite_devices import DevicesAndReports, player_by_id, save_report
 from .worker import Op, SQLiteWorker
 
 _SAVE_GAME = (
-    f"INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * 18)} "
+    f"INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * GAME_COLUMN_COUNT)} "
     "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
     f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
 )
@@ -250,13 +252,14 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
             ]
         )
 
-    async def results(self, player_id: str) -> list[tuple[str, str]]:
-        """(preset, result) of a player's games in the order started; 'playing' when unfinished."""
+    async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
+        """(preset, result, assisted) of a player's games in the order started; 'playing'
+        when unfinished; assisted: a hint or Auto was used."""
         return await self._read(
             lambda c: [
-                (r[0], r[1] or "playing")
+                (r[0], r[1] or "playing", bool(r[2]))
                 for r in c.execute(
-                    "SELECT preset, result FROM games WHERE player_id = ? ORDER BY started, id",
+                    f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
                     (player_id,),
                 )
             ]

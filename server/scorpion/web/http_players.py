@@ -112,8 +112,9 @@ def live_racer(referee: Referee, game: SavedGame) -> Racer | None:
 
 def game_json(game: SavedGame, now: float, live: Racer | None = None) -> dict[str, Any]:
     """A game record for its owner. The deal number stays hidden while it could help
-    someone still playing: a race before its results, a daily before its day closes. A game still being
-    played (``live``: its racer) shows its live numbers and log, not the stored start."""
+    someone still playing: a race before its results, a daily before its day closes. A
+    game still being played (``live``: its racer) shows its live numbers and log, not the
+    stored start; ``clean``: no hint, no Auto."""
     shown = deal_shown(revealed=game.revealed, daily=game.daily, now=now)
     numbers: dict[str, Any] = {
         "status": game.result or "playing",
@@ -122,12 +123,17 @@ def game_json(game: SavedGame, now: float, live: Racer | None = None) -> dict[st
         "runs": game.runs,
         "moves": game.moves,
         "turned": game.turned,
+        "hints": game.hints,
+        "autos": game.autos,
         "actions": [[a, e] for a, e in game.actions],
     }
     if game.result is None and live is not None:
         progress = live.progress()
         numbers.update(
-            {k: progress[k] for k in ("status", "elapsed", "score", "runs", "moves", "turned")}
+            {
+                k: progress[k]
+                for k in ("status", "elapsed", "score", "runs", "moves", "turned", "hints", "autos")
+            }
         )
         numbers["actions"] = [[a, e] for a, e in live.game.log]
     return {
@@ -141,6 +147,7 @@ def game_json(game: SavedGame, now: float, live: Racer | None = None) -> dict[st
         "started": game.started,
         "finished": game.finished,
         **numbers,
+        "clean": not (numbers["hints"] or numbers["autos"]),  # no hint, no Auto
     }
 
 

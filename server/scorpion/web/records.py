@@ -154,6 +154,8 @@ class RecordWriter:
             moves=record.moves,
             turned=record.turned,
             actions=[(a, e) for a, e in record.actions],
+            hints=record.hints,
+            autos=record.autos,
         )
 
 
