@@ -79,16 +79,18 @@ def test_ranks_long_names_results_and_the_way_back(
     expect(bo.locator(".mini-strip .chip").first).to_contain_text("1")
     assert inside(bo, ".racers .racer")
 
-    # A hint, counted for the results.
+    # A hint: help, so Ada's result is assisted and ranks after Bo's clean one.
     ada.keyboard.press("h")
     expect(ada.locator(".race-main .hint-src")).to_have_count(1)
+    expect(bo.locator(".racers .racer .rank")).to_have_text(["1", "2"])
+    assert racer_rows(bo) == [f"1 {BO} (you)", f"2 {ADA}"]
 
     give_up(ada)
     give_up(bo)
     expect(ada.get_by_role("dialog", name="Results")).to_be_visible(timeout=15_000)
     expect(bo.get_by_role("dialog", name="Results")).to_be_visible(timeout=15_000)
-    expect(ada.locator("#results-h")).to_have_text("You placed 1st of 2")
-    expect(bo.locator("#results-h")).to_have_text("You placed 2nd of 2")
+    expect(ada.locator("#results-h")).to_have_text("You placed 2nd of 2")
+    expect(bo.locator("#results-h")).to_have_text("You placed 1st of 2")
     expect(ada.locator(".results-table th")).to_have_text(
         ["#", "Racer", "Result", "Runs", "In order", "Score", "Moves", "Help"]
     )
@@ -98,7 +100,9 @@ def test_ranks_long_names_results_and_the_way_back(
     )
     expect(bo.locator(".results-table .under:visible").first).to_have_text("gave up")
     for page in (ada, bo):
-        expect(page.locator(".results-table tbody tr").first).to_contain_text("1 hint")
+        help_cells = page.locator(".results-table tbody td[data-help]")
+        expect(help_cells).to_have_text(["Clean", "Assisted: 1 hint"])
+        expect(page.locator("[data-note=assisted]")).to_be_visible()
         # Nobody removed a run: the chart shows the score alone, no flat runs lines.
         expect(page.locator("svg.chart .runs-line")).to_have_count(0)
         expect(page.locator("svg.chart")).to_contain_text("nobody removed a run")
@@ -120,7 +124,7 @@ def test_ranks_long_names_results_and_the_way_back(
         bar = page.get_by_role("region", name="Race over")
         expect(bar).to_be_in_viewport()
         expect(bar.get_by_role("button", name="Rematch")).to_be_visible()
-    expect(bo.get_by_role("region", name="Race over")).to_contain_text("you placed 2nd of 2")
+    expect(bo.get_by_role("region", name="Race over")).to_contain_text("you placed 1st of 2")
     bo.get_by_role("button", name="Results", exact=True).click()
     expect(bo.get_by_role("dialog", name="Results")).to_be_visible()
     ada.get_by_role("region", name="Race over").get_by_role("button", name="Rematch").click()

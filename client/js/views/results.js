@@ -21,28 +21,32 @@ export function headline(results, me) {
   return first[0].status === "won" ? `${names} won` : `${names} ${first.length > 1 ? "lead" : "leads"}: nobody finished`;
 }
 
-function helpUsed(row) {
+/** "Clean", or "Assisted: " and the help used (the server says which: `clean`). */
+export function helpUsed(row) {
+  if (row.clean !== false) return "Clean";
   const parts = [];
   if (row.hints) parts.push(`${row.hints} ${row.hints === 1 ? "hint" : "hints"}`);
-  if (row.autos) parts.push(`${row.autos} Auto`);
-  return parts.join(", ") || "none";
+  if (row.autos) parts.push(`${row.autos} by Auto`);
+  return `Assisted: ${parts.join(", ")}`;
 }
 
 /** The results overlay for state `s` (its room in phase "results"). */
 export function resultsDialog(s, { me, onRematch, onClose }) {
   const r = s.room;
   const results = r.results || [];
-  const withHelp = !!r.settings?.hints; // hints (and Auto) were allowed: say who used them
+  const assisted = results.some((row) => row.clean === false);
+  // Help was allowed or used: say who used it (assisted results rank after clean ones).
+  const withHelp = assisted || !!r.settings?.hints || !!r.settings?.auto;
   // On a phone the result goes under the name and the moves column hides (.wide-only).
   const rows = results.map((row) => {
     const result = row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status;
-    return h(`tr${row.player === me ? ".me" : ""}`, {},
+    return h(`tr${row.player === me ? ".me" : ""}${row.clean === false ? ".assisted" : ""}`, {},
       h("td", { text: String(row.rank) }),
       h("td.name", {}, h("span", { text: row.name, title: row.name }), h("small.under", { text: result })),
       h("td.wide-only", { text: result }),
       h("td.num", { text: `${row.runs}/4` }), h("td.num", { text: String(row.ordered ?? "") }),
       h("td.num", { text: String(row.score) }), h("td.num.wide-only", { text: String(row.moves) }),
-      withHelp ? h("td", { text: helpUsed(row) }) : null);
+      withHelp ? h("td", { dataset: { help: row.clean === false ? "assisted" : "clean" }, text: helpUsed(row) }) : null);
   });
   const players = results.map((row) => ({ id: row.player, name: row.name }));
   const end = Math.max(0, ...results.map((x) => x.elapsed || 0));
@@ -55,6 +59,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
     h("div.table-scroll", {}, h("table.results-table", {},
       h("thead", {}, h("tr", {}, headers.map(([t, cls, title]) => h(cls ? `th.${cls}` : "th", { text: t, title, scope: "col" })))),
       h("tbody", {}, rows))),
+    assisted ? h("p.muted", { dataset: { note: "assisted" }, text: "Assisted results (a hint or a move by Auto) rank after the clean ones." }) : null,
     raceChart(s.timeline, players, { end, width }),
     deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)})${r.verified ? ", proved winnable" : ""}.` }) : null,
     h("div.row", {},

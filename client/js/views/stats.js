@@ -1,4 +1,5 @@
-// Statistics per preset: started, won, lost, win rate, current and best streak.
+// Statistics per preset: clean games (no hint, no Auto) started, won, lost, win rate, current and
+// best streak; games played with help counted apart (the server counts both).
 
 import { h } from "../dom.js";
 import * as api from "../api.js";
@@ -7,7 +8,7 @@ import { presetLabel } from "../presets.js";
 export function mountStats(ctx) {
   const { root } = ctx;
   const body = h("div.stack", {}, h("p.muted", { role: "status", text: "Loading your statistics…" }));
-  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you finished, by rules. Giving up counts as a loss." }),
+  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you played without help, by rules. Giving up counts as a loss. Games with a hint or Auto are counted apart and end a streak." }),
     h("p", {}, h("a", { href: "#/devices" }, "Use on another device"), " — keep your statistics on your phone and your computer."), body);
   if (!api.token()) {
     body.replaceChildren(h("p.muted", { text: "Play a game first: your statistics appear here." }));
@@ -25,7 +26,9 @@ export function mountStats(ctx) {
       h("div.stat-cards", {},
         card("Played", st.started), card("Won", st.won), card("Lost", st.lost),
         card("Win rate", `${Math.round((st.win_rate ?? (st.started ? st.won / st.started : 0)) * 100)}%`),
-        card("Streak", st.current_streak), card("Best streak", st.best_streak)))));
+        card("Streak", st.current_streak), card("Best streak", st.best_streak)),
+      st.assisted_started ? h("p.muted", { dataset: { stats: "assisted" },
+        text: `With help (hints or Auto), counted apart: ${st.assisted_started} played, ${st.assisted_won} won.` }) : null)));
   }).catch((err) => {
     body.replaceChildren(h("p.error-text", { text: err.message }));
   });

@@ -253,6 +253,9 @@ class Daily(Place):
         if not racer.playing:
             self._finish(racer, now, out)
 
+    def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
+        self._changed = True  # told in the next ``playing`` event
+
     # ------------------------------------------------------------------ the clock
     def next_deadline(self) -> float | None:
         """When :meth:`tick` has something to do: the ``playing`` event ``every`` seconds

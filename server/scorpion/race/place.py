@@ -102,6 +102,10 @@ class Place:
     ) -> None:
         """Events after a racer's game changed (progress, views, the end of a game)."""
 
+    def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
+        """A hint was given: the board is as it was, the racer's numbers are not (help makes a
+        result assisted, ranked after the clean ones)."""
+
     def answer_fields(self, racer: Racer) -> Message:
         """What every answer to a game command carries."""
         return {"view": racer.game.view(), "status": racer.status, "elapsed": racer.last_elapsed}
@@ -251,6 +255,7 @@ class Place:
         if isinstance(answer, HintsFound):
             racer.apply(HINT, racer.elapsed(now))
             out.append(Persist(racer.record(ticket.seq, HINT)))
+            self.help_used(racer, now, out)
             hints = [{"move": move, "winnable": winnable} for move, winnable in answer.hints]
             return {"hints": hints, **self.answer_fields(racer)}
         assert isinstance(answer, AutoFound)

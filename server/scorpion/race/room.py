@@ -143,6 +143,9 @@ class Room(RoomFeed):
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
+    def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
+        self.progress(out, racer, now)
+
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
         """The public snapshot (docs/protocol.md section 5): numbers only, no cards."""
