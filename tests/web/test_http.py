@@ -1,11 +1,15 @@
-"""The HTTP API against a real server process."""
+"""The HTTP API against a real server process, and what a game record shows."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import httpx
 import pytest
 
 from scorpion.engine import PRESETS
+from scorpion.store import SavedGame
+from scorpion.web.http_players import game_json
 from support.server import Api, ServerProcess
 
 
@@ -138,3 +142,17 @@ async def test_presets_as_data(api: Api) -> None:
     assert presets["hard"]["options"]["undo"] == "unlimited"
     assert presets["wasp"]["rules"]["empty"].startswith("Any face-up card")
     assert presets["three-blind-mice"]["options"]["layout"] == "three-blind-mice"
+
+
+def test_a_daily_game_record_shows_its_deal_only_once_the_day_closes() -> None:
+    # The midnight window: a ranked attempt of 30 November started at 23:59:10 UTC is still
+    # being played at 00:00:01; its record must not give the deal away until the day closes.
+    midnight = 1_796_083_200.0  # 2026-12-01 00:00 UTC
+    game = SavedGame("daily:2026-11-30:1:p", "p", "classic", 42, midnight - 50,
+                     daily="2026-11-30", ranked=True)  # fmt: skip
+    assert game_json(game, midnight + 1)["deal"] is None
+    assert game_json(game, midnight + 3599)["deal"] is None
+    assert game_json(game, midnight + 3600)["deal"] == "42"
+    race = SavedGame("room1:1:p", "p", "classic", 42, midnight, room_id="room1")
+    assert game_json(race, midnight + 9e9)["deal"] is None  # a race's: only with its results
+    assert game_json(replace(race, revealed=True), midnight)["deal"] == "42"
