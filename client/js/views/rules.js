@@ -108,6 +108,15 @@ export function rulesContent(preset, headingLevel = 2) {
       h("div.rules-examples", {}, examples(preset.options || {}))));
 }
 
+/** What makes a result count (the server applies it; this only says it). */
+function fairResults() {
+  return h("section.panel.stack", { "aria-labelledby": "rules-fair" },
+    h("h3", { id: "rules-fair", text: "Fair results" }),
+    h("ul.rules-list", {},
+      h("li", { text: "A game without a hint and without a move by Auto is clean; one with either is assisted and says which help it used. Assisted results rank after every clean one, and your statistics count them apart." }),
+      h("li", { text: "The daily's ranked attempt lasts at most an hour. A day closes an hour after the next midnight UTC: until then nobody gets its deal number, a hint or Auto on it." })));
+}
+
 /** #/rules and #/rules/<preset>: a page with a tab per preset. */
 export function mountRules(ctx, name) {
   const { root } = ctx;
@@ -124,6 +133,7 @@ export function mountRules(ctx, name) {
         h("a.btn.small", { href: `#/rules/${p.name}`, "aria-current": p.name === preset.name ? "page" : null, text: p.label }))),
       h("h2", { text: preset.label }),
       rulesContent(preset, 3),
+      fairResults(),
       h("div.row", {}, h("a.btn.primary", { href: `#/practice/${preset.name}` }, `Practice ${preset.label}`), h("a.btn", { href: "#/" }, "Start a race")));
   }).catch((err) => {
     if (!alive) return;
