@@ -22,7 +22,9 @@ $(VENV)/.dev: $(BIN)/scorpion
 run: $(BIN)/scorpion
 	$(BIN)/scorpion serve --host $(HOST) --port $(PORT) $(ARGS)
 
+# Chromium, PostgreSQL, nginx, redis-server and axe-core: installed when missing (apt as root).
 test: $(VENV)/.dev
+	tests/setup/system-deps
 	$(BIN)/ruff check server tests benchmarks
 	$(BIN)/ruff format --check server tests benchmarks
 	$(BIN)/mypy
