@@ -155,7 +155,8 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
     # Statistics and records of the race.
     stats = (await api.call("GET", f"/api/players/{ids['Ann']}/stats")).json()["stats"]
     assert stats == [{"preset": "classic", "started": 1, "won": 0, "lost": 1, "win_rate": 0.0,
-                      "current_streak": 0, "best_streak": 0}]  # fmt: skip
+                      "current_streak": 0, "best_streak": 0,
+                      "assisted_started": 0, "assisted_won": 0}]  # fmt: skip
     games = (await api.call("GET", "/api/me/games", tokens["Bob"])).json()["games"]
     assert len(games) == 1 and games[0]["status"] == "gave-up" and games[0]["room"] == room
     assert games[0]["deal"] == str(DEAL)  # the results are out: the deal may be shown
