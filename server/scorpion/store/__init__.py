@@ -16,6 +16,8 @@ from pathlib import Path
 
 from .base import (
     JSON,
+    LINK_ROUNDS,
+    MAX_LINKED,
     Account,
     AppendLog,
     ClaimDaily,
@@ -66,6 +68,8 @@ __all__ = [
     "Account",
     "AppendLog",
     "ClaimDaily",
+    "LINK_ROUNDS",
+    "MAX_LINKED",
     "CloseRoom",
     "DuplicateError",
     "Fence",

@@ -110,8 +110,24 @@ CREATE TABLE IF NOT EXISTS name_reports (
 );
 """
 
-VERSION: Final = 4
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
+# The devices a player was made, claimed or recovered on (HMACs only): see schema.py.
+SCHEMA_V5: Final = """
+CREATE TABLE IF NOT EXISTS player_devices (
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    device_hash BYTEA NOT NULL,
+    PRIMARY KEY (player_id, device_hash)
+);
+CREATE INDEX IF NOT EXISTS player_devices_device ON player_devices (device_hash, player_id);
+"""
+
+VERSION: Final = 5
+MIGRATIONS: Final[dict[int, str]] = {
+    1: SCHEMA_V1,
+    2: SCHEMA_V2,
+    3: SCHEMA_V3,
+    4: SCHEMA_V4,
+    5: SCHEMA_V5,
+}
 
 # Created before the version is read: the schema version and the server secret (processes
 # sharing a database must derive the same daily deals).

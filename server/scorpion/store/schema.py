@@ -108,8 +108,26 @@ CREATE TABLE IF NOT EXISTS name_reports (
 );
 """
 
-VERSION: Final = 4
-MIGRATIONS: Final[dict[int, str]] = {1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3, 4: SCHEMA_V4}
+# The devices a player was made, claimed or recovered on: players sharing one are linked
+# (one ranked daily a day per linked group, race/daily.py). Only an HMAC of the browser's
+# device id is kept (web/devices.py), never the id itself, nor an address.
+SCHEMA_V5: Final = """
+CREATE TABLE IF NOT EXISTS player_devices (
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    device_hash BLOB NOT NULL,
+    PRIMARY KEY (player_id, device_hash)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS player_devices_device ON player_devices (device_hash, player_id);
+"""
+
+VERSION: Final = 5
+MIGRATIONS: Final[dict[int, str]] = {
+    1: SCHEMA_V1,
+    2: SCHEMA_V2,
+    3: SCHEMA_V3,
+    4: SCHEMA_V4,
+    5: SCHEMA_V5,
+}
 
 PRAGMAS: Final = (
     # WAL with synchronous=NORMAL: a committed transaction survives the process being
