@@ -40,6 +40,7 @@ PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at
 TOP_ROWS: Final = 10  # leaderboard rows in the welcome and the ``playing`` events
 TOP_LIVE: Final = 5  # attempts going on shown in "playing now"
 DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a deal search)
+NEW_PLAYER: Final = 86_400.0  # seconds: a player younger than this at the start is marked
 
 
 def daily_seed(secret: bytes, date: str) -> int:
@@ -73,6 +74,10 @@ class Attempt(Racer):
     ranked one)."""
 
     ranked: bool = False
+    new_player: bool = False  # the player was younger than NEW_PLAYER when it started
+
+    def entry(self) -> dict[str, object]:
+        return {**super().entry(), "new_player": self.new_player}
 
     def live_key(self) -> tuple[float, ...]:
         """Its place among the attempts going on (``ranking.rank_key`` of a game not won),
@@ -153,6 +158,9 @@ class Daily(Place):
         data["daily"] = data.pop("date")
         data["leaderboard"] = {**self.leaderboard(), "you": self.board.row(player_id)}
         data["ranked"] = self.next_ranked(player_id, now) if attempt is None else attempt.ranked
+        data["unranked_reason"] = (
+            self.unranked_reason(player_id, now) if attempt is None else self._why(attempt)
+        )
         data["attempt"] = None
         if attempt is not None:
             data["attempt"] = {**attempt.entry(), **self._attempt_fields(attempt)}
@@ -160,7 +168,30 @@ class Daily(Place):
 
     def next_ranked(self, player_id: str, now: float) -> bool:
         """Would a new attempt by this player now be the ranked one?"""
-        return self.date == utc_date(now) and not self.attempts.get(player_id)
+        return self.unranked_reason(player_id, now) is None
+
+    def unranked_reason(self, player_id: str, now: float) -> str | None:
+        """Why a new attempt by this player now would be unranked: ``not-today``,
+        ``played`` (they started one today), ``linked`` (a player sharing a device with
+        them, known from their hello, has the day's ranked attempt); None: it is ranked."""
+        if self.date != utc_date(now):
+            return "not-today"
+        if self.attempts.get(player_id):
+            return "played"
+        member = self.members.get(player_id)
+        linked = member.player.linked if member is not None else frozenset()
+        if any(tries[0].ranked for other in linked if (tries := self.attempts.get(other))):
+            return "linked"  # a ranked attempt is a player's first
+        return None
+
+    def _why(self, attempt: Attempt) -> str | None:
+        """Why an attempt is unranked, from what its record keeps (restored alike): a
+        first attempt of its own day is unranked only for a linked player's."""
+        if attempt.ranked:
+            return None
+        if self.date != utc_date(attempt.started_at):
+            return "not-today"
+        return "played" if attempt.round > 1 else "linked"
 
     # ------------------------------------------------------------------ connections
     def connect(
@@ -293,6 +324,7 @@ class Daily(Place):
         if attempt is not None and attempt.playing:
             return {**self.answer_fields(attempt), "resumed": True}
         attempt = self.new_attempt(player, self.next_ranked(player.id, now), now)
+        attempt.new_player = player.created is not None and now - player.created < NEW_PLAYER
         out.append(
             Persist(
                 DailyStarted(
@@ -304,6 +336,7 @@ class Daily(Place):
                     self.preset,
                     attempt.ranked,
                     now,
+                    new_player=attempt.new_player,
                 )
             )
         )
@@ -342,6 +375,7 @@ class Daily(Place):
             Player(started.player, started.name), started.ranked, started.started_at
         )
         attempt.round = started.attempt
+        attempt.new_player = started.new_player
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
             skipped = replay_action(member, attempt, action)

@@ -65,11 +65,11 @@ def open_store(location: str | Path) -> Store:
 
 __all__ = [
     "JSON",
+    "LINK_ROUNDS",
+    "MAX_LINKED",
     "Account",
     "AppendLog",
     "ClaimDaily",
-    "LINK_ROUNDS",
-    "MAX_LINKED",
     "CloseRoom",
     "DuplicateError",
     "Fence",

@@ -276,7 +276,8 @@ class Cluster:
             if hello["place"] not in self.held:
                 self.hub.close(conn, GOING_AWAY, MOVED)
                 return
-            player = RacePlayer(*hello["player"])
+            pid, name, linked, created = hello["player"]
+            player = RacePlayer(pid, name, frozenset(linked), created)
             outputs = self.referee.hello(conn, player, hello["hello"], now)
         elif kind == b"P":
             changed = orjson.loads(body)
