@@ -118,6 +118,21 @@ async def test_a_linked_group_is_read_within_its_bounds(store: Store) -> None:
     assert len(linked) == MAX_LINKED and linked < set(crowd)
 
 
+async def test_a_days_entries_mark_players_younger_than_a_day_at_the_start(store: Store) -> None:
+    """A day whose log is gone is ranked from the games: the new-player mark comes from
+    the player's creation and the game's start."""
+    await store.create_player("p2", b"t2", "Bo")
+    created = {p: (await store.player(p)).created for p in ("p1", "p2")}  # type: ignore[union-attr]
+    day = "2026-11-29"
+    games = [
+        SavedGame("g1", "p1", "classic", 7, created["p1"] + 2 * 86_400, daily=day, ranked=True),
+        SavedGame("g2", "p2", "classic", 7, created["p2"] + 600, daily=day, ranked=True),
+    ]
+    await store.write([SaveGame(replace(g, result="lost", finished=g.started + 1)) for g in games])
+    entries = await store.daily_entries(day)
+    assert {e["player"]: e["new_player"] for e in entries} == {"p1": False, "p2": True}
+
+
 async def old_database(database: str, version: int) -> None:
     """Make ``database`` a database of schema ``version``, as that version's server left it."""
     if "://" in database:
