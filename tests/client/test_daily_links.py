@@ -14,6 +14,7 @@ from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import name_player, nothing_sideways
+from .test_a11y import serious
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,7 @@ def give_up(page: Page) -> None:
 def test_a_second_player_in_one_browser_is_told_and_new_players_are_marked(
     server: ServerProcess, new_page: PageFactory, screenshots: Path
 ) -> None:
-    page = new_page(1366, 768)
+    page = new_page(1366, 768, bypass_csp=True)  # axe is injected
     urls: list[str] = []
     bodies: list[dict[str, object]] = []
     page.on("request", lambda r: urls.append(r.url))
@@ -53,6 +54,7 @@ def test_a_second_player_in_one_browser_is_told_and_new_players_are_marked(
     expect(row.locator("abbr.new-player")).to_have_text("new", timeout=15_000)
     expect(row.locator("abbr.new-player")).to_have_attribute("title", NEW)
     expect(page.locator("[data-leaderboard=legend]")).to_have_text(f"new = {NEW}")
+    serious(page, "daily, a new player's row")
     page.locator(".leaderboard").locator("..").screenshot(
         path=str(screenshots / "daily-new-player.png")
     )
@@ -73,6 +75,7 @@ def test_a_second_player_in_one_browser_is_told_and_new_players_are_marked(
     note_box, start_box = note.bounding_box(), start.bounding_box()
     assert note_box and start_box and note_box["y"] < start_box["y"]  # read before the button
     nothing_sideways(page)
+    serious(page, "daily, told it is unranked")
     page.screenshot(path=str(screenshots / "daily-linked.png"))
     phone = page.context.new_page()  # the same storage, on a phone-sized window
     phone.set_viewport_size({"width": 390, "height": 844})
