@@ -3,6 +3,10 @@
 
 const TOKEN_KEY = "scorpion.token";
 const PLAYER_KEY = "scorpion.player";
+// This browser's device id: random, made once, kept when the player is forgotten. It goes in
+// the body when a player is made or moved here; the server keeps only a keyed hash of it, to
+// link the players made on one device (docs/http-api.md "Device ids").
+const DEVICE_KEY = "scorpion.device";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -30,6 +34,17 @@ function remember(data) {
   const me = { id: data.id ?? data.player?.id, name: data.name ?? data.player?.name };
   localStorage.setItem(PLAYER_KEY, JSON.stringify(me));
   return me;
+}
+
+/** 32 hex digits (128 random bits), made the first time they are asked for. */
+export function deviceId() {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!/^[0-9a-f]{32}$/.test(id || "")) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
 }
 
 export function forget() {
@@ -69,7 +84,7 @@ async function request(method, path, body) {
 /** Make sure this browser has a player; creates one named `name` if not. */
 export async function ensurePlayer(name) {
   if (token()) return player();
-  const data = await request("POST", "/api/players", { name });
+  const data = await request("POST", "/api/players", { name, device_id: deviceId() });
   return remember(data);
 }
 
@@ -116,7 +131,7 @@ export const makeRecoveryCode = () => request("POST", "/api/me/recovery-code");
 /** This browser becomes the player of a one-time code (or a recovery code), with a token of
  * its own; the player this browser had before is forgotten here. */
 export async function useCode(code, recovery = false) {
-  const data = await request("POST", recovery ? "/api/recover" : "/api/devices/claim", { code });
+  const data = await request("POST", recovery ? "/api/recover" : "/api/devices/claim", { code, device_id: deviceId() });
   forget();
   return remember(data);
 }

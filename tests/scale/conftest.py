@@ -36,6 +36,10 @@ class Cluster:
     def ws_url(self) -> str:
         return self.nginx.ws_url
 
+    @property
+    def db(self) -> str:  # as ServerProcess's: tests read the database behind the servers
+        return self.database
+
     def logs(self) -> str:
         return "\n".join(f"--- server {i}\n{s.log()}" for i, s in enumerate(self.servers))
 

@@ -1,5 +1,6 @@
-"""The store's devices, codes and reports (schema 4), on SQLite and on PostgreSQL; a
-database of every older schema version is migrated to the current one."""
+"""The store's devices, codes and reports (schema 4), the players linked by a shared device
+(schema 5), on SQLite and on PostgreSQL; a database of every older schema version is
+migrated to the current one."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from scorpion.store import (
+    LINK_ROUNDS,
+    MAX_LINKED,
     DuplicateError,
     SavedGame,
     SaveGame,
@@ -71,6 +74,65 @@ async def test_reports_are_kept_newest_first_after_the_players_are_gone(store: S
     assert len(await store.name_reports(limit=1)) == 1
 
 
+async def test_players_sharing_a_device_are_linked_transitively(store: Store) -> None:
+    for player in ("p2", "p3", "p4", "p5"):
+        await store.create_player(player, f"t{player}".encode(), player)
+    assert await store.linked_players("p1") == frozenset()  # no device id: unlinked
+    # p1 and p2 made on device d1; p2 claimed on device d2 where p3 was made: one group.
+    await store.add_player_device("p1", b"d1")
+    await store.add_player_device("p2", b"d1")
+    await store.add_player_device("p2", b"d1")  # seen again: kept once
+    await store.add_player_device("p3", b"d2")
+    assert await store.linked_players("p1") == {"p2"}
+    await store.add_player_device("p2", b"d2")
+    assert await store.linked_players("p1") == {"p2", "p3"}
+    assert await store.linked_players("p3") == {"p1", "p2"}
+    await store.add_player_device("p4", b"d3")  # a device of its own
+    await store.add_player_device("p5", b"d9")
+    assert await store.linked_players("p4") == frozenset()
+    assert await store.linked_players("nobody") == frozenset()
+    await store.add_player_device("nobody", b"d1")  # an unknown player: nothing kept
+    assert await store.linked_players("p1") == {"p2", "p3"}
+    # Deleting a player takes their devices along: p2 was the only bridge.
+    assert await store.delete_player("p2")
+    assert await store.linked_players("p1") == frozenset()
+    assert await store.linked_players("p3") == frozenset()
+
+
+async def test_a_linked_group_is_read_within_its_bounds(store: Store) -> None:
+    """A chain p1 - c1 - c2 - ... (each pair sharing a device) is followed LINK_ROUNDS
+    devices away; a crowd on one device gives at most MAX_LINKED players."""
+    chain = [f"c{i}" for i in range(1, LINK_ROUNDS + 3)]
+    previous = "p1"
+    for i, player in enumerate(chain):
+        await store.create_player(player, player.encode(), player)
+        await store.add_player_device(previous, f"chain{i}".encode())
+        await store.add_player_device(player, f"chain{i}".encode())
+        previous = player
+    assert await store.linked_players("p1") == set(chain[:LINK_ROUNDS])
+    crowd = [f"k{i:03}" for i in range(MAX_LINKED + 5)]
+    for player in crowd:
+        await store.create_player(player, player.encode(), player)
+        await store.add_player_device(player, b"library")
+    linked = await store.linked_players(crowd[0])
+    assert len(linked) == MAX_LINKED and linked < set(crowd)
+
+
+async def test_a_days_entries_mark_players_younger_than_a_day_at_the_start(store: Store) -> None:
+    """A day whose log is gone is ranked from the games: the new-player mark comes from
+    the player's creation and the game's start."""
+    await store.create_player("p2", b"t2", "Bo")
+    created = {p: (await store.player(p)).created for p in ("p1", "p2")}  # type: ignore[union-attr]
+    day = "2026-11-29"
+    games = [
+        SavedGame("g1", "p1", "classic", 7, created["p1"] + 2 * 86_400, daily=day, ranked=True),
+        SavedGame("g2", "p2", "classic", 7, created["p2"] + 600, daily=day, ranked=True),
+    ]
+    await store.write([SaveGame(replace(g, result="lost", finished=g.started + 1)) for g in games])
+    entries = await store.daily_entries(day)
+    assert {e["player"]: e["new_player"] for e in entries} == {"p1": False, "p2": True}
+
+
 async def old_database(database: str, version: int) -> None:
     """Make ``database`` a database of schema ``version``, as that version's server left it."""
     if "://" in database:
@@ -93,7 +155,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 5
+    assert schema.VERSION == postgres_schema.VERSION == 6
     await old_database(database, version)
     store = open_store(database)
     await store.open()
@@ -104,9 +166,13 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         assert moved is not None and moved.id == "p1"
         ranked = SavedGame("g1", "p1", "classic", 7, 1.0, daily="2026-11-29", ranked=True)
         await store.write([SaveGame(ranked)])
+        await store.create_player("p2", b"t3", "New")  # version 5's links
+        await store.add_player_device("p1", b"d1")
+        await store.add_player_device("p2", b"d1")
+        assert await store.linked_players("p2") == {"p1"}
         with pytest.raises(DuplicateError):  # version 3's one ranked daily game a day
             await store.write([SaveGame(replace(ranked, id="g2"))])
-        helped = SavedGame("g3", "p1", "classic", 7, 2.0, hints=1, autos=2)  # version 5's
+        helped = SavedGame("g3", "p1", "classic", 7, 2.0, hints=1, autos=2)  # version 6's
         await store.write([SaveGame(helped)])
         assert await store.game("g3") == helped
     finally:

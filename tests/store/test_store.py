@@ -188,9 +188,9 @@ async def test_daily_one_ranked_attempt_and_entries(store: Store) -> None:
     entries = await store.daily_entries(day)
     assert entries == [
         {"player": "a", "name": "Ann", "status": "won", "elapsed": 90.0, "runs": 4,
-         "score": 300, "moves": 0},
+         "score": 300, "moves": 0, "new_player": True},
         {"player": "b", "name": "Bob", "status": "gave-up", "elapsed": None, "runs": 2,
-         "score": 0, "moves": 0},
+         "score": 0, "moves": 0, "new_player": True},
     ]  # fmt: skip
     assert await store.daily_entries("2026-11-28") == []
     assert await store.daily_wins("a") == [day]

@@ -86,11 +86,14 @@ export function mountDaily(ctx, date) {
       game.update(s.board, { finished: a && a.status !== "playing" });
     } else if (!game) {
       clear(main);
+      // Told before the start: a player linked to this one (same device) had today's ranked attempt.
+      const linked = !a && d.ranked === false && d.unranked_reason === "linked";
       main.append(h("div.panel.stack", {},
         h("h2", { text: a && a.status !== "playing" ? "You have played today's deal" : "Ready when you are" }),
         h("p.muted", { text: a && a.status !== "playing" ? "You can play it again as an unranked attempt; only the first attempt counts." : startNote(d) }),
+        linked ? h("p.note", { dataset: { daily: "linked" }, text: LINKED_NOTE }) : null,
         h("button.btn.primary", { type: "button", dataset: { action: "start-daily" }, onclick: () => session.startDaily().catch((e) => toast(e.message)) },
-          a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
+          a && a.status !== "playing" ? "Play again (unranked)" : linked ? "Play (unranked)" : "Play")));
     }
     clear(result);
     const lb = d.leaderboard || summary?.leaderboard || {};
@@ -141,12 +144,18 @@ export function mountDaily(ctx, date) {
     // The top rows, then ours below them when it is further down (the server's ranks).
     const you = lb.you && !rows.some((e) => e.player === lb.you.player) ? lb.you : null;
     const row = (e) => h(`tr${e.player === me ? ".me" : ""}`, {},
-      h("td", { text: String(e.rank) }), h("td.name", {}, h("span", { text: e.name, title: e.name })),
+      h("td", { text: String(e.rank) }), h("td.name", {}, h("div.name-row", {},
+        h("span", { text: e.name, title: e.name }),
+        e.new_player ? h("abbr.new-player", { title: NEW_PLAYER_NOTE, text: "new" }) : null)),
       h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
       h("td.num", { text: String(e.score) }));
     board.append(h("table.leaderboard", {},
       h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
       h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: "4", text: "…" })), row(you)] : [])));
+    if ([...rows, you].some((e) => e?.new_player)) {
+      board.append(h("p.muted.mark-legend", { dataset: { leaderboard: "legend" } },
+        h("span.new-player", { text: "new" }), ` = ${NEW_PLAYER_NOTE}`));
+    }
     if ((lb.size ?? rows.length) > rows.length) {
       board.append(h("p.muted", { dataset: { leaderboard: "size" }, text: `${lb.size} on the leaderboard` }));
     }
@@ -182,12 +191,16 @@ function minutes(seconds) {
   return `${Math.round((seconds || 3600) / 60)} minutes`;
 }
 
+const LINKED_NOTE = "Another player on this device has played today's ranked attempt: yours will be unranked.";
+const NEW_PLAYER_NOTE = "new player: account younger than a day";
+
 /** What the attempt now (or the next one) counts for. */
 function rankedNote(d, a) {
   if (a?.ranked && a.status === "playing") return `This attempt is ranked: no hints, no Auto, ${minutes(d.ranked_limit)} at most.`;
   if (a?.ranked) return "Your ranked attempt is done; playing again is unranked.";
   if (a && a.status === "playing") return "This is an unranked attempt.";
   if (d.ranked !== false && d.today !== false) return "Your first attempt today is ranked.";
+  if (!a && d.unranked_reason === "linked") return "Your attempt today is unranked.";
   return "Playing again is unranked.";
 }
 

@@ -43,6 +43,7 @@ DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a 
 # A ranked attempt's time limit: plenty for a slow, careful honest game. It
 # bounds how long after midnight a day's deal must stay secret (see closes_at).
 RANKED_LIMIT: Final = 3600.0
+NEW_PLAYER: Final = 86_400.0  # seconds: a player younger than this at the start is marked
 
 
 def daily_seed(secret: bytes, date: str) -> int:
@@ -100,6 +101,10 @@ class Attempt(Racer):
 
     ranked: bool = False
     deadline: float | None = None  # a ranked attempt times out then (server time)
+    new_player: bool = False  # the player was younger than NEW_PLAYER when it started
+
+    def entry(self) -> dict[str, object]:
+        return {**super().entry(), "new_player": self.new_player}
 
     def live_key(self) -> tuple[float, ...]:
         """Its place among the attempts going on (``ranking.rank_key`` of a game not won),
@@ -183,6 +188,9 @@ class Daily(Place):
         data["daily"] = data.pop("date")
         data["leaderboard"] = {**self.leaderboard(), "you": self.board.row(player_id)}
         data["ranked"] = self.next_ranked(player_id, now) if attempt is None else attempt.ranked
+        data["unranked_reason"] = (
+            self.unranked_reason(player_id, now) if attempt is None else self._why(attempt)
+        )
         data["attempt"] = None
         if attempt is not None:
             data["attempt"] = {**attempt.entry(), **self._attempt_fields(attempt)}
@@ -190,7 +198,30 @@ class Daily(Place):
 
     def next_ranked(self, player_id: str, now: float) -> bool:
         """Would a new attempt by this player now be the ranked one?"""
-        return self.date == utc_date(now) and not self.attempts.get(player_id)
+        return self.unranked_reason(player_id, now) is None
+
+    def unranked_reason(self, player_id: str, now: float) -> str | None:
+        """Why a new attempt by this player now would be unranked: ``not-today``,
+        ``played`` (they started one today), ``linked`` (a player sharing a device with
+        them, known from their hello, has the day's ranked attempt); None: it is ranked."""
+        if self.date != utc_date(now):
+            return "not-today"
+        if self.attempts.get(player_id):
+            return "played"
+        member = self.members.get(player_id)
+        linked = member.player.linked if member is not None else frozenset()
+        if any(tries[0].ranked for other in linked if (tries := self.attempts.get(other))):
+            return "linked"  # a ranked attempt is a player's first
+        return None
+
+    def _why(self, attempt: Attempt) -> str | None:
+        """Why an attempt is unranked, from what its record keeps (restored alike): a
+        first attempt of its own day is unranked only for a linked player's."""
+        if attempt.ranked:
+            return None
+        if self.date != utc_date(attempt.started_at):
+            return "not-today"
+        return "played" if attempt.round > 1 else "linked"
 
     # ------------------------------------------------------------------ connections
     def connect(
@@ -367,6 +398,7 @@ class Daily(Place):
         if attempt is not None and attempt.playing:
             return {**self.answer_fields(attempt), "resumed": True}
         attempt = self.new_attempt(player, self.next_ranked(player.id, now), now)
+        attempt.new_player = player.created is not None and now - player.created < NEW_PLAYER
         out.append(
             Persist(
                 DailyStarted(
@@ -378,6 +410,7 @@ class Daily(Place):
                     self.preset,
                     attempt.ranked,
                     now,
+                    new_player=attempt.new_player,
                 )
             )
         )
@@ -418,6 +451,7 @@ class Daily(Place):
             started.started_at,
             started.attempt,
         )
+        attempt.new_player = started.new_player
         member, _ = self.members.ensure(attempt.player)
         for action in actions:
             skipped = replay_action(member, attempt, action)

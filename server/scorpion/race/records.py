@@ -148,6 +148,7 @@ class DailyStarted(_Base):
     preset: str
     ranked: bool
     started_at: float
+    new_player: bool = False  # the player was made less than a day before (absent before)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from .base import (
     JSON,
+    LINK_ROUNDS,
+    MAX_LINKED,
     Account,
     AppendLog,
     ClaimDaily,
@@ -63,6 +65,8 @@ def open_store(location: str | Path) -> Store:
 
 __all__ = [
     "JSON",
+    "LINK_ROUNDS",
+    "MAX_LINKED",
     "Account",
     "AppendLog",
     "ClaimDaily",

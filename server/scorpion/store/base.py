@@ -16,6 +16,12 @@ from typing import Any, Protocol
 
 JSON = dict[str, Any]
 
+# A player's linked group (players made, claimed or recovered on a shared device) is read
+# in at most LINK_ROUNDS rounds (players up to that many shared devices away) and holds at
+# most MAX_LINKED players besides the player: one read costs at most LINK_ROUNDS queries.
+LINK_ROUNDS = 4
+MAX_LINKED = 50
+
 
 class StoreError(ValueError):
     """A request the store cannot satisfy (unknown player, duplicate attempt...)."""
@@ -224,6 +230,14 @@ class Store(Protocol):
     ) -> Account | None: ...
     async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None: ...
     async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Account | None: ...
+    async def add_player_device(self, player_id: str, device_hash: bytes) -> None:
+        """Keep that the player was made, claimed or recovered on this device (its HMAC)."""
+        ...
+
+    async def linked_players(self, player_id: str) -> frozenset[str]:
+        """The other players sharing a device with the player, transitively (bounded:
+        LINK_ROUNDS, MAX_LINKED); empty for an unlinked or unknown player."""
+        ...
 
     # name reports, for the operator
     async def name_reports(self, limit: int = 100) -> list[JSON]: ...

@@ -33,12 +33,13 @@ from .base import (
 from .postgres_devices import DevicesAndReports, save_report
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import (
-    ENTRY_KEYS,
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_UPDATES,
+    NEW_PLAYER_SQL,
     RESULT_COLUMNS,
     dumps,
+    entry_from_row,
     game_from_row,
     game_values,
     player_from_row,
@@ -332,7 +333,8 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
         rows = await self._read(
             lambda c: c.fetch(
-                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves "
+                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves, "
+                f"{NEW_PLAYER_SQL} "
                 "FROM games g JOIN players p ON p.id = g.player_id "
                 "WHERE g.daily = $1 AND g.ranked AND g.result IS NOT NULL "
                 "ORDER BY g.finished LIMIT $2",
@@ -340,7 +342,7 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
                 limit,
             )
         )
-        return [dict(zip(ENTRY_KEYS, tuple(r), strict=True)) for r in rows]
+        return [entry_from_row(r) for r in rows]
 
     async def daily_deal(self, day: str) -> tuple[int, bool] | None:
         """The day's saved daily deal and whether it was verified winnable, or None."""

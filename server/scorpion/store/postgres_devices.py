@@ -2,7 +2,7 @@
 
 The same tables (schema version 4, :mod:`.postgres_schema`) and answers as
 :mod:`.sqlite_devices`. Codes and tokens are SHA-256 hashes; the plain ones are never
-stored.
+stored. Version 5's ``player_devices`` link players (:meth:`DevicesAndReports.linked_players`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import astuple
 
-from .base import JSON, Account, SaveReport
+from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, SaveReport
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import REPORT_COLUMNS, player_from_row
 
@@ -103,6 +103,40 @@ class DevicesAndReports(PostgresWorker):
             return None if player_id is None else await _add_token(c, token_hash, player_id)
 
         return await self._write(op)
+
+    async def add_player_device(self, player_id: str, device_hash: bytes) -> None:
+        """Keep that the player was made, claimed or recovered on this device (once)."""
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO player_devices (player_id, device_hash) "
+                "SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM players WHERE id = $1) "
+                "ON CONFLICT DO NOTHING",
+                player_id,
+                device_hash,
+            )
+        )
+
+    async def linked_players(self, player_id: str) -> frozenset[str]:
+        """The other players sharing a device with the player, transitively: one query per
+        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
+        sql = (
+            "SELECT DISTINCT b.player_id FROM player_devices a "
+            "JOIN player_devices b ON b.device_hash = a.device_hash "
+            "WHERE a.player_id = ANY($1::text[]) AND NOT b.player_id = ANY($2::text[]) "
+            "ORDER BY b.player_id LIMIT $3"
+        )
+
+        async def op(c: Conn) -> frozenset[str]:
+            group, frontier = {player_id}, [player_id]
+            for _ in range(LINK_ROUNDS):
+                rows = await c.fetch(sql, frontier, list(group), MAX_LINKED + 1 - len(group))
+                frontier = [row[0] for row in rows]
+                group.update(frontier)
+                if not frontier or len(group) > MAX_LINKED:
+                    break
+            return frozenset(group - {player_id})
+
+        return await self._read(op)
 
     async def name_reports(self, limit: int = 100) -> list[JSON]:
         """The latest reports, newest first."""

@@ -24,7 +24,17 @@ RESULT_COLUMNS: Final = "preset, result, hints > 0 OR autos > 0"
 # name_reports: the fields of a SaveReport, in its order.
 REPORT_COLUMNS: Final = "room_id, player_id, name, reporter_id, reason, created"
 # daily_entries: the columns selected, under these keys.
-ENTRY_KEYS: Final = ("player", "name", "status", "elapsed", "runs", "score", "moves")
+ENTRY_KEYS: Final = ("player", "name", "status", "elapsed", "runs", "score", "moves", "new_player")
+# ... the last one: the player was younger than a day when the game started (the mark of
+# race.daily.NEW_PLAYER, for days whose log is gone).
+NEW_PLAYER_SQL: Final = "g.started - p.created < 86400"
+
+
+def entry_from_row(row: Any) -> dict[str, Any]:
+    """A daily_entries row as a leaderboard entry (``new_player`` a bool on both backends)."""
+    entry = dict(zip(ENTRY_KEYS, tuple(row), strict=True))
+    entry["new_player"] = bool(entry["new_player"])
+    return entry
 
 
 def dumps(value: Any) -> str:

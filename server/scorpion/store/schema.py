@@ -108,20 +108,33 @@ CREATE TABLE IF NOT EXISTS name_reports (
 );
 """
 
+# The devices a player was made, claimed or recovered on: players sharing one are linked
+# (one ranked daily a day per linked group, race/daily.py). Only an HMAC of the browser's
+# device id is kept (web/devices.py), never the id itself, nor an address.
+SCHEMA_V5: Final = """
+CREATE TABLE IF NOT EXISTS player_devices (
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    device_hash BLOB NOT NULL,
+    PRIMARY KEY (player_id, device_hash)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS player_devices_device ON player_devices (device_hash, player_id);
+"""
+
 # The help a game used (hints asked, moves played by Auto): clean and assisted results are
 # counted apart in the statistics.
-SCHEMA_V5: Final = """
+SCHEMA_V6: Final = """
 ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN autos INTEGER NOT NULL DEFAULT 0;
 """
 
-VERSION: Final = 5
+VERSION: Final = 6
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
     3: SCHEMA_V3,
     4: SCHEMA_V4,
     5: SCHEMA_V5,
+    6: SCHEMA_V6,
 }
 
 PRAGMAS: Final = (

@@ -30,12 +30,13 @@ from .base import (
     Write,
 )
 from .rows import (
-    ENTRY_KEYS,
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_UPDATES,
+    NEW_PLAYER_SQL,
     RESULT_COLUMNS,
     dumps,
+    entry_from_row,
     game_from_row,
     game_values,
     player_from_row,
@@ -281,13 +282,14 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
 
         def op(c: sqlite3.Connection) -> list[JSON]:
             rows = c.execute(
-                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves "
+                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves, "
+                f"{NEW_PLAYER_SQL} "
                 "FROM games g JOIN players p ON p.id = g.player_id "
                 "WHERE g.daily = ? AND g.ranked = 1 AND g.result IS NOT NULL "
                 "ORDER BY g.finished LIMIT ?",
                 (day, limit),
             ).fetchall()
-            return [dict(zip(ENTRY_KEYS, tuple(r), strict=True)) for r in rows]
+            return [entry_from_row(r) for r in rows]
 
         return await self._read(op)
 

@@ -4,6 +4,8 @@ Tables of schema version 4 (:mod:`.schema`): ``device_tokens`` (more tokens of o
 player, beside ``players.token_hash``), ``device_codes`` (one-time codes that move a
 player to another device, until they expire), ``recovery_codes`` (one per player) and
 ``name_reports``. Codes and tokens are SHA-256 hashes; the plain ones are never stored.
+Version 5's ``player_devices``: the HMACs of the devices a player was made, claimed or
+recovered on, which link players (:meth:`DevicesAndReports.linked_players`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sqlite3
 import time
 from dataclasses import astuple
 
-from .base import JSON, Account, SaveReport
+from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, SaveReport
 from .rows import REPORT_COLUMNS, player_from_row
 from .worker import Op, SQLiteWorker
 
@@ -113,6 +115,40 @@ class DevicesAndReports(SQLiteWorker):
 
         result: Account | None = await self._write(op)
         return result
+
+    async def add_player_device(self, player_id: str, device_hash: bytes) -> None:
+        """Keep that the player was made, claimed or recovered on this device (once)."""
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO player_devices (player_id, device_hash) "
+                "SELECT ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
+                "ON CONFLICT DO NOTHING",
+                (player_id, device_hash, player_id),
+            )
+        )
+
+    async def linked_players(self, player_id: str) -> frozenset[str]:
+        """The other players sharing a device with the player, transitively: one query per
+        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
+
+        def op(c: sqlite3.Connection) -> frozenset[str]:
+            group, frontier = {player_id}, [player_id]
+            for _ in range(LINK_ROUNDS):
+                rows = c.execute(
+                    "SELECT DISTINCT b.player_id FROM player_devices a "
+                    "JOIN player_devices b ON b.device_hash = a.device_hash "
+                    f"WHERE a.player_id IN ({', '.join('?' * len(frontier))}) "
+                    f"AND b.player_id NOT IN ({', '.join('?' * len(group))}) "
+                    "ORDER BY b.player_id LIMIT ?",
+                    (*frontier, *group, MAX_LINKED + 1 - len(group)),
+                ).fetchall()
+                frontier = [row[0] for row in rows]
+                group.update(frontier)
+                if not frontier or len(group) > MAX_LINKED:
+                    break
+            return frozenset(group - {player_id})
+
+        return await self._read(op)
 
     async def name_reports(self, limit: int = 100) -> list[JSON]:
         """The latest reports, newest first."""

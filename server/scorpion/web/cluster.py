@@ -276,7 +276,10 @@ class Cluster:
             if hello["place"] not in self.held:
                 self.hub.close(conn, GOING_AWAY, MOVED)
                 return
-            player = RacePlayer(*hello["player"])
+            # [id, name, linked, created]; a process of the previous version sends two.
+            pid, name, *more = hello["player"]
+            linked, created = (*more, [], None)[:2]
+            player = RacePlayer(pid, name, frozenset(linked), created)
             outputs = self.referee.hello(conn, player, hello["hello"], now)
         elif kind == b"P":
             changed = orjson.loads(body)

@@ -7,6 +7,10 @@ good until they make a new one. Either gives the new device a token of its own f
 the same player (the first device keeps its token). Codes are stored as SHA-256
 hashes only, and trying them is rate-limited by address.
 
+A **device id** is a random id the browser makes once and keeps (128 bits, in hex): it
+comes in the body when a player is made, a code claimed or a recovery code used. Only its
+HMAC with the server secret is kept, per player; players sharing one are linked.
+
 >>> code = new_code(CODE_LENGTH)
 >>> len(code), set(code.replace("-", "")) <= set(CODE_ALPHABET)
 (9, True)
@@ -14,12 +18,24 @@ hashes only, and trying them is rate-limited by address.
 True
 >>> normal_code("ab-cd ef") , normal_code(None)
 ('abcdef', '')
+>>> device_id({}), device_id({"device_id": "0f" * 16}) == "0f" * 16
+(None, True)
+>>> device_id({"device_id": "my laptop"})
+Traceback (most recent call last):
+...
+scorpion.web.devices.BadDeviceId: device_id is 32 lowercase hex digits, made by the browser
+>>> one = "0f" * 16
+>>> len(device_hash(b"s", one)), device_hash(b"s", one) == device_hash(b"t", one)
+(32, False)
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -31,6 +47,11 @@ CODE_LENGTH: Final = 8  # 31**8: about 40 bits, for a code living CODE_SECONDS
 CODE_SECONDS: Final = 300.0
 RECOVERY_LENGTH: Final = 20  # 31**20: about 99 bits, for a code that does not expire
 MAX_CODE: Final = 64  # characters accepted in a code field (dashes and spaces included)
+DEVICE_ID: Final = re.compile(r"[0-9a-f]{32}")  # what the client makes: 128 random bits, hex
+
+
+class BadDeviceId(ValueError):
+    """A ``device_id`` that is not what the client makes."""
 
 
 def new_code(length: int) -> str:
@@ -48,6 +69,23 @@ def normal_code(code: object) -> str:
 
 def code_hash(code: str) -> bytes:
     return hashlib.sha256(b"scorpion-code:" + normal_code(code).encode()).digest()
+
+
+def device_id(body: Mapping[str, object]) -> str | None:
+    """The body's ``device_id`` (None when absent: an older client, left unlinked), or
+    BadDeviceId."""
+    value = body.get("device_id")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not DEVICE_ID.fullmatch(value):
+        raise BadDeviceId("device_id is 32 lowercase hex digits, made by the browser")
+    return value
+
+
+def device_hash(secret: bytes, device: str) -> bytes:
+    """What is kept of a device id: its HMAC-SHA256 with the server secret (the id itself
+    is never stored, so a database alone cannot be matched against a browser's storage)."""
+    return hmac.new(secret, b"scorpion-device:" + device.encode(), hashlib.sha256).digest()
 
 
 @dataclass

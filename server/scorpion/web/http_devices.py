@@ -13,7 +13,7 @@ from starlette.responses import Response
 from .auth import new_token, token_hash
 from .devices import CODE_LENGTH, CODE_SECONDS, MAX_CODE, RECOVERY_LENGTH, code_hash, new_code
 from .http_common import api, me, services
-from .http_players import client_key, player_json
+from .http_players import client_key, device_from, player_json, remember_device
 from .responses import ApiError, json_body, ok
 
 
@@ -22,7 +22,8 @@ def _made(request: Request, player_id: str) -> None:
         raise ApiError(429, "rate-limited", "too many codes made: wait a few minutes")
 
 
-async def _typed_code(request: Request) -> str:
+async def _typed_code(request: Request) -> tuple[str, str | None]:
+    """The code typed and the device id sent (checked before the code is used)."""
     svc = services(request)
     if not svc.devices.tries.take(client_key(request)):
         raise ApiError(429, "rate-limited", "too many codes tried from this address: wait")
@@ -30,7 +31,7 @@ async def _typed_code(request: Request) -> str:
     code = body.get("code")
     if not isinstance(code, str) or not code.strip() or len(code) > MAX_CODE:
         raise ApiError(400, "bad-field", 'send {"code": "..."} as typed')
-    return code
+    return code, device_from(body)
 
 
 @api
@@ -47,13 +48,15 @@ async def make_device_code(request: Request) -> Response:
 
 @api
 async def claim_device_code(request: Request) -> Response:
-    """POST /api/devices/claim {code} -> {player, token}: this device's own token"""
+    """POST /api/devices/claim {code, device_id?} -> {player, token}: this device's own
+    token"""
     svc = services(request)
-    code = await _typed_code(request)
+    code, device = await _typed_code(request)
     token = new_token()
     player = await svc.store.claim_device_code(code_hash(code), token_hash(token), time.time())
     if player is None:
         raise ApiError(400, "bad-code", "this code is unknown, used or expired: make a new one")
+    await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
     return ok({"player": player_json(player), "token": token})
 
@@ -71,12 +74,13 @@ async def make_recovery_code(request: Request) -> Response:
 
 @api
 async def recover(request: Request) -> Response:
-    """POST /api/recover {code} -> {player, token}: this device's own token"""
+    """POST /api/recover {code, device_id?} -> {player, token}: this device's own token"""
     svc = services(request)
-    code = await _typed_code(request)
+    code, device = await _typed_code(request)
     token = new_token()
     player = await svc.store.recover_player(code_hash(code), token_hash(token))
     if player is None:
         raise ApiError(400, "bad-code", "this recovery code is unknown (or was replaced)")
+    await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
     return ok({"player": player_json(player), "token": token})

@@ -14,8 +14,10 @@ from scorpion.race.racer import Racer
 from scorpion.store import Account, SavedGame
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
+from .devices import BadDeviceId, device_hash, device_id
 from .http_common import api, me, services
 from .responses import ApiError, json_body, ok
+from .services import Services
 
 MAX_GAMES_PAGE = 100
 
@@ -33,21 +35,38 @@ def name_from(body: dict[str, Any], default: str | None = None) -> str:
         raise ApiError(400, "bad-name", str(exc)) from None
 
 
+def device_from(body: dict[str, Any]) -> str | None:
+    """The body's device id (None: not sent), or a 400 ``bad-device-id``."""
+    try:
+        return device_id(body)
+    except BadDeviceId as exc:
+        raise ApiError(400, "bad-device-id", str(exc)) from None
+
+
+async def remember_device(svc: Services, player_id: str, device: str | None) -> None:
+    """Keep that the player is on this device (its HMAC only): it links players."""
+    if device is not None:
+        secret = svc.settings.secret.encode()
+        await svc.store.add_player_device(player_id, device_hash(secret, device))
+
+
 def client_key(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
 @api
 async def create_player(request: Request) -> Response:
-    """POST /api/players {name?} -> 201 {player, token}"""
+    """POST /api/players {name?, device_id?} -> 201 {player, token}"""
     svc = services(request)
     if not svc.new_players.take(client_key(request)):
         raise ApiError(429, "rate-limited", "too many new players from this address: wait")
     body = await json_body(request, svc.settings.limits, required=False)
     player_id = new_id("p_")
     name = name_from(body, default=f"Player {player_id[2:6]}")
+    device = device_from(body)
     token = new_token()
     player = await svc.store.create_player(player_id, token_hash(token), name)
+    await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
     return ok({"player": player_json(player), "token": token}, status=201)
 

@@ -228,7 +228,13 @@ class Services:
 
     @staticmethod
     def race_player(player: Account) -> RacePlayer:
-        return RacePlayer(player.id, player.name)
+        return RacePlayer(player.id, player.name, created=player.created)
+
+    async def daily_player(self, player: Account) -> RacePlayer:
+        """The player with the players linked to them (a shared device): a daily counts
+        one ranked attempt a day per linked group."""
+        linked = await self.store.linked_players(player.id)
+        return RacePlayer(player.id, player.name, linked, player.created)
 
 
 def _exit_if_failed(task: asyncio.Task[None]) -> None:

@@ -132,9 +132,11 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
     ):  # its last writes failed: it comes back from its log shortly
         conn.close(TRY_AGAIN, "being restored: retry shortly")
         return True  # attached: the reader waits for the close
+    race_player = svc.race_player(player)
     if data.get("daily") is not None:
         try:
             await svc.dailies.ensure(data["daily"])  # may wait for the day's deal search
+            race_player = await svc.daily_player(player)
         except Exception:
             log.exception("the daily %r could not be prepared", data["daily"])
             refuse(svc, conn, Refusal("server-error", "the daily is not ready: retry shortly"))
@@ -150,9 +152,9 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
             conn.close(TRY_AGAIN, "room unreachable: retry shortly")
             return True
         if owner is not None:  # another process owns the place: forward this socket there
-            svc.cluster.forwarder.hello(conn.id, owner, place, svc.race_player(player), data)
+            svc.cluster.forwarder.hello(conn.id, owner, place, race_player, data)
             return True
-    await svc.bridge.run(svc.referee.hello(conn.id, svc.race_player(player), data, time.time()))
+    await svc.bridge.run(svc.referee.hello(conn.id, race_player, data, time.time()))
     return True
 
 
