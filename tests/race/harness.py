@@ -21,6 +21,8 @@ from scorpion.race import (
     SearchRequest,
     Send,
 )
+from scorpion.engine import Game
+from scorpion.race.racer import UNDO_REVEALS
 from scorpion.web.search_worker import run_search
 
 INTERVAL = RoomConfig().progress_interval  # a room's progress events are this far apart
@@ -162,3 +164,12 @@ def racing(grace: float = 60.0, **settings: object) -> tuple[Harness, Client, Cl
     a.command("start")
     h.advance(3)
     return h, a, b, c
+
+
+def fair_view(game: Game) -> dict[str, object]:
+    """A racer's own board under fair undo (a room's default): ``Game.view()``, saying ahead
+    when the next undo would be refused because the move it takes back showed a card."""
+    view = game.view()
+    if view["can_undo"] and game.undo_reveals:
+        return {**view, "can_undo": False, "undo_refusal": UNDO_REVEALS}
+    return view

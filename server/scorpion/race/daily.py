@@ -180,7 +180,7 @@ class Daily(Place):
             now,
             status=attempt.status if attempt else None,
             state=self.state(player.id, now),
-            view=attempt.game.view() if attempt else None,
+            view=attempt.view() if attempt else None,
         )
         return [Send((conn,), welcome)]
 
@@ -270,6 +270,9 @@ class Daily(Place):
             # A past day's daily may have been evicted and rebuilt: number its unranked
             # attempts by the clock (ms) so they never reuse a stored attempt's number.
             number = int(started_at * 1000)
+        # A ranked result is unassisted; so is every attempt of the day itself, else a
+        # throwaway account's unranked attempt would let Auto play today's winning line.
+        helped = not ranked and self.date != utc_date(started_at)
         attempt = Attempt(
             player,
             Game.new(self.deal, get_rules(self.preset)),
@@ -277,10 +280,9 @@ class Daily(Place):
             place=self.key,
             round=number,
             preset=self.preset,
-            undo=True,
-            # A ranked result is unassisted; so is every attempt of the day itself, else a
-            # throwaway account's unranked attempt would let Auto play today's winning line.
-            hints=not ranked and self.date != utc_date(started_at),
+            undo="fair" if ranked else "full",  # a ranked undo never peeks at a card
+            hints=helped,
+            auto=helped,
         )
         attempt.ranked = ranked
         self.attempts.setdefault(player.id, []).append(attempt)
