@@ -172,7 +172,7 @@ export function mountDaily(ctx, date) {
 
 /** What the attempt now (or the next one) counts for. */
 function rankedNote(d, a) {
-  if (a?.ranked && a.status === "playing") return "This attempt is ranked: no hints, no Auto.";
+  if (a?.ranked && a.status === "playing") return "This attempt is ranked: fair undo, no hints, no Auto.";
   if (a?.ranked) return "Your ranked attempt is done; playing again is unranked.";
   if (a && a.status === "playing") return "This is an unranked attempt.";
   if (d.ranked !== false && d.today !== false) return "Your first attempt today is ranked.";

@@ -32,7 +32,7 @@ function helpUsed(row) {
 export function resultsDialog(s, { me, onRematch, onClose }) {
   const r = s.room;
   const results = r.results || [];
-  const withHelp = !!r.settings?.hints; // hints (and Auto) were allowed: say who used them
+  const withHelp = !!(r.settings?.hints || r.settings?.auto); // help was allowed: say who used it
   // On a phone the result goes under the name and the moves column hides (.wide-only).
   const rows = results.map((row) => {
     const result = row.status === "won" ? `won in ${clock(row.elapsed)}` : STATUS_WORDS[row.status] || row.status;
