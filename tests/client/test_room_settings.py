@@ -23,7 +23,7 @@ def test_the_create_form_shows_undo_hints_and_auto_apart(
 ) -> None:
     page = new_page(1366, 768)
     page.goto(server.url + "/")
-    undo = page.get_by_label("Undo", exact=True)
+    undo = page.get_by_role("combobox", name="Undo")
     expect(undo).to_have_value("fair")  # the default
     assert undo.locator("option").all_inner_texts() == ["Fair undo", "Full undo", "No undo"]
     expect(page.locator("#undo-explained")).to_have_text(FAIR_LINE)
