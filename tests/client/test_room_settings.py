@@ -15,7 +15,10 @@ from .helpers import create_room, name_player
 
 pytestmark = pytest.mark.browser
 
-FAIR_LINE = "Undo any move except one that showed a card (a card turned face up, or the stock dealt): no peeking."
+FAIR_LINE = (
+    "Undo any move except one that showed a card (a card turned face up, or the stock dealt):"
+    " no peeking."
+)
 
 
 def test_the_create_form_shows_undo_hints_and_auto_apart(
@@ -34,7 +37,9 @@ def test_the_create_form_shows_undo_hints_and_auto_apart(
     page.locator("input[name=name]").fill("Ada")
     page.screenshot(path=str(screenshots / "create-form.png"))
     undo.select_option("full")
-    expect(page.locator("#undo-explained")).to_have_text("Undo any move, even one that showed a card.")
+    expect(page.locator("#undo-explained")).to_have_text(
+        "Undo any move, even one that showed a card."
+    )
     undo.select_option("off")
     expect(page.locator("#undo-explained")).to_have_text("Every move stands.")
 

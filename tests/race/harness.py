@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from scorpion.engine import Game
 from scorpion.race import (
     AutoSearch,
     Close,
@@ -21,7 +22,6 @@ from scorpion.race import (
     SearchRequest,
     Send,
 )
-from scorpion.engine import Game
 from scorpion.race.racer import UNDO_REVEALS
 from scorpion.web.search_worker import run_search
 

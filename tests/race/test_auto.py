@@ -82,7 +82,9 @@ def test_auto_is_its_own_setting_and_refused_in_a_ranked_daily() -> None:
     assert a.command("hint")["code"] == "hints-not-allowed"
     _h, a = solo(deal=6, hints=True)  # hints alone do not allow Auto
     refused = a.command("auto")
-    assert refused["code"] == "auto-not-allowed" and refused["message"] == "Auto is not allowed here"
+    assert (
+        refused["code"] == "auto-not-allowed" and refused["message"] == "Auto is not allowed here"
+    )
     assert a.command("hint")["type"] == "applied"
     _h, a = solo(deal=6, auto=True)  # nor Auto hints
     assert a.command("hint")["code"] == "hints-not-allowed"

@@ -40,7 +40,9 @@ def test_a_crowd_gets_a_bounded_number_of_events_with_gapless_versions() -> None
     for tick in range(int(seconds / step)):
         for i, client in enumerate(players):
             if (tick + i) % 4 == 0:  # every player plays once a second: a move, then undo
-                answer = client.command("move", move=quiet) if client.seq % 2 else client.command("undo")
+                answer = (
+                    client.command("move", move=quiet) if client.seq % 2 else client.command("undo")
+                )
                 assert answer["type"] == "applied" or answer["code"] == "finished", answer
         if tick == 40:
             players[0].command("give-up")  # a ranked result: the leaderboard changes

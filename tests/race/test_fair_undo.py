@@ -98,9 +98,7 @@ def test_a_turned_card_cannot_be_undone_in_a_ranked_attempt_but_a_quiet_move_can
     assert game.cards_turned == 1 and answer["view"]["undo_refusal"] == UNDO_REVEALS  # type: ignore[index]
     refused_unchanged(h, a, game)
     # A quiet move after it can be undone; then the turning move is next, and refused.
-    quiet = next(
-        m for m in game.legal_moves() if m.card is not None and not reveals(game, str(m))
-    )
+    quiet = next(m for m in game.legal_moves() if m.card is not None and not reveals(game, str(m)))
     moved = a.command("move", move=str(quiet))
     assert moved["view"]["can_undo"] is True and "undo_refusal" not in moved["view"]  # type: ignore[index]
     assert a.command("undo")["type"] == "applied"

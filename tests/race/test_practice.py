@@ -7,7 +7,6 @@ import json
 from scorpion.engine import Game, get_rules
 from scorpion.race import GameResult, PracticeDealt, Referee, RoomConfig, record_from_dict
 from scorpion.race import Player as RacePlayer
-
 from scorpion.race.searches import AUTO_NODES
 from scorpion.solver import solve
 
