@@ -6,7 +6,6 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from scorpion.engine import Game
 from scorpion.race import (
     AutoSearch,
     Close,
@@ -22,8 +21,10 @@ from scorpion.race import (
     SearchRequest,
     Send,
 )
-from scorpion.race.racer import UNDO_REVEALS
 from scorpion.web.search_worker import run_search
+from support.views import fair_view
+
+__all__ = ["INTERVAL", "T0", "Client", "Harness", "fair_view", "racing", "solo"]
 
 INTERVAL = RoomConfig().progress_interval  # a room's progress events are this far apart
 T0 = 1_796_000_000.0  # a fixed server time (2026-11-30 UTC)
@@ -164,12 +165,3 @@ def racing(grace: float = 60.0, **settings: object) -> tuple[Harness, Client, Cl
     a.command("start")
     h.advance(3)
     return h, a, b, c
-
-
-def fair_view(game: Game) -> dict[str, object]:
-    """A racer's own board under fair undo (a room's default): ``Game.view()``, saying ahead
-    when the next undo would be refused because the move it takes back showed a card."""
-    view = game.view()
-    if view["can_undo"] and game.undo_reveals:
-        return {**view, "can_undo": False, "undo_refusal": UNDO_REVEALS}
-    return view

@@ -31,7 +31,8 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from scorpion.engine import Game, apply_action, card_text
-from scorpion.race.racer import UNDO_REVEALS
+
+from .views import fair_view
 
 Frame = dict[str, Any]
 
@@ -323,10 +324,7 @@ class Replica:
     def own_view(self) -> dict[str, Any]:
         """The player's own board: under fair undo, the next undo refused ahead when the move
         it would take back showed a card."""
-        view = self.views[-1]
-        if self.undo == "fair" and view["can_undo"] and self.game.undo_reveals:
-            return {**view, "can_undo": False, "undo_refusal": UNDO_REVEALS}
-        return view
+        return fair_view(self.game) if self.undo == "fair" else self.views[-1]
 
     async def act(self, kind: str, **fields: Any) -> Frame:
         """Send move/undo/give-up; on ``applied`` update the replica and check the view."""
