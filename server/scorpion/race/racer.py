@@ -7,6 +7,17 @@
 'give-up'
 >>> r.status, r.finished_elapsed, r.progress()["status"]
 ('gave-up', 30.0, 'gave-up')
+
+Fair undo never takes back a move that showed a card (here the stock's three):
+
+>>> fair = Racer(Player("p2", "Bo"), Game.new(1), 100.0, place="room1", round=1, undo="fair")
+>>> fair.apply("deal", 1.0), fair.view()["can_undo"], fair.view()["undo_refusal"]
+('deal', False, "Undo can't take back a move that showed a card")
+>>> try:
+...     fair.apply("undo", 2.0)
+... except RaceError as exc:
+...     print(exc.code, fair.game.moves_made)
+undo-reveals 1
 """
 
 from __future__ import annotations
