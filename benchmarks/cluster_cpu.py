@@ -70,7 +70,8 @@ async def race(api: Api, ws_url: str, n: int) -> list[Replica]:
     ids, tokens = {}, {}
     for name in ("a", "b"):
         ids[name], tokens[name] = await api.new_player(f"{name}{n}")
-    room = await api.new_room(tokens["a"], deal=DEAL, time_limit=0)
+    # Full undo: every move is undone, turned cards included (fair undo would refuse those).
+    room = await api.new_room(tokens["a"], deal=DEAL, time_limit=0, undo="full")
     racers = []
     for name in ("a", "b"):
         client = await Client.connect(place_url(ws_url, room=room), name)

@@ -59,7 +59,9 @@ def seat_rooms(referee: Referee, rooms: int, now: float) -> list[Seat]:
         deal, line = lines[index % len(lines)]
         players = [Player(f"p{index}.{seat}", f"racer {seat}") for seat in range(ROOM_SIZE)]
         room = f"room{index}"
-        settings = RoomSettings.from_dict({"time_limit": 0, "max_players": ROOM_SIZE, "deal": deal})
+        settings = RoomSettings.from_dict(
+            {"time_limit": 0, "max_players": ROOM_SIZE, "deal": deal, "undo": "full"}
+        )  # full undo: every 8th move is undone, whatever it showed
         referee.create_room(room, players[0], settings, now)
         hello = {"type": "hello", "token": "t", "room": room}
         racers = []

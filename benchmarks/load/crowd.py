@@ -23,7 +23,8 @@ async def idle(spec: dict[str, Any], record: Record, ready: Ready) -> None:
     count, per_room = spec["sockets"], spec.get("per_room", 20)
     async with httpx.AsyncClient(base_url=spec["http"], timeout=60) as http:
         players = await gather_bounded([new_player(http, f"idle {i}") for i in range(count)])
-        rooms = [await new_room(http, players[i][1], {}) for i in range(0, count, per_room)]
+        full = {"undo": "full"}  # every move is undone, whatever it showed
+        rooms = [await new_room(http, players[i][1], full) for i in range(0, count, per_room)]
     await ready.checkpoint()  # the server's memory before the sockets
     conns = [Conn(spec["url"], token, record, "idle") for _, token in players]
     await gather_bounded(

@@ -92,7 +92,8 @@ async def seated_room(
 ) -> tuple[list[Conn], list[str]]:
     """A room created over HTTP, ``size`` racers seated and ready, the race started."""
     players = [await new_player(http, f"racer {index}.{seat}") for seat in range(size)]
-    settings = {"time_limit": 0, "max_players": size, **spec.get("settings", {})}
+    # Full undo: the racers undo moves that turned cards too (fair undo would refuse them).
+    settings = {"time_limit": 0, "max_players": size, "undo": "full", **spec.get("settings", {})}
     deal = spec.get("deal")
     if deal is not None:
         settings["deal"] = deal
@@ -209,8 +210,9 @@ async def racers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
 
 @role("spammers")
 async def spammers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
-    """Players alone in relaxed rooms with hints, sending Auto or hint nonstop (closed loop)."""
-    settings = {"preset": "relaxed", "hints": True}
+    """Players alone in relaxed rooms with hints and Auto, sending Auto or hint nonstop (closed
+    loop)."""
+    settings = {"preset": "relaxed", "hints": True, "auto": True}
     async with httpx.AsyncClient(base_url=spec["http"], timeout=60) as http:
         rooms = [
             await seated_room(http, {**spec, "settings": settings, "group": "spam"}, record, i, 1)
@@ -229,7 +231,8 @@ async def spammers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
                 answer = await conn.call(spec["command"], timeout=t1 - time.time() + 30, timed=True)
             except (ConnectionError, TimeoutError, ConnectionClosed):
                 return
-            code = answer.get("code") or answer.get("auto") or "applied"
+            # Auto on a lost game answers "verdict": "lost" and changes nothing (issue 21).
+            code = answer.get("code") or answer.get("auto") or answer.get("verdict") or "applied"
             key = "move" if ">" in code else code
             counts[key] = counts.get(key, 0) + 1
             if answer.get("status", "playing") != "playing" or code in ("finished", "game-over"):

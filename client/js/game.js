@@ -1,6 +1,7 @@
 // A game on screen: the board with its input, the score line and the buttons (undo, hint,
 // auto, deal, give up). Used for your race board, the daily and practice; readonly for a followed
-// board. The caller passes the commands (session) and the rules the room plays.
+// board. The caller passes the commands (session) and the rules the room plays. Auto is
+// offered where the caller's allowAuto says; without one, where hints are (the daily).
 
 import { createBoard, legalTargets } from "./board.js";
 import { attachInput, gameKeys } from "./input.js";
@@ -16,7 +17,7 @@ export function applyColors() {
   document.body.classList.toggle("two-color", localStorage.getItem(COLORS_KEY) === "two");
 }
 
-export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, rules = () => ({}) }) {
+export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, allowAuto = allowHints, rules = () => ({}) }) {
   const board = createBoard({ interactive: !readonly, label });
   if (readonly) board.el.classList.add("readonly");
   const score = stat("score", "Score");
@@ -25,12 +26,15 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   const clockSlot = h("div.clock-slot");
   const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo, announceUndo));
   const hintBtn = button("Hint", "Show the moves you can make (H)", () => hint());
-  // Auto (seed 004): the server plays one move of a winning line, or gives up a lost game.
-  const autoBtn = button("Auto", "Play one move of a winning line; if none is left, give up (A)", () => auto());
+  // Auto (seed 004): the server plays one move of a winning line; on a lost game it changes
+  // nothing and says so, and the player is asked whether to give up.
+  const autoBtn = button("Auto", "Auto plays one move of a winning line for you (A)", () => auto());
   const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal, announceDeal));
   const giveUpBtn = button("Give up", "End your game here", async () => {
     if (await confirmDialog("Give up this game? It counts as a loss, scored where it stands.", "Give up")) act(commands.giveUp);
   });
+  // Fair undo (issue 21): why Undo is off now, or why it was just refused, by the button.
+  const undoNote = h("p.undo-note", { role: "status" });
   giveUpBtn.classList.add("danger");
   const tapToggle = h("input", { type: "checkbox", id: `tap-${Math.random().toString(36).slice(2)}` });
   tapToggle.checked = localStorage.getItem(TAP_KEY) !== "select";
@@ -42,7 +46,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     applyColors();
   });
   const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, autoBtn, dealBtn, giveUpBtn);
-  const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls);
+  const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls, readonly ? null : undoNote);
   const help = readonly ? null : h("details.help-keys", {},
     h("summary", { text: "How to play and keys" }),
     h("p", {}, "Drag any face-up card: the cards on it come along. Tap a card to send it where it fits, or pick it up and tap a column. Keys: ",
@@ -74,6 +78,11 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   function refused(err, card) {
     if (err?.code === "closed") return; // the page is going away: nothing to say
     const message = err?.message || "That move is not allowed";
+    if (err?.code === "undo-reveals") { // said where it happens: the line by the Undo button
+      undoNote.textContent = message;
+      announce(message, true);
+      return;
+    }
     toast(message);
     announce(card ? `${cardName(card)}: ${message}` : message, true);
   }
@@ -100,14 +109,15 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   }
 
   async function auto() {
-    if (autoBusy || readonly || !commands.auto || !allowHints() || over) return;
+    if (autoBusy || readonly || !commands.auto || !allowAuto() || over) return;
     autoBusy = true;
     syncAuto();
     try {
       const answer = await commands.auto();
-      if (answer.auto === "give-up") {
-        toast("Auto found no way to win from here, so it gave the game up.", "info");
-        announce("Auto: no winning line is left, the game is given up.", true);
+      if (answer.verdict === "lost") {
+        // Auto never gives a game up by itself: the player says yes, like Give up.
+        announce("Auto finds no way to win from here.", true);
+        if (await confirmDialog("Auto finds no way to win from here. Give up?", "Give up", "Play on")) await act(commands.giveUp);
       } else if (answer.auto) {
         announce(`Auto played ${describeMove(answer.auto)}.`);
       }
@@ -123,7 +133,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   }
 
   function syncAuto() {
-    autoBtn.hidden = !allowHints();
+    autoBtn.hidden = !allowAuto();
     autoBtn.disabled = over || autoBusy;
     autoBtn.setAttribute("aria-busy", autoBusy ? "true" : "false");
   }
@@ -195,6 +205,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     over = !!(next.won || next.lost || opts.finished);
     undoBtn.disabled = !next.can_undo || !allowUndo() || over;
     undoBtn.hidden = !allowUndo();
+    undoNote.textContent = !over && allowUndo() && next.undo_refusal ? next.undo_refusal : "";
     hintBtn.hidden = !allowHints();
     hintBtn.disabled = over;
     syncAuto();

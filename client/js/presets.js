@@ -16,3 +16,10 @@ export const PRESETS = {
 export function presetLabel(name) {
   return PRESETS[name]?.label || name || "Classic";
 }
+
+// A room's undo (`settings.undo`, the server's word for what racers get), said plainly.
+export const UNDO = {
+  fair: { label: "Fair undo", line: "Undo any move except one that showed a card (a card turned face up, or the stock dealt): no peeking." },
+  full: { label: "Full undo", line: "Undo any move, even one that showed a card." },
+  off: { label: "No undo", line: "Every move stands." },
+};

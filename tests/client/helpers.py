@@ -36,6 +36,10 @@ def create_room(page: Page, base: str, name: str, deal: int | None = None, **fie
         page.locator("input[name=deal_number]").fill(str(deal))
     if fields.get("hints"):
         page.locator("input[name=hints]").check()
+    if fields.get("auto"):
+        page.locator("input[name=auto]").check()
+    if fields.get("undo"):
+        page.locator("select[name=undo]").select_option(str(fields["undo"]))
     page.get_by_role("button", name="Create the room").click()
     expect(page.locator("#share-link")).to_be_visible()
     return page.locator("#share-link").input_value()

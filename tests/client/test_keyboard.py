@@ -19,7 +19,7 @@ SOLO_ROOM = """async () => {
   const api = await import('/js/api.js');
   await api.ensurePlayer('Kay');
   const r = await api.createRoom({preset: 'classic', deal: 1, max_players: 1, time_limit: 0,
-                                  hints: true});
+                                  hints: true, undo: 'full'});
   sessionStorage.setItem('scorpion.autostart.' + r.room, '1');
   location.hash = '#/r/' + r.room;
 }"""

@@ -220,3 +220,30 @@ def test_repr_pastes_back() -> None:
     game.play(game.legal_moves()[0])
     again = eval(repr(game), {"Game": Game})
     assert again.text() == game.text() and again.rules == game.rules
+
+
+def test_undo_reveals_says_whether_the_next_undo_takes_back_a_shown_card() -> None:
+    cols = ["| 2D", "5H | 4D 9H", "| 3D", "| TH", "| 5D", "| 9S", "| 6D"]
+    game = game_of(cols, "classic", stock="QS QC QH", filler=5)  # the rest under 9S
+    assert not game.undo_reveals  # nothing to undo
+    game.play("2D>3")  # a plain move: nothing turns
+    assert not game.undo_reveals
+    game.play("9H>4")
+    game.play("4D>5")  # 5H turns face up
+    assert game.undo_reveals
+    game.undo()
+    assert not game.undo_reveals  # the next undo would take back 9H>4: nothing was shown
+    game.play("deal")  # the stock's three cards
+    assert game.undo_reveals
+    game.undo()
+    assert not game.undo_reveals and len(game.stock) == 3
+
+
+def test_undo_reveals_a_card_under_a_run_that_left() -> None:
+    cols = ["| 2D", f"3D | {RUN_CLUBS} 9H", "| TH", "|", "| 7D", "| 9S", "| 4D"]
+    game = game_of(cols, "hard")
+    game.play("9H>3")  # the run leaves and 3D turns, in column 2 (not the move's source)
+    assert game.down[1] == 0 and game.undo_reveals
+    plain = game_of(["| 2D", f"| {RUN_CLUBS} 9H", "| TH", "|", "| 7D", "| 9S", "| 4D"], "hard")
+    plain.play("9H>3")  # a run leaves an emptied column: nothing was face down
+    assert plain.runs == [3] and not plain.undo_reveals

@@ -22,6 +22,9 @@ from scorpion.race import (
     Send,
 )
 from scorpion.web.search_worker import run_search
+from support.views import fair_view
+
+__all__ = ["INTERVAL", "T0", "Client", "Harness", "fair_view", "racing", "solo"]
 
 INTERVAL = RoomConfig().progress_interval  # a room's progress events are this far apart
 T0 = 1_796_000_000.0  # a fixed server time (2026-11-30 UTC)

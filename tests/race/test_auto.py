@@ -1,4 +1,5 @@
-"""Auto (seed 004): one move of a winning line, or concede a lost game; where hints are allowed.
+"""Auto (seed 004): one move of a winning line; where the room allows Auto (its own setting).
+On a position proved lost Auto changes nothing and says so: the player decides to give up.
 
 Deals used (classic, solver budget of scorpion.race.solver_bridge): deal 6 is won within a
 few dozen nodes, deal 1 is proved lost at once, and relaxed deal 1 needs more nodes than
@@ -15,23 +16,23 @@ from scorpion.race.daily import utc_date
 from scorpion.race.searches import AUTO_NODES
 from scorpion.solver import solve
 
-from .harness import T0, Harness, solo
+from .harness import T0, Harness, fair_view, solo
 
 ADA = Player("a", "Ada")
 
 
 def test_auto_plays_the_first_move_of_a_winning_line_like_a_move() -> None:
-    h, a = solo(deal=6, hints=True)
+    h, a = solo(deal=6, auto=True)
     game = Game.new(6, "classic")
     h.advance(2)
     answer = a.command("auto")
     assert answer["type"] == "applied" and answer["command"] == "auto"
     played = answer["auto"]
-    assert isinstance(played, str) and answer["move"] == played
+    assert isinstance(played, str) and answer["move"] == played and answer["verdict"] == "won"
     assert played in {str(m) for m in game.legal_moves()}
     game.play(played)
     assert solve(game).verdict == "won"  # the move keeps the game winnable
-    assert answer["view"] == game.view() and answer["status"] == "playing"
+    assert answer["view"] == fair_view(game) and answer["status"] == "playing"
     assert answer["elapsed"] == 2.0
     record = h.records[-1]
     assert record.kind == "action" and record.action == played  # type: ignore[union-attr]
@@ -47,23 +48,25 @@ def test_auto_plays_the_first_move_of_a_winning_line_like_a_move() -> None:
     assert h.referee.rooms["room1"].phase == "results"
 
 
-def test_auto_concedes_a_lost_game() -> None:
-    h, a = solo(deal=1, hints=True)
+def test_auto_on_a_lost_game_changes_nothing_and_says_so() -> None:
+    h, a = solo(deal=1, auto=True)
     assert solve(Game.new(1, "classic")).verdict == "lost"
     h.advance(5)
     answer = a.command("auto")
-    assert answer["type"] == "applied" and answer["auto"] == "give-up"
-    assert "move" not in answer
-    assert answer["status"] == "gave-up" and answer["elapsed"] == 5.0
-    actions = [r for r in h.records if r.kind == "action"]
-    assert [r.action for r in actions] == ["give-up"]  # type: ignore[union-attr]
-    assert a.progress()[-1]["status"] == "gave-up"
+    assert answer["type"] == "applied" and answer["command"] == "auto"
+    assert answer["auto"] is None and answer["verdict"] == "lost" and "move" not in answer
+    assert answer["status"] == "playing" and answer["view"] == Game.new(1, "classic").view()
+    assert [r for r in h.records if r.kind == "action"] == []  # nothing written
+    racer = h.referee.rooms["room1"].racers["a"]
+    assert racer.playing and racer.autos == 0 and a.progress() == []
+    # The player decides: give up (or play on) like any game.
+    assert a.command("give-up")["status"] == "gave-up"
     assert a.command("auto")["code"] == "finished"
 
 
 def test_auto_that_decides_nothing_changes_nothing() -> None:
     assert solve(Game.new(1, "relaxed"), max_nodes=AUTO_NODES).verdict == "unknown"
-    h, a = solo(deal=1, preset="relaxed", hints=True)
+    h, a = solo(deal=1, preset="relaxed", auto=True)
     before = list(h.records)
     answer = a.command("auto")
     assert answer["type"] == "refused" and answer["code"] == "auto-unknown"
@@ -73,27 +76,37 @@ def test_auto_that_decides_nothing_changes_nothing() -> None:
     assert racer.playing and racer.game.moves_made == 0
 
 
-def test_auto_is_refused_where_hints_are_off_and_in_a_ranked_daily() -> None:
-    _h, a = solo(deal=6)  # hints off by default
-    assert a.command("auto")["code"] == "hints-not-allowed"
+def test_auto_is_its_own_setting_and_refused_in_a_ranked_daily() -> None:
+    _h, a = solo(deal=6)  # neither by default
+    assert a.command("auto")["code"] == "auto-not-allowed"
+    assert a.command("hint")["code"] == "hints-not-allowed"
+    _h, a = solo(deal=6, hints=True)  # hints alone do not allow Auto
+    refused = a.command("auto")
+    assert (
+        refused["code"] == "auto-not-allowed" and refused["message"] == "Auto is not allowed here"
+    )
+    assert a.command("hint")["type"] == "applied"
+    _h, a = solo(deal=6, auto=True)  # nor Auto hints
+    assert a.command("hint")["code"] == "hints-not-allowed"
+    assert a.command("auto")["type"] == "applied"
     today = utc_date(T0)
     h = Harness()
     d = h.connect(ADA, daily=today)
     assert d.command("auto")["code"] == "not-started"
     d.command("start")
-    assert d.command("auto")["code"] == "hints-not-allowed"  # ranked results are unassisted
+    assert d.command("auto")["code"] == "auto-not-allowed"  # ranked results are unassisted
     d.command("give-up")
     practice = d.command("start")
     assert practice["ranked"] is False
-    assert d.command("auto")["code"] == "hints-not-allowed"  # today's practice: not yet
+    assert d.command("auto")["code"] == "auto-not-allowed"  # today's practice: not yet
     past = h.connect(ADA, daily=utc_date(T0 - 2 * 86_400))  # yesterday's is still open
     past.command("start")
     answer = past.command("auto")  # a past day's practice: allowed, answered (played,
-    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"  # conceded, unknown)
+    assert answer["type"] == "applied" or answer["code"] == "auto-unknown"  # lost, unknown)
 
 
 def test_a_resent_auto_is_not_applied_twice_and_restores() -> None:
-    h, a = solo(deal=6, hints=True)
+    h, a = solo(deal=6, auto=True)
     first = a.command("auto")
     assert first["type"] == "applied"
     moves = h.referee.rooms["room1"].racers["a"].game.moves_made

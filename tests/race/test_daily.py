@@ -64,7 +64,7 @@ def test_one_ranked_attempt_then_practice() -> None:
     again = a.command("start")
     assert (again["ranked"], again["attempt"]) == (False, 2)
     assert a.command("hint")["code"] == "hints-not-allowed"
-    assert a.command("auto")["code"] == "hints-not-allowed"
+    assert a.command("auto")["code"] == "auto-not-allowed"
     assert "rank" not in a.command("give-up")
     assert h.referee.daily_summary(TODAY, h.now)["leaderboard"]["size"] == 1  # type: ignore[index]
     kinds = [r.kind for r in h.records]
@@ -86,8 +86,10 @@ def test_resume_after_disconnect_and_live_progress_of_others() -> None:
     playing = b.events("playing")[-1]["playing"]
     ada = next(p for p in playing["top"] if p["player"] == "a")
     assert playing["count"] == 2 and (ada["moves"], ada["name"]) == (1, "Ada")
-    a.command("undo")
-    answer = a.command("deal")
+    assert a.command("undo")["code"] == "undo-reveals"  # ranked: the dealt cards stay seen
+    attempt = h.referee.dailies[TODAY].current("a")
+    assert attempt is not None
+    answer = a.command("move", move=str(attempt.game.legal_moves()[0]))
     assert b.events("playing")[-1]["playing"] == playing  # not before the next event is due
     h.advance(2)
     top = b.events("playing")[-1]["playing"]["top"]

@@ -42,7 +42,7 @@ def test_the_midnight_window_is_closed() -> None:
     assert unranked["ranked"] is False and unranked["hints_allowed"] is False
     assert unranked["ends_at"] is None  # an unranked attempt has no limit
     assert bo.command("hint")["code"] == "hints-not-allowed"
-    assert bo.command("auto")["type"] == "refused"
+    assert bo.command("auto")["code"] == "auto-not-allowed"
     assert not h.searches and not any(r.kind == "game-result" for r in h.records)
     # The ranked attempt ends at its limit, as timed out, at the limit's elapsed time.
     h.advance(RANKED_LIMIT - 52)  # one second before it

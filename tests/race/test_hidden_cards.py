@@ -105,7 +105,7 @@ class ScanningHarness(Harness):
 
 def test_no_hidden_card_in_any_frame_of_a_whole_race() -> None:
     h = ScanningHarness()
-    h.room(PLAYERS[0], preset="classic", time_limit=120, undo=True, hints=True)
+    h.room(PLAYERS[0], preset="classic", time_limit=120, undo="full", hints=True)
     racers = [h.connect(p, room="room1") for p in PLAYERS]
     watchers = [h.connect(p, room="room1") for p in WATCHERS]
     for client in racers:
@@ -196,7 +196,7 @@ def uneven_race(deal: int, steps: int) -> SecretsHarness:
     Bo's second account ("b2") follows Ada, Di follows Bo, Eve follows Ada and then Bo."""
     h = SecretsHarness(deal)
     players = [Player("a", "Ada"), Player("b", "Bo"), Player("c", "Cy")]
-    h.room(players[0], preset="classic", time_limit=0, undo=True)
+    h.room(players[0], preset="classic", time_limit=0, undo="full")
     racers = {p.id: h.connect(p, room="room1") for p in players}
     for client in racers.values():
         client.command("join", **{"as": "player"})

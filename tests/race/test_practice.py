@@ -7,6 +7,8 @@ import json
 from scorpion.engine import Game, get_rules
 from scorpion.race import GameResult, PracticeDealt, Referee, RoomConfig, record_from_dict
 from scorpion.race import Player as RacePlayer
+from scorpion.race.searches import AUTO_NODES
+from scorpion.solver import solve
 
 from .harness import Client, Harness
 
@@ -33,11 +35,18 @@ def test_practice_starts_with_new_deal_and_plays_with_undo_hints_and_auto() -> N
     assert dealt["view"] == game.view()
     move = str(game.legal_moves()[0])
     assert ada.command("move", move=move)["type"] == "applied"
-    assert ada.command("undo")["type"] == "applied"
+    assert ada.command("undo")["type"] == "applied"  # practice: full undo
+    game.play(move)
+    game.undo()
     hint = ada.command("hint")
     assert hint["type"] == "applied" and hint["hints"], hint
     auto = ada.command("auto")
-    assert auto["type"] == "applied" and auto["auto"], auto
+    verdict = solve(game.copy(), max_nodes=AUTO_NODES).verdict
+    assert auto["type"] == "applied" and auto["verdict"] == verdict, auto
+    if verdict == "lost":  # Auto never gives up by itself: it says so, the game goes on
+        assert auto["auto"] is None and auto["status"] == "playing" and auto["view"] == game.view()
+    else:
+        assert auto["auto"] in {str(m) for m in game.legal_moves()}
     # Nothing of a race: no countdown, start, progress or results event, ever.
     assert ada.events() == []
     for kind in ("start", "ready", "rematch"):

@@ -24,7 +24,8 @@ PEOPLE = [Player(c, c.upper() + "name") for c in "abcdef"]
 def session(seed: int) -> None:
     rng = random.Random(seed)
     h = Harness(grace=rng.choice([5.0, 30.0]))
-    h.room(PEOPLE[0], deal=seed, time_limit=rng.choice([0, 40, 90]), hints=True)
+    undo = rng.choice(["fair", "full"])
+    h.room(PEOPLE[0], deal=seed, time_limit=rng.choice([0, 40, 90]), hints=True, undo=undo)
     open_clients: dict[str, Client] = {}
     seqs: dict[str, int] = {}
     shadows: dict[tuple[int, str], Game] = {}
@@ -67,13 +68,16 @@ def session(seed: int) -> None:
             moves = game.legal_moves()
             if rng.random() < 0.15 and game.can_undo:
                 answer = c.command("undo")
+                if undo == "fair" and game.undo_reveals:  # refused: nothing changed
+                    assert answer["code"] == "undo-reveals", answer
+                    continue
             elif moves:
                 answer = c.command("move", move=str(rng.choice(moves)))
             else:
                 answer = c.command("give-up")
             assert answer["type"] == "applied", answer
             mirror(room.round, racer, answer)
-            assert answer["view"] == racer.game.view()
+            assert answer["view"] == racer.view()
             continue
         if room.phase == "lobby" and rng.random() < 0.7:
             # Get a race going most of the time: seats, ready, the creator starts.

@@ -20,7 +20,7 @@ def play_some(client: Client, game: Game, count: int) -> None:
 
 
 def test_reconnect_within_grace_resumes_exactly_with_undo_history() -> None:
-    h, a, b, c = racing()
+    h, a, b, c = racing(undo="full")
     shadow = Game.new(7, "classic")
     play_some(a, shadow, 3)
     version = a.inbox[-1]["v"] if a.inbox[-1]["type"] == "event" else a.events()[-1]["v"]
@@ -82,7 +82,7 @@ def test_lobby_seat_lost_after_grace() -> None:
 
 
 def test_old_version_gets_a_snapshot() -> None:
-    h, _a, b, c = racing()
+    h, _a, b, c = racing(undo="full")
     version = c.events()[-1]["v"]
     c.disconnect()
     for _ in range(30):  # 60 progress events: more than the 50 kept
@@ -123,7 +123,7 @@ def test_several_tabs_see_the_same_board() -> None:
 
 
 def test_ping_and_follow() -> None:
-    h, a, _b, c = racing()
+    h, a, _b, c = racing(undo="full")
     pong = c.command("ping")
     assert pong == {"type": "applied", "seq": c.seq, "command": "ping", "now": h.now}
     c.command("follow", player="b")

@@ -30,7 +30,7 @@ def racer_state(referee: Referee) -> dict[str, tuple[object, ...]]:
 
 def mid_race() -> tuple[Harness, list[Client]]:
     h = Harness()
-    h.room(ADA, deal=11, time_limit=200, hints=True)
+    h.room(ADA, deal=11, time_limit=200, hints=True, undo="full")
     clients = [h.connect(p, room="room1") for p in (ADA, BO, CY)]
     for client in clients:
         client.command("join", **{"as": "player"})
@@ -157,7 +157,7 @@ def test_an_action_that_no_longer_applies_is_skipped_not_the_room() -> None:
 
 def test_restore_at_every_checkpoint_equals_the_live_room_then() -> None:
     h = Harness()
-    h.room(ADA, deal=12, time_limit=0, undo=True)
+    h.room(ADA, deal=12, time_limit=0, undo="full")
     clients = [h.connect(p, room="room1") for p in (ADA, BO)]
     for client in clients:
         client.command("join", **{"as": "player"})

@@ -32,7 +32,7 @@ def asked(h: Harness, seq: int, kind: str) -> None:
 
 
 def held(**settings: object) -> tuple[Harness, Client]:
-    h, a = solo(hints=True, **settings)
+    h, a = solo(hints=True, auto=True, **settings)
     h.hold_searches = True
     return h, a
 
@@ -134,7 +134,7 @@ def test_the_search_answers_are_the_same_on_every_run() -> None:
 
 
 def test_replaying_a_log_never_searches_and_counts_hints() -> None:
-    h, a = solo(deal=6, hints=True)
+    h, a = solo(deal=6, hints=True, auto=True)
     a.command("hint")
     a.command("auto")
     a.command("hint")

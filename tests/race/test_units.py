@@ -83,8 +83,11 @@ def test_unknown_or_damaged_records() -> None:
         ({"max_players": 11}, "max_players"),
         ({"time_limit": -5}, "time_limit"),
         ({"time_limit": 1.5}, "time_limit"),
-        ({"undo": "yes"}, "undo must be"),
+        ({"undo": "yes"}, "undo must be 'fair', 'full' or 'off', not 'yes'"),
+        ({"undo": 1}, "undo must be 'fair', 'full' or 'off', not 1"),
+        ({"undo": None}, "undo must be"),
         ({"hints": 1}, "hints must be"),
+        ({"auto": "on"}, "auto must be true or false, not 'on'"),
         ({"colour": "red"}, "unknown room settings"),
     ],
 )
@@ -99,6 +102,25 @@ def test_settings_rules_and_public_view() -> None:
     assert s.public()["deal"] == "number" and s.to_dict()["deal"] == 123
     assert RoomSettings.from_dict({}).rules() == RoomSettings().rules()
     assert RoomSettings.from_dict(s.to_dict()) == s
+    assert s.public()["undo"] == "off" and s.public()["auto"] is False
+
+
+def test_undo_and_auto_settings_and_old_booleans() -> None:
+    default = RoomSettings.from_dict({})
+    assert (default.undo, default.hints, default.auto) == ("fair", False, False)
+    assert default.public()["undo"] == "fair" and default.rules().undo == 100
+    full = RoomSettings.from_dict({"undo": "full", "hints": True, "auto": True})
+    assert (full.public()["undo"], full.public()["hints"], full.public()["auto"]) == (
+        "full", True, True)  # fmt: skip
+    assert RoomSettings.from_dict(full.to_dict()) == full
+    # Rooms stored before fair undo said true (undo on) or false: they still restore.
+    assert RoomSettings.from_dict({"undo": True}).undo == "fair"
+    assert RoomSettings.from_dict({"undo": False}).undo == "off"
+    # What racers get, as the client shows it: a preset's own undo counts too.
+    assert RoomSettings(undo="off").rules().undo == 0
+    assert RoomSettings(undo="fair").undo_policy == "fair"
+    with pytest.raises(SettingsError, match="undo must be"):
+        RoomSettings(undo="peek")
 
 
 def test_ranking_rules() -> None:

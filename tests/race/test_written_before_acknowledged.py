@@ -42,7 +42,7 @@ class CheckingHarness(Harness):
 
 def test_every_acknowledged_action_is_in_its_batch_before_the_answer() -> None:
     h = CheckingHarness()
-    h.room(PLAYERS[0], deal=3, hints=True, time_limit=100)
+    h.room(PLAYERS[0], deal=3, hints=True, time_limit=100, undo="full")
     clients = [h.connect(p, room="room1") for p in PLAYERS]
     for client in clients:
         client.command("join", **{"as": "player"})

@@ -132,7 +132,7 @@ async def resume(player: Player, ws_url: str, killed_at: float, timeout: float =
     assert welcome is not None and welcome["type"] == "welcome"
     player.welcomes.append(welcome)
     # Nothing acknowledged is lost: exactly the board of the last applied move.
-    assert welcome["view"] == player.replica.views[-1], player.name
+    assert welcome["view"] == player.replica.own_view(), player.name
     client.seq = welcome["last_seq"]
     player.replica.client = client
     answer = await player.replica.act("move", move=player.replica.pick())

@@ -32,6 +32,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from scorpion.engine import Game, apply_action, card_text
 
+from .views import fair_view
+
 Frame = dict[str, Any]
 
 
@@ -286,12 +288,17 @@ class Replica:
     """A racing player's client with a replica of its game, built from the server's answers.
 
     The replica picks legal moves and checks every view the server sends against the
-    engine's own view of the same position.
+    engine's own view of the same position. ``undo`` is the player's undo: "fair" (a room's
+    default, a ranked daily attempt) or "full"; ``views`` are the engine's views (what a
+    follower's masked board comes from), :meth:`own_view` what the player gets.
     """
 
-    def __init__(self, client: Client, player_id: str, deal: int, preset: str = "classic") -> None:
+    def __init__(
+        self, client: Client, player_id: str, deal: int, preset: str = "classic", undo: str = "fair"
+    ) -> None:
         self.client = client
         self.id = player_id
+        self.undo = undo
         self.game = Game.new(deal, preset)
         self.seen = face_up(self.game)  # every card this player has seen face up
         self.views: list[dict[str, Any]] = [self.game.view()]
@@ -314,19 +321,26 @@ class Replica:
         self.seen |= face_up(self.game)
         self.views.append(self.game.view())
 
+    def own_view(self) -> dict[str, Any]:
+        """The player's own board: under fair undo, the next undo refused ahead when the move
+        it would take back showed a card."""
+        return fair_view(self.game) if self.undo == "fair" else self.views[-1]
+
     async def act(self, kind: str, **fields: Any) -> Frame:
         """Send move/undo/give-up; on ``applied`` update the replica and check the view."""
         answer = await self.client.call(kind, **fields)
         if answer["type"] == "applied":
             self.apply(answer["move"] if kind == "move" else kind)
-            assert answer["view"] == self.views[-1], (answer["view"], self.views[-1])
+            assert answer["view"] == self.own_view(), (answer["view"], self.own_view())
         return answer
 
 
 async def start_race(
-    server: Loopback, api: Api, names: list[str], deal: int, **settings: Any
+    server: Loopback, api: Api, names: list[str], deal: int, undo: str = "full", **settings: Any
 ) -> tuple[str, dict[str, Replica], dict[str, str]]:
     """A room created by the first name, everyone seated and ready, past the countdown.
+    Full undo unless ``undo`` says otherwise: these races undo freely (fair undo has its
+    own tests).
 
     Returns (room id, racers by name, tokens by name).
     """
@@ -335,14 +349,14 @@ async def start_race(
     ids: dict[str, str] = {}
     for name in names:
         ids[name], tokens[name] = await api.new_player(name)
-    room = await api.new_room(tokens[names[0]], deal=deal, **settings)
+    room = await api.new_room(tokens[names[0]], deal=deal, undo=undo, **settings)
     for name in names:
         client = await Client.connect(place_url(server.ws_url, room=room), name)
         welcome = await client.hello(tokens[name], room=room)
         assert welcome["type"] == "welcome", welcome
         joined = await client.answer(await client.command("join", **{"as": "player"}))
         assert joined["type"] == "applied", joined
-        racers[name] = Replica(client, ids[name], deal)
+        racers[name] = Replica(client, ids[name], deal, undo=undo)
     for racer in racers.values():
         assert (await racer.client.call("ready"))["type"] == "applied"
     assert (await racers[names[0]].client.call("start"))["type"] == "applied"

@@ -87,20 +87,27 @@ async def test_rooms(api: Api) -> None:
     _, token = await api.new_player("Cy")
     r = await api.call("POST", "/api/rooms", token, {"preset": "classic", "deal": 12345,
                                                        "max_players": 3, "time_limit": 300,
-                                                       "undo": False, "hints": True})  # fmt: skip
+                                                       "undo": "full", "hints": True})  # fmt: skip
     assert r.status_code == 201, r.text
     room = r.json()["room"]
     summary = (await api.call("GET", f"/api/rooms/{room}")).json()
     assert summary["room"] == room
     assert summary["settings"]["max_players"] == 3
+    settings = summary["settings"]
+    assert (settings["undo"], settings["hints"], settings["auto"]) == ("full", True, False)
     assert summary["settings"]["deal"] == "number"  # the number itself stays secret
     assert "12345" not in (await api.call("GET", f"/api/rooms/{room}")).text
     r = await api.call("GET", "/api/rooms/nope")
     assert r.status_code == 404 and r.json()["error"]["code"] == "unknown-room"
     for bad in [{"preset": "nope"}, {"max_players": 0}, {"deal": "x"}, {"colour": "red"},
-                {"time_limit": -1}, {"undo": "yes"}]:  # fmt: skip
+                {"time_limit": -1}, {"undo": "yes"}, {"auto": "yes"}]:  # fmt: skip
         r = await api.call("POST", "/api/rooms", token, bad)
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad-settings", bad
+    r = await api.call("POST", "/api/rooms", token, {"undo": "peek"})
+    assert r.json()["error"]["message"] == "undo must be 'fair', 'full' or 'off', not 'peek'"
+    r = await api.call("POST", "/api/rooms", token, {})  # the defaults: fair undo, no help
+    summary = (await api.call("GET", f"/api/rooms/{r.json()['room']}")).json()
+    assert (summary["settings"]["undo"], summary["settings"]["auto"]) == ("fair", False)
     r = await api.call("POST", "/api/rooms", None, {})
     assert r.status_code == 401
 

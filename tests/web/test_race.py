@@ -123,8 +123,12 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
             move = "deal" if turn == 6 and racer.game.stock else racer.pick()
             answer = await racer.act("move", move=move)
             assert answer["type"] == "applied", answer
-    undo = await racers[ids["Bob"]].act("undo")
-    assert undo["type"] == "applied"
+    bob = racers[ids["Bob"]]
+    undo = await bob.act("undo")  # the room's default is fair undo
+    if bob.own_view()["can_undo"]:
+        assert undo["type"] == "applied"
+    else:  # Bob's last move showed a card: told ahead, then refused
+        assert bob.own_view()["undo_refusal"] == undo["message"] and undo["code"] == "undo-reveals"
     for name in players:
         answer = await racers[ids[name]].act("give-up")
         assert answer["type"] == "applied" and answer["status"] == "gave-up"
@@ -231,3 +235,22 @@ async def test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turne
     assert masked, "nothing was masked: the check above proved nothing"
     for client in (*followers.values(), *(r.client for r in racers.values())):
         await client.close()
+
+
+async def test_the_peek_by_undo_is_refused_over_a_real_socket(
+    server: ServerProcess, api: Api
+) -> None:
+    _, racers, _ = await start_race(server, api, ["Ann"], DEAL, undo="fair", max_players=1)
+    ann = racers["Ann"]
+    welcome = next(f for f in ann.client.frames if f.get("type") == "welcome")
+    assert welcome["state"]["settings"]["undo"] == "fair"
+    dealt = await ann.act("move", move="deal")
+    assert dealt["view"]["can_undo"] is False  # told ahead, with the refusal's sentence
+    assert dealt["view"]["undo_refusal"] == "Undo can't take back a move that showed a card"
+    refused = await ann.act("undo")
+    assert refused["type"] == "refused" and refused["code"] == "undo-reveals"
+    assert refused["message"] == dealt["view"]["undo_refusal"]
+    # Nothing changed: the next move's answer is the replica's board, moves counted from 1.
+    answer = await ann.act("move", move=ann.pick())
+    assert answer["type"] == "applied" and answer["view"]["moves"] == 2
+    assert answer["view"]["stock"] == 0 and answer["elapsed"] >= dealt["elapsed"]

@@ -196,7 +196,7 @@ const NEW_PLAYER_NOTE = "new player: account younger than a day";
 
 /** What the attempt now (or the next one) counts for. */
 function rankedNote(d, a) {
-  if (a?.ranked && a.status === "playing") return `This attempt is ranked: no hints, no Auto, ${minutes(d.ranked_limit)} at most.`;
+  if (a?.ranked && a.status === "playing") return `This attempt is ranked: fair undo, no hints, no Auto, ${minutes(d.ranked_limit)} at most.`;
   if (a?.ranked) return "Your ranked attempt is done; playing again is unranked.";
   if (a && a.status === "playing") return "This is an unranked attempt.";
   if (d.ranked !== false && d.today !== false) return "Your first attempt today is ranked.";

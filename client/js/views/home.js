@@ -1,9 +1,9 @@
-// Home: your name, start a race (rules, deal, time limit, undo, hints), join by code or link,
+// Home: your name, start a race (rules, deal, time limit, seats, undo, hints, Auto), join by code or link,
 // the daily challenge, solo practice and statistics.
 
 import { h } from "../dom.js";
 import * as api from "../api.js";
-import { PRESETS } from "../presets.js";
+import { PRESETS, UNDO } from "../presets.js";
 import { faceUpCard } from "../cards.js";
 import { toast } from "../ui.js";
 
@@ -33,8 +33,15 @@ export function mountHome(ctx) {
       .map(([v, t]) => h("option", { value: String(v), text: t, selected: v === 600 })));
   const seatsSelect = h("select", { name: "max_players" },
     [2, 3, 4, 5, 6, 8, 10].map((n) => h("option", { value: String(n), text: `${n} players`, selected: n === 10 })));
-  const undoBox = h("input", { type: "checkbox", name: "undo", checked: true });
+  // Undo: fair (the default) never takes back a move that showed a card, so nobody peeks.
+  const undoSelect = h("select", { name: "undo", "aria-describedby": "undo-explained" },
+    Object.entries(UNDO).map(([v, u]) => h("option", { value: v, text: u.label, selected: v === "fair" })));
+  const undoExplained = h("p.muted", { id: "undo-explained", style: "margin:0;font-size:.88rem" });
+  const explainUndo = () => { undoExplained.textContent = UNDO[undoSelect.value].line; };
+  undoSelect.addEventListener("change", explainUndo);
+  explainUndo();
   const hintsBox = h("input", { type: "checkbox", name: "hints" });
+  const autoBox = h("input", { type: "checkbox", name: "auto" });
   const error = h("p.error-text", { role: "alert" });
 
   async function identify() {
@@ -58,8 +65,9 @@ export function mountHome(ctx) {
         preset: presetSelect.value,
         deal: dealSelect.value === "number" ? Number(dealNumber.value || 0) : dealSelect.value,
         time_limit: Number(timeSelect.value),
-        undo: undoBox.checked,
+        undo: undoSelect.value,
         hints: hintsBox.checked,
+        auto: autoBox.checked,
         max_players: Number(seatsSelect.value),
       };
       let room;
@@ -122,7 +130,11 @@ export function mountHome(ctx) {
       h("label.field", {}, "Time limit", timeSelect)),
     h("div.grid2", { style: "gap:10px;grid-template-columns:1fr 1fr" },
       h("label.field", {}, "Seats", seatsSelect),
-      h("div.stack", { style: "align-self:end" }, h("label.check", {}, undoBox, "Undo allowed"), h("label.check", {}, hintsBox, "Hints allowed"))),
+      h("label.field", {}, "Undo", undoSelect)),
+    undoExplained,
+    h("div.stack", {},
+      h("label.check", {}, hintsBox, "Hints allowed"),
+      h("label.check", {}, autoBox, "Auto allowed: Auto plays moves for you")),
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, "Create the room"),
       h("button.btn", { type: "button", onclick: practice }, "Practice alone")),
     error);

@@ -2,7 +2,7 @@
 // room's settings, and the buttons (ready, watch, take a seat, start, lock and remove for the host).
 
 import { clear, clock, h } from "../dom.js";
-import { PRESETS, presetLabel } from "../presets.js";
+import { PRESETS, UNDO, presetLabel } from "../presets.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { lockControl, personControls } from "./hostcontrols.js";
@@ -73,9 +73,14 @@ export function createLobby({ roomId, session, me }) {
     clear(parts.settings);
     const st = r.settings || {};
     const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
-      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Undo", st.undo === false ? "off" : "on"],
-      ["Hints", st.hints ? "on" : "off"], ["Seats", String(st.max_players ?? "")]];
-    for (const [k, v] of rows) parts.settings.append(h("dt", { text: k }), h("dd", { text: v }));
+      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
+      ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
+      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"]];
+    for (const [k, v] of rows) {
+      parts.settings.append(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
+      // What the room's undo means, right under it: players learn it before the start.
+      if (k === "Undo" && UNDO[st.undo]) parts.settings.append(h("dd.muted", { dataset: { setting: "undo-line" }, text: UNDO[st.undo].line, style: "grid-column: 2 / 3; font-size: .88rem" }));
+    }
     const blurb = PRESETS[st.preset]?.blurb;
     if (blurb) parts.settings.append(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
     parts.settings.append(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));

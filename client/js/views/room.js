@@ -188,8 +188,9 @@ export function mountRoom(ctx, roomId) {
     game = createGame({
       commands: session,
       label: "Your board",
-      allowUndo: () => store.get().room?.settings?.undo !== false,
+      allowUndo: () => store.get().room?.settings?.undo !== "off",
       allowHints: () => !!store.get().room?.settings?.hints,
+      allowAuto: () => !!store.get().room?.settings?.auto,
       rules: () => store.get().room?.settings?.rules || {},
     });
     parts.main.append(game.el);

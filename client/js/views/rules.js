@@ -102,7 +102,8 @@ export function rulesContent(preset, headingLevel = 2) {
       h(hx, { id: `rules-list-${preset.name}`, text: "The rules" }),
       h("p", { text: "Build each suit into one run, King down to Ace, in a column. Any face-up card may move, with every card lying on it; only the card you pick has to fit." }),
       h("ul.rules-list", {}, sentences.map((s) => h("li", { text: s }))),
-      h("p.muted", { text: "Undo takes a move back completely. Give up ends your game as a loss, scored where it stands." })),
+      h("p.muted", { text: "Undo takes a move back completely. Give up ends your game as a loss, scored where it stands." }),
+      h("p.muted", { text: "Fair undo (a ranked daily attempt, and a race room unless its host chooses otherwise): a move that showed a card cannot be undone, that is one that turned a face-down card face up (also under a run that left) or dealt the stock. No peeking. Practice and unranked attempts keep full undo." })),
     h("section.stack", { "aria-labelledby": `rules-examples-${preset.name}` },
       h(hx, { id: `rules-examples-${preset.name}`, text: "Examples" }),
       h("div.rules-examples", {}, examples(preset.options || {}))));

@@ -181,6 +181,24 @@ class Game:
         return bool(self._history) and not self.over
 
     @property
+    def undo_reveals(self) -> bool:
+        """Whether the move the next undo would take back showed a card: it turned a
+        face-down card (its source's, or one under a run it removed) or dealt the stock.
+        False when there is nothing to undo. Fair undo refuses to take such a move back.
+
+        >>> game = Game.new(1, "classic")
+        >>> game.undo_reveals
+        False
+        >>> _ = game.play("deal")
+        >>> game.undo_reveals
+        True
+        """
+        if not self._history:
+            return False
+        move, _source, _index, _dest, _count, source_turned, events, _points = self._history[-1]
+        return move.card is None or source_turned or any(flipped for _, _, flipped in events)
+
+    @property
     def preset(self) -> str | None:
         return preset_name(self.rules)
 

@@ -241,7 +241,7 @@ class Daily(Place):
             now,
             status=attempt.status if attempt else None,
             state=self.state(player.id, now),
-            view=attempt.game.view() if attempt else None,
+            view=attempt.view() if attempt else None,
         )
         return [Send((conn,), welcome)]
 
@@ -371,6 +371,10 @@ class Daily(Place):
                 # A past day's daily may have been evicted and rebuilt: number its unranked
                 # attempts by the clock (ms) so they never reuse a stored attempt's number.
                 number = int(started_at * 1000)
+        # A ranked result is unassisted; so is every attempt until the day closes, else a
+        # throwaway account's unranked attempt would let Auto play the winning line into a
+        # ranked attempt still open.
+        helped = not ranked and day_closed(self.date, started_at)
         attempt = Attempt(
             player,
             Game.new(self.deal, get_rules(self.preset)),
@@ -378,11 +382,9 @@ class Daily(Place):
             place=self.key,
             round=number,
             preset=self.preset,
-            undo=True,
-            # A ranked result is unassisted; so is every attempt until the day closes, else a
-            # throwaway account's unranked attempt would let Auto play the winning line
-            # into a ranked attempt still open.
-            hints=not ranked and day_closed(self.date, started_at),
+            undo="fair" if ranked else "full",  # a ranked undo never peeks at a card
+            hints=helped,
+            auto=helped,
         )
         attempt.ranked = ranked
         if ranked:

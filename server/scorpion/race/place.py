@@ -108,7 +108,7 @@ class Place:
 
     def answer_fields(self, racer: Racer) -> Message:
         """What every answer to a game command carries."""
-        return {"view": racer.game.view(), "status": racer.status, "elapsed": racer.last_elapsed}
+        return {"view": racer.view(), "status": racer.status, "elapsed": racer.last_elapsed}
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
         """A connection closed: the member stays (their game, their seq answers)."""
@@ -188,7 +188,10 @@ class Place:
             raise RaceError("not-your-seat", self.own_game)
         racer = self.racer_for(member)
         if isinstance(command, Hint | Auto):
-            racer.check_hints("Hints" if isinstance(command, Hint) else "Auto is a hint: hints")
+            if isinstance(command, Hint):
+                racer.check_hints()
+            else:
+                racer.check_auto()
             if racer.search is not None:
                 raise RaceError("busy", "Your last hint or Auto is still being worked out")
             ticket = SearchTicket(self.key, racer.round, member.id, command.seq, command.name)
@@ -259,15 +262,13 @@ class Place:
             hints = [{"move": move, "winnable": winnable} for move, winnable in answer.hints]
             return {"hints": hints, **self.answer_fields(racer)}
         assert isinstance(answer, AutoFound)
-        if answer.verdict == "won" and answer.move is not None:
-            action = answer.move
-        elif answer.verdict == "lost":
-            action = GIVE_UP
-        else:
+        if answer.verdict == "lost":
+            # Auto never gives a game up: the player is asked, and gives up or plays on.
+            return {"auto": None, "verdict": "lost", **self.answer_fields(racer)}
+        if answer.verdict != "won" or answer.move is None:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
-        logged = racer.apply(action, racer.elapsed(now))
+        logged = racer.apply(answer.move, racer.elapsed(now))
         racer.autos += 1
         out.append(Persist(racer.record(ticket.seq, logged, auto=True)))
         self.after_change(racer, now, out, exclude=None)
-        played: Message = {"move": logged} if logged != GIVE_UP else {}
-        return {"auto": logged, **played, **self.answer_fields(racer)}
+        return {"auto": logged, "verdict": "won", "move": logged, **self.answer_fields(racer)}

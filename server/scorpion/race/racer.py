@@ -7,6 +7,17 @@
 'give-up'
 >>> r.status, r.finished_elapsed, r.progress()["status"]
 ('gave-up', 30.0, 'gave-up')
+
+Fair undo never takes back a move that showed a card (here the stock's three):
+
+>>> fair = Racer(Player("p2", "Bo"), Game.new(1), 100.0, place="room1", round=1, undo="fair")
+>>> fair.apply("deal", 1.0), fair.view()["can_undo"], fair.view()["undo_refusal"]
+('deal', False, "Undo can't take back a move that showed a card")
+>>> try:
+...     fair.apply("undo", 2.0)
+... except RaceError as exc:
+...     print(exc.code, fair.game.moves_made)
+undo-reveals 1
 """
 
 from __future__ import annotations
@@ -23,11 +34,16 @@ from .searches import SearchTicket
 
 HINT: Final = "hint"  # logged so that a restored game counts it (never searched again)
 UNDO: Final = "undo"
+UNDO_REVEALS: Final = "Undo can't take back a move that showed a card"
 
 
 class Racer:
     """A player's game on a clock that started at ``started_at`` (server time), logged
-    under ``place`` (a room id or ``daily:<date>``) and ``round`` (a daily's attempt)."""
+    under ``place`` (a room id or ``daily:<date>``) and ``round`` (a daily's attempt).
+
+    ``undo`` is "full" (any move the rules allow), "fair" (never a move that showed a
+    card: a peek at the stock or under a card must not be free) or "off".
+    """
 
     def __init__(
         self,
@@ -38,8 +54,9 @@ class Racer:
         place: str,
         round: int,
         preset: str | None = None,
-        undo: bool = True,
+        undo: str = "full",
         hints: bool = False,
+        auto: bool = False,
     ) -> None:
         self.player = player
         self.preset = preset or game.preset or "custom"
@@ -47,8 +64,9 @@ class Racer:
         self.started_at = started_at
         self.place = place
         self.round = round
-        self.undo_allowed = undo
+        self.undo_policy = undo
         self.hints_allowed = hints
+        self.auto_allowed = auto
         self.status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
@@ -73,16 +91,34 @@ class Racer:
         if not self.playing:
             raise RaceError("finished", "Your game is over")
 
-    def check_hints(self, what: str = "Hints") -> None:
+    def check_hints(self) -> None:
         if not self.hints_allowed:
-            raise RaceError("hints-not-allowed", f"{what} are not allowed here")
+            raise RaceError("hints-not-allowed", "Hints are not allowed here")
+
+    def check_auto(self) -> None:
+        if not self.auto_allowed:
+            raise RaceError("auto-not-allowed", "Auto is not allowed here")
+
+    @property
+    def undo_refused(self) -> bool:
+        """Whether fair undo refuses the next undo: the move it would take back showed a card."""
+        return self.undo_policy == "fair" and self.game.undo_reveals
+
+    def view(self) -> dict[str, object]:
+        """The racer's own board (``Game.view()``), saying ahead when fair undo would refuse
+        the next undo (``can_undo`` false, ``undo_refusal`` the refusal's sentence)."""
+        view = self.game.view()
+        if view["can_undo"] and self.undo_refused:
+            return {**view, "can_undo": False, "undo_refusal": UNDO_REVEALS}
+        return view
 
     def apply(self, action: str, elapsed: float, *, replayed: bool = False) -> str:
         """Apply one action (move text, ``deal``, ``undo``, ``give-up`` or ``hint``) at
         ``elapsed``, live or ``replayed`` from the log; return its logged text.
 
         Raises :class:`RaceError` or the engine's ``MoveError``; then nothing changed. A
-        replayed hint is counted whatever today's rules say: it was allowed when asked.
+        replayed hint or undo is applied whatever today's rules say: it was allowed when asked
+        (a refused undo was never logged).
         """
         self.check_playing()
         if action == HINT:
@@ -91,8 +127,10 @@ class Racer:
             self.hints += 1
             self.last_elapsed = elapsed
             return HINT
-        if action == UNDO and not self.undo_allowed:
+        if action == UNDO and self.undo_policy == "off":
             raise RaceError("undo-not-allowed", "Undo is not allowed here")
+        if action == UNDO and not replayed and self.undo_refused:
+            raise RaceError("undo-reveals", UNDO_REVEALS)
         game = self.game
         try:
             logged = apply_action(game, action, elapsed)

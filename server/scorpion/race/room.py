@@ -113,8 +113,9 @@ class Room(RoomFeed):
                 place=self.id,
                 round=started.round,
                 preset=self.settings.preset,
-                undo=self.settings.undo,
+                undo=self.settings.undo_policy,
                 hints=self.settings.hints,
+                auto=self.settings.auto,
             )
             for pid, name in started.players
         }

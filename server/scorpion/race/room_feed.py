@@ -38,7 +38,7 @@ class RoomFeed(Place):
         if racer is None or self.phase == "countdown":
             return None
         if viewer == racer.player.id:
-            return racer.game.view()
+            return racer.view()
         self.hidden.sync(self.racers)
         return mask_view(racer.game.view(), self.hidden.cards)
 

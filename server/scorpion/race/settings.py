@@ -1,8 +1,15 @@
 """A room's settings, chosen by its creator, and the rules its games use.
 
->>> s = RoomSettings.from_dict({"preset": "classic", "deal": 42, "undo": False})
+>>> s = RoomSettings.from_dict({"preset": "classic", "deal": 42, "undo": "off"})
 >>> s.deal, s.deal_kind, s.rules().undo
 (42, 'number', 0)
+>>> RoomSettings().undo, RoomSettings.from_dict({"undo": True}).undo  # an old boolean
+('fair', 'fair')
+>>> try:
+...     RoomSettings.from_dict({"undo": "some"})
+... except SettingsError as exc:
+...     print(exc)
+undo must be 'fair', 'full' or 'off', not 'some'
 >>> try:
 ...     RoomSettings.from_dict({"max_players": 11})
 ... except SettingsError as exc:
@@ -24,14 +31,31 @@ from .errors import SettingsError
 MAX_PLAYERS: Final = 10  # like lichess Puzzle Racer
 MAX_TIME_LIMIT: Final = 3 * 3600
 DEAL_CHOICES: Final = ("random", "winnable")
+# Fair undo never takes back a move that showed a card (racer.py); full undo takes back any.
+UNDO_CHOICES: Final = ("fair", "full", "off")
 
-__all__ = ["MAX_PLAYERS", "RoomSettings", "SettingsError"]
+KEYS: Final = frozenset(("preset", "deal", "max_players", "time_limit", "undo", "hints", "auto"))
+
+__all__ = ["MAX_PLAYERS", "UNDO_CHOICES", "RoomSettings", "SettingsError"]
 
 
 def _int(data: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise SettingsError(f"{key} must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def _undo(data: Mapping[str, object]) -> str:
+    value = data.get("undo", "fair")
+    # Rooms stored before fair undo said true ("undo on") or false: true is the default now.
+    if value is True:
+        return "fair"
+    if value is False:
+        return "off"
+    if value not in UNDO_CHOICES:
+        raise SettingsError(f"undo must be 'fair', 'full' or 'off', not {value!r}")
+    assert isinstance(value, str)
     return value
 
 
@@ -46,16 +70,18 @@ def _bool(data: Mapping[str, object], key: str, default: bool) -> bool:
 class RoomSettings:
     """What the creator picks. ``deal`` is "random", "winnable" or a deal number.
 
-    ``time_limit`` is in seconds (0: none). ``undo`` False turns undo off whatever the
-    preset says; True keeps the preset's undo. ``hints`` allows the hint command.
+    ``time_limit`` is in seconds (0: none). ``undo`` is "fair" (the preset's undo, but
+    never of a move that showed a card), "full" (the preset's undo) or "off" (none, whatever
+    the preset says). ``hints`` allows the hint command, ``auto`` the auto command.
     """
 
     preset: str = "classic"
     deal: str | int = "random"
     max_players: int = MAX_PLAYERS
     time_limit: int = 600
-    undo: bool = True
+    undo: str = "fair"
     hints: bool = False
+    auto: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -67,11 +93,13 @@ class RoomSettings:
             raise SettingsError(
                 f"deal must be 'random', 'winnable' or a number from 0 to 2**64-1, not {deal!r}"
             )
+        if self.undo not in UNDO_CHOICES:
+            raise SettingsError(f"undo must be 'fair', 'full' or 'off', not {self.undo!r}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> RoomSettings:
         """Settings from the JSON body of "create a room"; unknown keys are refused."""
-        unknown = set(data) - {"preset", "deal", "max_players", "time_limit", "undo", "hints"}
+        unknown = set(data) - KEYS
         if unknown:
             raise SettingsError(f"unknown room settings: {', '.join(sorted(unknown))}")
         preset = data.get("preset", "classic")
@@ -87,8 +115,9 @@ class RoomSettings:
             deal=deal,
             max_players=_int(data, "max_players", MAX_PLAYERS, 1, MAX_PLAYERS),
             time_limit=_int(data, "time_limit", 600, 0, MAX_TIME_LIMIT),
-            undo=_bool(data, "undo", True),
+            undo=_undo(data),
             hints=_bool(data, "hints", False),
+            auto=_bool(data, "auto", False),
         )
 
     @property
@@ -99,7 +128,16 @@ class RoomSettings:
     def rules(self) -> Rules:
         """The rules every game of the room uses."""
         rules = get_rules(self.preset)
-        return rules if self.undo else rules.with_options(undo="off")
+        return rules if self.undo != "off" else rules.with_options(undo="off")
+
+    @property
+    def undo_policy(self) -> str:
+        """The undo the room's racers get: "off" also when the preset has no undo.
+
+        >>> RoomSettings(undo="full").undo_policy, RoomSettings(undo="fair").undo_policy
+        ('full', 'fair')
+        """
+        return "off" if self.rules().undo == 0 else self.undo
 
     def to_dict(self) -> dict[str, object]:
         """Everything, including a chosen deal number: for the store, not for the wire."""
@@ -110,11 +148,13 @@ class RoomSettings:
             "time_limit": self.time_limit,
             "undo": self.undo,
             "hints": self.hints,
+            "auto": self.auto,
         }
 
     def public(self) -> dict[str, object]:
         """What clients may see: the deal number stays secret until the results."""
         data = self.to_dict()
         data["deal"] = self.deal_kind
+        data["undo"] = self.undo_policy  # what racers get: the client shows it as it is
         data["rules"] = self.rules().to_dict()  # the client never copies a rule
         return data

@@ -43,7 +43,7 @@ def auto_move(
 ) -> str | None:
     """The next move of a winning line, or None when there is none (or none found in budget).
 
-    The seed's Auto concedes the game on None.
+    Auto never concedes: where the game is proved lost, the player is asked to give it up.
     """
     solution = solve(game, max_nodes=max_nodes, max_seconds=max_seconds)
     return solution.line[0] if solution.verdict == "won" and solution.line else None
