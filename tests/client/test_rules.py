@@ -36,6 +36,7 @@ def test_rules_page_per_preset(
         expect(page.get_by_role("heading", name=preset["label"], exact=True)).to_be_visible()
         items = page.locator(".rules-list li")
         expect(items).to_have_text(list(preset["rules"].values()))  # the referee's sentences
+        expect(page.locator(".fair-results li")).to_have_count(2)  # clean/assisted, the day
         expect(page.locator(".rules-example")).to_have_count(4)
         stock = "The reserve (no stock)" if preset["name"] == "three-blind-mice" else "The deal"
         expect(page.locator(".rules-example h3").nth(2)).to_contain_text(stock)

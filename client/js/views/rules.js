@@ -113,7 +113,7 @@ export function rulesContent(preset, headingLevel = 2) {
 function fairResults() {
   return h("section.panel.stack", { "aria-labelledby": "rules-fair" },
     h("h3", { id: "rules-fair", text: "Fair results" }),
-    h("ul.rules-list", {},
+    h("ul.fair-results", {},
       h("li", { text: "A game without a hint and without a move by Auto is clean; one with either is assisted and says which help it used. Assisted results rank after every clean one, and your statistics count them apart." }),
       h("li", { text: "The daily's ranked attempt lasts at most an hour. A day closes an hour after the next midnight UTC: until then nobody gets its deal number, a hint or Auto on it." })));
 }
