@@ -68,3 +68,4 @@ def test_the_lobby_shows_the_settings_to_everyone(
     expect(settings.locator("[data-setting=undo]")).to_have_text("Full undo")
     expect(settings.locator("[data-setting=hints]")).to_have_text("allowed")
     expect(settings.locator("[data-setting=auto]")).to_have_text("off")
+    expect(settings.locator("[data-setting=help-line]")).to_contain_text("ranks after the clean")

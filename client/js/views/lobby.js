@@ -81,6 +81,10 @@ export function createLobby({ roomId, session, me }) {
       // What the room's undo means, right under it: players learn it before the start.
       if (k === "Undo" && UNDO[st.undo]) parts.settings.append(h("dd.muted", { dataset: { setting: "undo-line" }, text: UNDO[st.undo].line, style: "grid-column: 2 / 3; font-size: .88rem" }));
     }
+    if (st.hints || st.auto) {
+      parts.settings.append(h("dd.muted", { dataset: { setting: "help-line" }, style: "grid-column: 2 / 3; font-size: .88rem",
+        text: "A result with a hint or a move by Auto is assisted: it ranks after the clean ones." }));
+    }
     const blurb = PRESETS[st.preset]?.blurb;
     if (blurb) parts.settings.append(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
     parts.settings.append(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));
