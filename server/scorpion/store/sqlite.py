@@ -252,6 +252,19 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
             ]
         )
 
+    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
+        prefix = f"{room_id}:{round_}:"  # web.records.game_id
+        return await self._read(
+            lambda c: [
+                game_from_row(r)
+                for r in c.execute(
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = ? "
+                    "AND substr(id, 1, ?) = ? ORDER BY started, id",
+                    (room_id, len(prefix), prefix),
+                )
+            ]
+        )
+
     async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
         """(preset, result, assisted) of a player's games in the order started; 'playing'
         when unfinished; assisted: a hint or Auto was used."""
