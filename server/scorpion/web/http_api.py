@@ -21,6 +21,7 @@ from .http_players import (
     player_stats,
 )
 from .http_presets import list_presets
+from .http_replays import daily_replay, round_replay
 from .http_rooms import create_room, daily_day, daily_leaderboard, daily_today, room_summary
 from .responses import ApiError, error, ok
 
@@ -66,6 +67,9 @@ def routes() -> list[Route]:
         Route("/api/daily", daily_today, methods=["GET"]),
         Route("/api/daily/{day}", daily_day, methods=["GET"]),
         Route("/api/daily/{day}/leaderboard", daily_leaderboard, methods=["GET"]),
+        Route("/api/replays/room/{room_id}/{round}", round_replay, methods=["GET"]),
+        Route("/api/replays/daily/{day}/{player_id}", daily_replay, methods=["GET"]),
+        Route("/api/replays/daily/{day}/{player_id}/{attempt}", daily_replay, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),
