@@ -61,7 +61,9 @@ async function request(method, path, body) {
     // A token the server no longer knows (a fresh database): forget it, a new one is made.
     if (res.status === 401 && t) forget();
     const err = data?.error && typeof data.error === "object" ? data.error : data || {};
-    throw new ApiError(res.status, err.code || data?.code, err.message || data?.message || data?.detail);
+    const error = new ApiError(res.status, err.code || data?.code, err.message || data?.message || data?.detail);
+    if (err.opens_at) error.opens_at = err.opens_at; // a replay that opens later (docs/http-api.md)
+    throw error;
   }
   return data;
 }
@@ -89,6 +91,8 @@ export const presets = () => request("GET", "/api/presets");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
+/** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
+export const replay = (path) => request("GET", path);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
 
 /** Daily streak from your ranked daily games: days in a row, ending today or yesterday. */

@@ -140,13 +140,15 @@ export function mountDaily(ctx, date) {
     }
     // The top rows, then ours below them when it is further down (the server's ranks).
     const you = lb.you && !rows.some((e) => e.player === lb.you.player) ? lb.you : null;
+    const past = day !== todayUTC(); // a past day's replays: the server opens them once the day closes
     const row = (e) => h(`tr${e.player === me ? ".me" : ""}`, {},
       h("td", { text: String(e.rank) }), h("td.name", {}, h("span", { text: e.name, title: e.name })),
       h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
-      h("td.num", { text: String(e.score) }));
+      h("td.num", { text: String(e.score) }),
+      past ? h("td", {}, h("a", { href: `#/replay/daily/${day}/${encodeURIComponent(e.player)}`, "aria-label": `Replay of ${e.name}'s game`, text: "Replay" })) : null);
     board.append(h("table.leaderboard", {},
-      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
-      h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: "4", text: "…" })), row(you)] : [])));
+      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score", ...(past ? ["Replay"] : [])].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
+      h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: past ? "5" : "4", text: "…" })), row(you)] : [])));
     if ((lb.size ?? rows.length) > rows.length) {
       board.append(h("p.muted", { dataset: { leaderboard: "size" }, text: `${lb.size} on the leaderboard` }));
     }
