@@ -81,10 +81,14 @@ def main() -> None:
         finally:
             server.stop()
     print(f"round: {opts.racers} racers x {opts.moves} actions = {steps} steps")
-    print(f"API answer: {len(r.content) / 1024:.0f} KiB, median {statistics.median(answers):.0f} ms"
-          f" (min {min(answers):.0f}, max {max(answers):.0f})")
-    print(f"page load to every board drawn, {opts.width}x{opts.height}, {opts.runs} cold runs: "
-          f"median {statistics.median(loads):.0f} ms (min {min(loads):.0f}, max {max(loads):.0f})")
+    print(
+        f"API answer: {len(r.content) / 1024:.0f} KiB, median {statistics.median(answers):.0f} ms"
+        f" (min {min(answers):.0f}, max {max(answers):.0f})"
+    )
+    print(
+        f"page load to every board drawn, {opts.width}x{opts.height}, {opts.runs} cold runs: "
+        f"median {statistics.median(loads):.0f} ms (min {min(loads):.0f}, max {max(loads):.0f})"
+    )
 
 
 if __name__ == "__main__":

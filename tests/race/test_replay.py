@@ -46,7 +46,8 @@ def apply_step(views: list[dict[str, Any]], boards: list[list[Any]]) -> None:
         view = views[index] = dict(views[index])
         for key, value in delta.items():
             if key == "columns":
-                view[key] = [old if new is None else new for new, old in zip(value, view[key])]
+                pairs = zip(value, view[key], strict=True)
+                view[key] = [old if new is None else new for new, old in pairs]
             else:
                 view[key] = value
 

@@ -102,7 +102,8 @@ async def test_a_past_days_top_10_are_public_the_rest_private(
             f"('{gid}', '{pid}', '{past}', {'TRUE' if '://' in database else 1}, 'classic', "
             f"'{{\"preset\": \"classic\"}}', '{DEAL}', 1.0, 2.0, 'gave-up', {5.0 + i}, {i}, "
             f"'{actions}');"
-            f"INSERT INTO daily_attempts (day, player_id, game_id) VALUES ('{past}', '{pid}', '{gid}')"
+            "INSERT INTO daily_attempts (day, player_id, game_id) "
+            f"VALUES ('{past}', '{pid}', '{gid}')"
         )
     await script(database, ";".join(rows))
     board = (await api.call("GET", f"/api/daily/{past}/leaderboard?limit=20")).json()
