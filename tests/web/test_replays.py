@@ -48,6 +48,15 @@ async def test_a_rounds_replay_opens_with_its_results(server: ServerProcess, api
     ann_actions = [s[2] for s in replay["steps"] if s[1] == ann_index]
     assert ann_actions == [*moves, "give-up"]
     assert r.headers["cache-control"] == "no-store"
+    assert r.headers["content-encoding"] == "gzip"  # httpx asks for it, and unzips it
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    # Built once, kept: asked again it is the same; a new name shows at once.
+    assert (await api.call("GET", path)).json() == replay
+    await api.call("PATCH", "/api/me", tokens["Ann"], {"name": "Annie"})
+    renamed = (await api.call("GET", path)).json()
+    assert {p["name"] for p in renamed["racers"]} == {"Annie", "Bob"}
+    plain = await api.http.get(path, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.json() == renamed
     for bad, status, code in [
         (f"/api/replays/room/{room}/2", 404, "unknown-replay"),
         (f"/api/replays/room/{room}/x", 400, "bad-field"),

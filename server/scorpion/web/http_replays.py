@@ -7,11 +7,15 @@ a replay works after a restart and on any process. Who may watch what, and when,
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import gzip
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -30,10 +34,13 @@ from scorpion.store import SavedGame
 from .auth import bearer
 from .http_common import api, me, services
 from .records import game_id
-from .responses import ApiError, ok
+from .responses import ApiError
 from .services import Services
 
 PAST_ENTRIES = 1_000_000  # a day's leaderboard is ranked whole from the store
+CACHED = 64  # replays kept built (a finished game never changes; a popular one is asked often)
+# (the games' ids and ends, the names) -> (JSON, gzipped JSON)
+_built: OrderedDict[tuple[object, ...], tuple[bytes, bytes]] = OrderedDict()
 
 
 def replay_game(row: SavedGame, name: str) -> ReplayGame:
@@ -68,6 +75,35 @@ def replay_json(rows: Sequence[SavedGame], names: dict[str, str]) -> dict[str, A
     }
 
 
+def encoded(
+    head: dict[str, Any], rows: Sequence[SavedGame], names: dict[str, str]
+) -> tuple[bytes, bytes]:
+    """``head`` and the replay as JSON, plain and gzipped (what a browser takes)."""
+    body = orjson.dumps({**head, **replay_json(rows, names)})
+    return body, gzip.compress(body, 6)
+
+
+async def replay_response(
+    request: Request, head: dict[str, Any], rows: Sequence[SavedGame], names: dict[str, str]
+) -> Response:
+    """The replay, built once (in a thread: a long round takes tens of milliseconds, which
+    the event loop then shares) and kept while it is asked for."""
+    key = (tuple(head.items()), tuple((r.id, r.finished, r.result) for r in rows),
+           tuple(sorted(names.items())))  # fmt: skip
+    found = _built.get(key)
+    if found is None:
+        found = await asyncio.to_thread(encoded, head, rows, names)
+        _built[key] = found
+        while len(_built) > CACHED:
+            _built.popitem(last=False)
+    _built.move_to_end(key)
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(found[1], headers=headers, media_type="application/json")
+    return Response(found[0], headers=headers, media_type="application/json")
+
+
 async def names_of(svc: Services, rows: Sequence[SavedGame]) -> dict[str, str]:
     names: dict[str, str] = {}
     for row in rows:
@@ -98,8 +134,8 @@ async def round_replay(request: Request) -> Response:
     except ReplayRefused as exc:
         raise refused(exc) from None
     ended = [r for r in rows if r.result is not None]
-    data = replay_json(ended, await names_of(svc, ended))
-    return ok({"kind": "room", "room": room_id, "round": int(text), **data})
+    head = {"kind": "room", "room": room_id, "round": int(text)}
+    return await replay_response(request, head, ended, await names_of(svc, ended))
 
 
 def check_day_text(text: str) -> str:
@@ -145,7 +181,7 @@ async def daily_replay(request: Request) -> Response:
         check_daily_replay(day, now, public=public, own=own, ended=row.result is not None)
     except ReplayRefused as exc:
         raise refused(exc) from None
-    data = replay_json([row], await names_of(svc, [row]))
     attempt_number = int(row.id.rsplit(":", 2)[1])
-    return ok({"kind": "daily", "date": day, "attempt": attempt_number, "ranked": row.ranked,
-               "player": player_id, **data})  # fmt: skip
+    head = {"kind": "daily", "date": day, "attempt": attempt_number, "ranked": row.ranked,
+            "player": player_id}  # fmt: skip
+    return await replay_response(request, head, [row], await names_of(svc, [row]))
