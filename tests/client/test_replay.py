@@ -3,6 +3,7 @@ link from the results; a daily's replay before its day closes says when it opens
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from support.replays import write_round
+from support.replays import write_daily, write_round
 from support.server import ServerProcess
 
 from .conftest import PageFactory
@@ -130,3 +131,22 @@ def test_the_results_link_to_the_replay_and_an_early_daily_says_when(
     expect(page.locator(".replay-racer .replay-name")).to_contain_text("Kay")
     page.click('[data-action="forward"]')
     expect(page.locator(".replay-racer .stock-slot")).to_have_class(re.compile("dealt"))
+
+
+def test_a_past_days_leaderboard_links_to_its_replays(
+    server: ServerProcess, new_page: PageFactory
+) -> None:
+    past = (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=2)).isoformat()
+    write_daily(server.db, past, [("p_kim", "Kim"), ("p_lou", "Lou")], 12)  # type: ignore[arg-type]
+    page = new_page(1366, 768)
+    page.goto(f"{server.url}/#/daily/{past}")
+    page.locator(".overlay input").fill("Viewer")  # the daily asks a name first
+    page.locator(".overlay form button.primary").click()
+    link = page.get_by_role("link", name="Replay of Lou's game")
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.locator(".replay[data-ready]")).to_be_visible()
+    expect(page.locator(".replay-head h1")).to_have_text(f"Daily {past} · Lou")
+    expect(page.locator(".replay-count")).to_have_text("move 0 of 12")
+    page.locator(".replay-scrub").fill("100000")
+    expect(page.locator(".replay-status")).to_contain_text("gave up")

@@ -58,3 +58,32 @@ def write_round(
                 (f"{room}:1:{pid}", pid, room, orjson.dumps(settings).decode(), str(deal),
                  1000.0 + elapsed, elapsed, len(actions), orjson.dumps(actions).decode()),
             )  # fmt: skip
+
+
+def write_daily(
+    db: Path, day: str, players: list[tuple[str, str]], moves: int, deal: int = 7
+) -> None:
+    """Ranked attempts of a past day's daily by ``players`` (created if missing), ranked in
+    their order (fewer moves first), each ``moves`` actions of random play."""
+    rng = random.Random(2)
+    with closing(sqlite3.connect(db)) as conn, conn:
+        for n, (pid, name) in enumerate(players):
+            conn.execute(
+                "INSERT OR IGNORE INTO players (id, token_hash, name, created) VALUES (?, ?, ?, 0)",
+                (pid, f"hash-{pid}".encode(), name),
+            )
+            actions = random_actions(deal, moves, rng)
+            elapsed = actions[-1][1]
+            gid = f"daily:{day}:1:{pid}"
+            conn.execute(
+                "INSERT INTO games (id, player_id, daily, ranked, preset, rules, deal, started, "
+                "finished, result, elapsed, moves, actions) "
+                "VALUES (?, ?, ?, 1, 'classic', '{\"preset\": \"classic\"}', ?, 1000.0, ?, "
+                "'gave-up', ?, ?, ?)",
+                (gid, pid, day, str(deal), 1000.0 + elapsed, elapsed, n,
+                 orjson.dumps(actions).decode()),
+            )  # fmt: skip
+            conn.execute(
+                "INSERT INTO daily_attempts (day, player_id, game_id) VALUES (?, ?, ?)",
+                (day, pid, gid),
+            )

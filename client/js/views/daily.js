@@ -93,7 +93,10 @@ export function mountDaily(ctx, date) {
           a && a.status !== "playing" ? "Play again (unranked)" : "Play")));
     }
     clear(result);
-    const lb = d.leaderboard || summary?.leaderboard || {};
+    // A past day's leaderboard is the store's (HTTP): the socket's holds only what this server
+    // process saw of that day since it started.
+    const stored = day !== todayUTC() ? summary?.leaderboard : null;
+    const lb = stored ? { ...(d.leaderboard || {}), top: stored.top, size: stored.size } : d.leaderboard || summary?.leaderboard || {};
     if (a && a.status && a.status !== "playing") {
       const mineRow = a.ranked !== false ? lb.you : null;
       const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${lb.size ?? mineRow.rank}` : " · ranking…";
