@@ -150,3 +150,15 @@ def test_a_past_days_leaderboard_links_to_its_replays(
     expect(page.locator(".replay-count")).to_have_text("move 0 of 12")
     page.locator(".replay-scrub").fill("100000")
     expect(page.locator(".replay-status")).to_contain_text("gave up")
+
+
+def test_the_replay_page_passes_axe(server: ServerProcess, new_page: PageFactory) -> None:
+    from .test_a11y import AXE, serious
+
+    write_round(server.db, "roomx", PLAYERS, MOVES)  # type: ignore[arg-type]
+    for width, height, mobile in ((1366, 768, False), (390, 844, True)):
+        page = new_page(width, height, mobile, bypass_csp=True)  # lets the test inject axe
+        assert AXE.is_file(), "npm ci --prefix tests/client/axe"
+        open_replay(page, server)
+        page.locator(".replay-scrub").fill("10")
+        serious(page, f"replay {width}x{height}")
