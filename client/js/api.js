@@ -95,23 +95,11 @@ export const stats = (id = player()?.id) => request("GET", `/api/players/${encod
 export const replay = (path) => request("GET", path);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
 
-/** Daily streak from your ranked daily games: days in a row, ending today or yesterday. */
-export function dailyStreak(games, today) {
-  const days = [...new Set(games.filter((g) => g.daily && g.ranked !== false).map((g) => g.daily))].sort();
-  const dayNumber = (d) => Math.round(Date.parse(`${d}T00:00:00Z`) / 86400000);
-  let best = 0;
-  let run = 0;
-  let prev = null;
-  for (const d of days) {
-    const n = dayNumber(d);
-    run = prev !== null && n === prev + 1 ? run + 1 : 1;
-    best = Math.max(best, run);
-    prev = n;
-  }
-  const last = prev;
-  const current = last !== null && dayNumber(today) - last <= 1 ? run : 0;
-  return { current, best };
-}
+/** Your games, newest first (`before`: the `next` of the page before), with their replays. */
+export const history = (before = null, limit = 20) =>
+  request("GET", `/api/me/history?limit=${limit}${before !== null ? `&before=${before}` : ""}`);
+/** Your records per preset and a month of your daily calendar (YYYY-MM). */
+export const records = (month) => request("GET", `/api/me/records${month ? `?month=${month}` : ""}`);
 
 // Your player on another device (docs/http-api.md): codes travel in bodies, never in a URL.
 export const makeDeviceCode = () => request("POST", "/api/me/device-code");

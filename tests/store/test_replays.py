@@ -1,4 +1,5 @@
-"""The games of one round, read back for its replay, on both backends."""
+"""The games of one round, read back for its replay, and a player's games without their
+actions, for a history; on both backends."""
 
 from __future__ import annotations
 
@@ -36,3 +37,16 @@ async def test_a_rounds_games_and_only_those(store: Store) -> None:
     assert [g.id for g in await store.round_games("room1", 11)] == ["room1:11:c"]
     assert await store.round_games("room1", 3) == []
     assert await store.round_games("nowhere", 1) == []
+
+
+async def test_a_players_games_in_order_without_their_actions(store: Store) -> None:
+    for pid in ("a", "b"):
+        await store.create_player(pid, pid.encode(), pid.upper())
+    late = raced("room1", 2, "a", 20.0, result="won", elapsed=9.5, actions=[("deal", 1.0)])
+    early = raced("room1", 1, "a", 10.0, result="lost", hints=2)
+    other = raced("room1", 1, "b", 10.0, result="won")
+    await store.write([SaveGame(g) for g in (late, early, other)])
+    games = await store.player_summaries("a")
+    assert [g.id for g in games] == [early.id, late.id]
+    assert games[1].actions == [] and games[1].elapsed == 9.5 and games[0].hints == 2
+    assert await store.player_summaries("nobody") == []

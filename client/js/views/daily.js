@@ -41,13 +41,10 @@ export function mountDaily(ctx, date) {
     day !== todayUTC() ? h("a", { href: "#/daily", text: "Today" }) : null);
   root.append(h("div.stack", {}, title, sub, h("div.race-layout", {}, main, h("div.stack", {}, side, past))));
 
-  let streakInfo = null;
-  const loadStreak = () => api.myGames().then((data) => {
-    streakInfo = api.dailyStreak(data.games || [], todayUTC());
-    render(store.get());
-  }).catch(() => {});
-  api.daily(day).then((d) => { summary = d; render(store.get()); }).catch(() => {});
-  loadStreak();
+  // The streak is the server's (`you.streak`: the same count as the history page's).
+  const loadSummary = () => api.daily(day).then((d) => { summary = d; render(store.get()); }).catch(() => {});
+  const loadStreak = loadSummary;
+  loadSummary();
   let lastStatus = null;
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
@@ -108,11 +105,12 @@ export function mountDaily(ctx, date) {
     }
     if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
     lastStatus = a?.status ?? lastStatus;
-    const st = d.streak || summary?.streak || streakInfo;
+    const st = summary?.you?.streak;
     clear(streak);
     streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
       h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
-      h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))));
+      h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))),
+    h("p.muted", { dataset: { streak: "counts" }, text: "Days in a row on which you won your ranked daily. " }, h("a", { href: "#/history" }, "Your history")));
     drawLeaderboard(lb, s.me?.id);
     drawPlaying(d.playing || summary?.playing || {}, s.me?.id);
   }

@@ -209,6 +209,11 @@ class Store(Protocol):
         self, player_id: str, limit: int = 50, before: float | None = None
     ) -> list[SavedGame]: ...
     async def results(self, player_id: str) -> list[tuple[str, str, bool]]: ...
+    async def player_summaries(self, player_id: str) -> list[SavedGame]:
+        """Every game of a player, in the order started, **without their actions** (empty):
+        what a history's records and calendar need, light to read."""
+        ...
+
     async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
         """Every racer's game of one round of a room (ids ``<room>:<round>:<player>``), in
         the order started: a replay's source, kept after the room's log is gone."""

@@ -35,6 +35,7 @@ from .rows import (
     GAME_COLUMNS,
     GAME_UPDATES,
     RESULT_COLUMNS,
+    SUMMARY_COLUMNS,
     dumps,
     game_from_row,
     game_values,
@@ -248,6 +249,17 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
                     f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
                     "ORDER BY started DESC LIMIT ?",
                     (player_id, cutoff, limit),
+                )
+            ]
+        )
+
+    async def player_summaries(self, player_id: str) -> list[SavedGame]:
+        return await self._read(
+            lambda c: [
+                game_from_row(r)
+                for r in c.execute(
+                    f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
+                    (player_id,),
                 )
             ]
         )

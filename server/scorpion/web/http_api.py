@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from .http_common import api, services
 from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
+from .http_history import my_history, my_records
 from .http_players import (
     create_player,
     delete_me,
@@ -56,6 +57,8 @@ def routes() -> list[Route]:
         Route("/api/me", delete_me, methods=["DELETE"]),
         Route("/api/me/games", my_games, methods=["GET"]),
         Route("/api/me/games/{game_id}", my_game, methods=["GET"]),
+        Route("/api/me/history", my_history, methods=["GET"]),
+        Route("/api/me/records", my_records, methods=["GET"]),
         Route("/api/me/device-code", make_device_code, methods=["POST"]),
         Route("/api/me/recovery-code", make_recovery_code, methods=["POST"]),
         Route("/api/devices/claim", claim_device_code, methods=["POST"]),
