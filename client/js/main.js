@@ -13,6 +13,7 @@ import { mountRules } from "./views/rules.js";
 import { mountPractice, mountPracticeList } from "./views/practice.js";
 import { mountDevices } from "./views/devices.js";
 import { mountReplay } from "./views/replay.js";
+import { mountHistory } from "./views/history.js";
 import { invite } from "./views/invite.js";
 import { applyColors } from "./game.js";
 
@@ -127,6 +128,8 @@ async function route() {
     unmount = mountPracticeList(ctx);
   } else if (name === "rules") {
     unmount = mountRules(ctx, arg);
+  } else if (name === "history") {
+    unmount = mountHistory(ctx);
   } else if (name === "replay") {
     unmount = mountReplay(ctx, path.slice(1));
   } else if (name === "devices") {
@@ -150,7 +153,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device", replay: "Replay" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device", replay: "Replay", history: "Your history" };
 
 window.addEventListener("hashchange", route);
 applyColors();
