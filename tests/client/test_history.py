@@ -15,6 +15,7 @@ from support.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import nothing_sideways, one_seat_race
+from .test_a11y import serious
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +39,7 @@ def past_win(db: Path, player: str, day: str, elapsed: float) -> None:
 
 
 def test_history_page(server: ServerProcess, new_page: PageFactory, screenshots: Path) -> None:
-    page = new_page(1366, 768)
+    page = new_page(1366, 768, bypass_csp=True)  # lets the test inject axe
     one_seat_race(page, server.url, "Hana", deal=3)  # a race round, given up
     give_up(page)
     expect(page.locator('[data-action="replay"]')).to_be_visible()
@@ -74,6 +75,7 @@ def test_history_page(server: ServerProcess, new_page: PageFactory, screenshots:
     expect(rows).to_have_count(3)
     expect(rows.nth(0)).to_contain_text("opens")  # today's daily: once the day closes
     expect(rows.nth(1)).to_contain_text("Race, round 1")
+    serious(page, "history")
     page.screenshot(path=str(screenshots / "history.png"), full_page=True)
     rows.nth(1).get_by_role("link", name="Replay of Race, round 1").click()
     expect(page.locator(".replay[data-ready]")).to_be_visible()
