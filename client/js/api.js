@@ -76,7 +76,9 @@ async function request(method, path, body) {
     // A token the server no longer knows (a fresh database): forget it, a new one is made.
     if (res.status === 401 && t) forget();
     const err = data?.error && typeof data.error === "object" ? data.error : data || {};
-    throw new ApiError(res.status, err.code || data?.code, err.message || data?.message || data?.detail);
+    const error = new ApiError(res.status, err.code || data?.code, err.message || data?.message || data?.detail);
+    if (err.opens_at) error.opens_at = err.opens_at; // a replay that opens later (docs/http-api.md)
+    throw error;
   }
   return data;
 }
@@ -104,25 +106,15 @@ export const presets = () => request("GET", "/api/presets");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
+/** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
+export const replay = (path) => request("GET", path);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
 
-/** Daily streak from your ranked daily games: days in a row, ending today or yesterday. */
-export function dailyStreak(games, today) {
-  const days = [...new Set(games.filter((g) => g.daily && g.ranked !== false).map((g) => g.daily))].sort();
-  const dayNumber = (d) => Math.round(Date.parse(`${d}T00:00:00Z`) / 86400000);
-  let best = 0;
-  let run = 0;
-  let prev = null;
-  for (const d of days) {
-    const n = dayNumber(d);
-    run = prev !== null && n === prev + 1 ? run + 1 : 1;
-    best = Math.max(best, run);
-    prev = n;
-  }
-  const last = prev;
-  const current = last !== null && dayNumber(today) - last <= 1 ? run : 0;
-  return { current, best };
-}
+/** Your games, newest first (`before`: the `next` of the page before), with their replays. */
+export const history = (before = null, limit = 20) =>
+  request("GET", `/api/me/history?limit=${limit}${before !== null ? `&before=${before}` : ""}`);
+/** Your records per preset and a month of your daily calendar (YYYY-MM). */
+export const records = (month) => request("GET", `/api/me/records${month ? `?month=${month}` : ""}`);
 
 // Your player on another device (docs/http-api.md): codes travel in bodies, never in a URL.
 export const makeDeviceCode = () => request("POST", "/api/me/device-code");

@@ -94,6 +94,7 @@ export function maskedCard() {
   const el = document.createElement("div");
   el.className = "card down masked";
   el.title = "Hidden until every racer still playing has turned it";
+  el.setAttribute("role", "img"); // a label needs a role (axe: aria-prohibited-attr)
   el.setAttribute("aria-label", "a card still face down on another racer's board");
   return el;
 }

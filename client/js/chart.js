@@ -75,7 +75,9 @@ export function raceChart(timeline, players, { width = 640, end = null } = {}) {
     swatch.style.background = s.color;
     return h("span", {}, swatch, h("span", { text: s.name }));
   }));
-  return h("figure.chart-figure", { style: "margin:0" }, root, legend);
+  const figure = h("figure.chart-figure", { style: "margin:0" }, root, legend);
+  figure.timeX = x; // where a race time falls on the chart (the replay's cursor)
+  return figure;
 }
 
 function niceStep(raw, choices = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 50000, 100000]) {

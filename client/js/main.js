@@ -12,6 +12,8 @@ import { mountStats } from "./views/stats.js";
 import { mountRules } from "./views/rules.js";
 import { mountPractice, mountPracticeList } from "./views/practice.js";
 import { mountDevices } from "./views/devices.js";
+import { mountReplay } from "./views/replay.js";
+import { mountHistory } from "./views/history.js";
 import { invite } from "./views/invite.js";
 import { applyColors } from "./game.js";
 
@@ -126,6 +128,10 @@ async function route() {
     unmount = mountPracticeList(ctx);
   } else if (name === "rules") {
     unmount = mountRules(ctx, arg);
+  } else if (name === "history") {
+    unmount = mountHistory(ctx);
+  } else if (name === "replay") {
+    unmount = mountReplay(ctx, path.slice(1));
   } else if (name === "devices") {
     unmount = mountDevices(ctx);
   } else if (name === "stats") {
@@ -136,8 +142,9 @@ async function route() {
   root.focus({ preventScroll: true });
 }
 
-// The server also serves index.html at /r/<id> and /daily[/<day>]: turn those into hash routes.
-const pathRoute = location.pathname.match(/^\/(r\/[^/]+|daily(?:\/[^/]+)?)\/?$/);
+// The server also serves index.html at /r/<id>, /daily[/<day>] and /replay/...: turn those
+// into hash routes.
+const pathRoute = location.pathname.match(/^\/(r\/[^/]+|daily(?:\/[^/]+)?|replay(?:\/[^/]+){2,4})\/?$/);
 if (pathRoute && !location.hash) history.replaceState(null, "", `/#/${pathRoute[1]}`);
 
 // The skip link must not go through the hash router.
@@ -146,7 +153,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device", replay: "Replay", history: "Your history" };
 
 window.addEventListener("hashchange", route);
 applyColors();

@@ -132,5 +132,5 @@ def test_two_players_race_and_a_spectator_follows(
     # Statistics count the race.
     ada.goto(server.url + "/#/stats")
     classic = ada.locator("[data-preset=classic]")
-    expect(classic).to_contain_text("Played")
+    expect(classic).to_contain_text("Started")
     expect(classic.locator(".stat-card").nth(2)).to_contain_text("1")  # lost: gave up

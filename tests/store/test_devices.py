@@ -155,7 +155,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 6
+    assert schema.VERSION == postgres_schema.VERSION == 7
     await old_database(database, version)
     store = open_store(database)
     await store.open()
@@ -175,6 +175,9 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         helped = SavedGame("g3", "p1", "classic", 7, 2.0, hints=1, autos=2)  # version 6's
         await store.write([SaveGame(helped)])
         assert await store.game("g3") == helped
+        raced = SavedGame("r:1:p1", "p1", "classic", 7, 3.0, room_id="r")
+        await store.write([SaveGame(raced)])
+        assert await store.round_games("r", 1) == [raced]  # version 7's index serves it
     finally:
         await store.close()
     assert await schema_version(database) == schema.VERSION

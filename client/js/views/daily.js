@@ -41,13 +41,10 @@ export function mountDaily(ctx, date) {
     day !== todayUTC() ? h("a", { href: "#/daily", text: "Today" }) : null);
   root.append(h("div.stack", {}, title, sub, h("div.race-layout", {}, main, h("div.stack", {}, side, past))));
 
-  let streakInfo = null;
-  const loadStreak = () => api.myGames().then((data) => {
-    streakInfo = api.dailyStreak(data.games || [], todayUTC());
-    render(store.get());
-  }).catch(() => {});
-  api.daily(day).then((d) => { summary = d; render(store.get()); }).catch(() => {});
-  loadStreak();
+  // The streak is the server's (`you.streak`: the same count as the history page's).
+  const loadSummary = () => api.daily(day).then((d) => { summary = d; render(store.get()); }).catch(() => {});
+  const loadStreak = loadSummary;
+  loadSummary();
   let lastStatus = null;
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
@@ -96,7 +93,10 @@ export function mountDaily(ctx, date) {
           a && a.status !== "playing" ? "Play again (unranked)" : linked ? "Play (unranked)" : "Play")));
     }
     clear(result);
-    const lb = d.leaderboard || summary?.leaderboard || {};
+    // A past day's leaderboard is the store's (HTTP): the socket's holds only what this server
+    // process saw of that day since it started.
+    const stored = day !== todayUTC() ? summary?.leaderboard : null;
+    const lb = stored ? { ...(d.leaderboard || {}), top: stored.top, size: stored.size } : d.leaderboard || summary?.leaderboard || {};
     if (a && a.status && a.status !== "playing") {
       const mineRow = a.ranked !== false ? lb.you : null;
       const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${lb.size ?? mineRow.rank}` : " · ranking…";
@@ -108,11 +108,12 @@ export function mountDaily(ctx, date) {
     }
     if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
     lastStatus = a?.status ?? lastStatus;
-    const st = d.streak || summary?.streak || streakInfo;
+    const st = summary?.you?.streak;
     clear(streak);
     streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
       h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
-      h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))));
+      h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))),
+    h("p.muted", { dataset: { streak: "counts" }, text: "Days in a row on which you won your ranked daily. " }, h("a", { href: "#/history" }, "Your history")));
     drawLeaderboard(lb, s.me?.id);
     drawPlaying(d.playing || summary?.playing || {}, s.me?.id);
   }
@@ -143,15 +144,17 @@ export function mountDaily(ctx, date) {
     }
     // The top rows, then ours below them when it is further down (the server's ranks).
     const you = lb.you && !rows.some((e) => e.player === lb.you.player) ? lb.you : null;
+    const past = day !== todayUTC(); // a past day's replays: the server opens them once the day closes
     const row = (e) => h(`tr${e.player === me ? ".me" : ""}`, {},
       h("td", { text: String(e.rank) }), h("td.name", {}, h("div.name-row", {},
         h("span", { text: e.name, title: e.name }),
         e.new_player ? h("abbr.new-player", { title: NEW_PLAYER_NOTE, text: "new" }) : null)),
       h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
-      h("td.num", { text: String(e.score) }));
+      h("td.num", { text: String(e.score) }),
+      past ? h("td", {}, h("a", { href: `#/replay/daily/${day}/${encodeURIComponent(e.player)}`, "aria-label": `Replay of ${e.name}'s game`, text: "Replay" })) : null);
     board.append(h("table.leaderboard", {},
-      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score"].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
-      h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: "4", text: "…" })), row(you)] : [])));
+      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score", ...(past ? ["Replay"] : [])].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
+      h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: past ? "5" : "4", text: "…" })), row(you)] : [])));
     if ([...rows, you].some((e) => e?.new_player)) {
       board.append(h("p.muted.mark-legend", { dataset: { leaderboard: "legend" } },
         h("span.new-player", { text: "new" }), ` = ${NEW_PLAYER_NOTE}`));

@@ -66,6 +66,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
       onRematch ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: onRematch },
         r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
       h("button.btn", { type: "button", onclick: onClose }, "Look at the board"),
+      r.id && r.round ? h("a.btn", { href: `#/replay/room/${encodeURIComponent(r.id)}/${r.round}`, dataset: { action: "replay" } }, "Watch the replay") : null,
       h("a.btn", { href: "#/" }, "Home")));
   return h("div.overlay", { onkeydown: (e) => { if (e.key === "Escape") onClose(); } }, panel);
 }

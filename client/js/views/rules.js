@@ -115,7 +115,7 @@ function fairResults() {
     h("h3", { id: "rules-fair", text: "Fair results" }),
     h("ul.fair-results", {},
       h("li", { text: "A game without a hint and without a move by Auto is clean; one with either is assisted and says which help it used. Assisted results rank after every clean one, and your statistics count them apart." }),
-      h("li", { text: "The daily's ranked attempt lasts at most an hour. A day closes an hour after the next midnight UTC: until then nobody gets its deal number, a hint or Auto on it." })));
+      h("li", { text: "The daily's ranked attempt lasts at most an hour. A day closes an hour after the next midnight UTC: until then nobody gets its deal number, a hint or Auto on it, nor a replay of it (not even their own). Then the replays of the day's top 10 are open to everyone." })));
 }
 
 /** #/rules and #/rules/<preset>: a page with a tab per preset. */

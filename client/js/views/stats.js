@@ -8,7 +8,8 @@ import { presetLabel } from "../presets.js";
 export function mountStats(ctx) {
   const { root } = ctx;
   const body = h("div.stack", {}, h("p.muted", { role: "status", text: "Loading your statistics…" }));
-  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you played without help, by rules. Giving up counts as a loss. Games with a hint or Auto are counted apart and end a streak." }),
+  root.append(h("h1", { text: "Your statistics" }), h("p.lead", { text: "Every race, daily and practice game you started without help, by rules (one still being played counts as started, not yet won or lost). Giving up counts as a loss. Games with a hint or Auto are counted apart and end a streak." }),
+    h("p", {}, h("a", { href: "#/history" }, "Your history"), ": every game with its replay, your best times and your daily calendar."),
     h("p", {}, h("a", { href: "#/devices" }, "Use on another device"), " — keep your statistics on your phone and your computer."), body);
   if (!api.token()) {
     body.replaceChildren(h("p.muted", { text: "Play a game first: your statistics appear here." }));
@@ -24,7 +25,7 @@ export function mountStats(ctx) {
     body.replaceChildren(...entries.map(([preset, st]) => h("section.panel.stack", { dataset: { preset } },
       h("h2", { text: presetLabel(preset) }),
       h("div.stat-cards", {},
-        card("Played", st.started), card("Won", st.won), card("Lost", st.lost),
+        card("Started", st.started), card("Won", st.won), card("Lost", st.lost),
         card("Win rate", `${Math.round((st.win_rate ?? (st.started ? st.won / st.started : 0)) * 100)}%`),
         card("Streak", st.current_streak), card("Best streak", st.best_streak)),
       st.assisted_started ? h("p.muted", { dataset: { stats: "assisted" },

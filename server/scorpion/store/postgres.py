@@ -38,6 +38,7 @@ from .rows import (
     GAME_UPDATES,
     NEW_PLAYER_SQL,
     RESULT_COLUMNS,
+    SUMMARY_COLUMNS,
     dumps,
     entry_from_row,
     game_from_row,
@@ -303,6 +304,19 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
         row = await self._read(lambda c: c.fetchrow(sql, game_id))
         return None if row is None else game_from_row(row)
+
+    async def player_summaries(self, player_id: str) -> list[SavedGame]:
+        sql = f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
+        return [game_from_row(r) for r in await self._read(lambda c: c.fetch(sql, player_id))]
+
+    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
+        prefix = f"{room_id}:{round_}:"  # web.records.game_id
+        sql = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = $1 "
+            "AND left(id, $2) = $3 ORDER BY started, id"
+        )
+        rows = await self._read(lambda c: c.fetch(sql, room_id, len(prefix), prefix))
+        return [game_from_row(r) for r in rows]
 
     async def player_games(
         self, player_id: str, limit: int = 50, before: float | None = None

@@ -127,7 +127,12 @@ ALTER TABLE games ADD COLUMN IF NOT EXISTS hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS autos INTEGER NOT NULL DEFAULT 0;
 """
 
-VERSION: Final = 6
+# A round's games, for its replay (the room's log is gone once the room closes).
+SCHEMA_V7: Final = """
+CREATE INDEX IF NOT EXISTS games_room ON games (room_id) WHERE room_id IS NOT NULL;
+"""
+
+VERSION: Final = 7
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -135,6 +140,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     4: SCHEMA_V4,
     5: SCHEMA_V5,
     6: SCHEMA_V6,
+    7: SCHEMA_V7,
 }
 
 # Created before the version is read: the schema version and the server secret (processes

@@ -13,6 +13,8 @@ GAME_COLUMNS: Final = (
     "result, elapsed, score, runs, moves, turned, actions, revealed, hints, autos"
 )
 GAME_COLUMN_COUNT: Final = len(GAME_COLUMNS.split(", "))
+# The same columns with no actions (read back as an empty list): a history's light read.
+SUMMARY_COLUMNS: Final = GAME_COLUMNS.replace("actions", "'[]' AS actions")
 # What an update of a game row changes: not its id, its first start, nor a revealed deal.
 GAME_UPDATES: Final = ", ".join(
     f"{name} = excluded.{name}"

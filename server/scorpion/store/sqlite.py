@@ -35,6 +35,7 @@ from .rows import (
     GAME_UPDATES,
     NEW_PLAYER_SQL,
     RESULT_COLUMNS,
+    SUMMARY_COLUMNS,
     dumps,
     entry_from_row,
     game_from_row,
@@ -249,6 +250,30 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
                     f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
                     "ORDER BY started DESC LIMIT ?",
                     (player_id, cutoff, limit),
+                )
+            ]
+        )
+
+    async def player_summaries(self, player_id: str) -> list[SavedGame]:
+        return await self._read(
+            lambda c: [
+                game_from_row(r)
+                for r in c.execute(
+                    f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
+                    (player_id,),
+                )
+            ]
+        )
+
+    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
+        prefix = f"{room_id}:{round_}:"  # web.records.game_id
+        return await self._read(
+            lambda c: [
+                game_from_row(r)
+                for r in c.execute(
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = ? "
+                    "AND substr(id, 1, ?) = ? ORDER BY started, id",
+                    (room_id, len(prefix), prefix),
                 )
             ]
         )

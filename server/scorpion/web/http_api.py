@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from .http_common import api, services
 from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
+from .http_history import my_history, my_records
 from .http_players import (
     create_player,
     delete_me,
@@ -21,6 +22,7 @@ from .http_players import (
     player_stats,
 )
 from .http_presets import list_presets
+from .http_replays import daily_replay, round_replay
 from .http_rooms import create_room, daily_day, daily_leaderboard, daily_today, room_summary
 from .responses import ApiError, error, ok
 
@@ -55,6 +57,8 @@ def routes() -> list[Route]:
         Route("/api/me", delete_me, methods=["DELETE"]),
         Route("/api/me/games", my_games, methods=["GET"]),
         Route("/api/me/games/{game_id}", my_game, methods=["GET"]),
+        Route("/api/me/history", my_history, methods=["GET"]),
+        Route("/api/me/records", my_records, methods=["GET"]),
         Route("/api/me/device-code", make_device_code, methods=["POST"]),
         Route("/api/me/recovery-code", make_recovery_code, methods=["POST"]),
         Route("/api/devices/claim", claim_device_code, methods=["POST"]),
@@ -66,6 +70,9 @@ def routes() -> list[Route]:
         Route("/api/daily", daily_today, methods=["GET"]),
         Route("/api/daily/{day}", daily_day, methods=["GET"]),
         Route("/api/daily/{day}/leaderboard", daily_leaderboard, methods=["GET"]),
+        Route("/api/replays/room/{room_id}/{round}", round_replay, methods=["GET"]),
+        Route("/api/replays/daily/{day}/{player_id}", daily_replay, methods=["GET"]),
+        Route("/api/replays/daily/{day}/{player_id}/{attempt}", daily_replay, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

@@ -34,7 +34,7 @@ def api(handler: Handler) -> Handler:
             return await handler(request)
         except ApiError as exc:
             services(request).metrics.http_errors.labels(str(exc.status)).inc()
-            return error(exc.status, exc.code, exc.message)
+            return error(exc.status, exc.code, exc.message, exc.extra)
 
     wrapped.__name__ = handler.__name__
     wrapped.__doc__ = handler.__doc__

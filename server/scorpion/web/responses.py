@@ -19,18 +19,23 @@ class ORJSONResponse(JSONResponse):
 class ApiError(ValueError):
     """An HTTP error with a stable code (see docs/http-api.md)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, extra: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.extra = extra  # more fields of the error object (a replay's ``opens_at``)
 
 
 def ok(content: Any, status: int = 200) -> ORJSONResponse:
     return ORJSONResponse(content, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-def error(status: int, code: str, message: str) -> ORJSONResponse:
+def error(
+    status: int, code: str, message: str, extra: dict[str, Any] | None = None
+) -> ORJSONResponse:
     return ORJSONResponse(
-        {"error": {"code": code, "message": message}},
+        {"error": {"code": code, "message": message, **(extra or {})}},
         status_code=status,
         headers={"Cache-Control": "no-store"},  # like every API answer (docs/http-api.md)
     )

@@ -236,5 +236,6 @@ def static_routes(client_dir: Path | None) -> list[BaseRoute]:
         Route("/r/{room_id}", app_page, methods=["GET", "HEAD"]),
         Route("/daily", app_page, methods=["GET", "HEAD"]),
         Route("/daily/{day}", app_page, methods=["GET", "HEAD"]),
+        Route("/replay/{rest:path}", app_page, methods=["GET", "HEAD"]),
         Route("/{path:path}", client_file, methods=["GET", "HEAD"]),
     ]
