@@ -105,7 +105,9 @@ class Run:
 Step = tuple[str, int, int]  # (kind, who, pick)
 steps = st.tuples(
     st.sampled_from(
-        ["move"] * 5 + ["masked"] * 3 + ["deal", "undo", "undo", "wait", "follow", "probe"]
+        ["move"] * 5
+        + ["masked"] * 3
+        + ["deal", "undo", "undo", "wait", "follow", "probe"]
         + ["give-up"]
     ),
     st.sampled_from([0, 0, 0, 1, 2]),  # Ada plays most: her board shows cards others hide
@@ -168,7 +170,9 @@ def play(
     return run
 
 
-def choose(room: Room, seats: tuple[Player, ...], kind: str, who: int, pick: int) -> tuple[str, str, object]:
+def choose(
+    room: Room, seats: tuple[Player, ...], kind: str, who: int, pick: int
+) -> tuple[str, str, object]:
     """One action, drawn on this race's boards."""
     pid = seats[who % len(seats)].id
     game = room.racers[pid].game

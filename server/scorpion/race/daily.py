@@ -180,7 +180,7 @@ class Daily(Place):
             now,
             status=attempt.status if attempt else None,
             state=self.state(player.id, now),
-            view=attempt.view() if attempt else None,
+            view=attempt.game.view() if attempt else None,
         )
         return [Send((conn,), welcome)]
 

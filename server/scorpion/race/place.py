@@ -102,7 +102,7 @@ class Place:
 
     def answer_fields(self, racer: Racer) -> Message:
         """What every answer to a game command carries."""
-        return {"view": racer.view(), "status": racer.status, "elapsed": racer.last_elapsed}
+        return {"view": racer.game.view(), "status": racer.status, "elapsed": racer.last_elapsed}
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
         """A connection closed: the member stays (their game, their seq answers)."""

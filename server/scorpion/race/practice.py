@@ -96,7 +96,7 @@ class Practice(Place):
             now,
             status=game.status if game else None,
             state=self.state(),
-            view=game.view() if game else None,
+            view=game.game.view() if game else None,
         )
         return [Send((conn,), welcome)]
 
@@ -133,7 +133,7 @@ class Practice(Place):
         """The board to the player's other tabs; the result to the store when it ends."""
         own = tuple(c for c in self.members.all_conns() if c != exclude)
         if own:
-            view = {"type": "view", "player": self.player.id, "view": racer.view()}
+            view = {"type": "view", "player": self.player.id, "view": racer.game.view()}
             out.append(Send(own, {**view, **self.answer_fields(racer)}))
         if not racer.playing:
             out.append(Persist(racer.result(False, now)))

@@ -156,11 +156,6 @@ class Racer:
         self._progress = (key, progress)
         return progress
 
-    def view(self) -> dict[str, object]:
-        """Her own view (``Game.view()``) with her exact ``ordered``: her numbers, as only
-        she gets them while others play (see :mod:`.observed`)."""
-        return {**self.game.view(), "ordered": self.progress()["ordered"]}
-
     def entry(self) -> dict[str, object]:
         """The ranking entry (results, leaderboards): a copy, never the cached progress."""
         return {**self.progress(), "name": self.player.name}

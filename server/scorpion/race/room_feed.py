@@ -45,7 +45,7 @@ class RoomFeed(Place):
         if racer is None or self.phase == "countdown":
             return None
         if viewer == racer.player.id:
-            return racer.view()
+            return racer.game.view()
         self.hidden.sync(self.racers)
         masked = mask_view(racer.game.view(), self.hidden.cards)
         shown = self.shown(racer)
