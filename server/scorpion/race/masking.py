@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Container, Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
 from scorpion.engine import Game, card_text
@@ -105,6 +105,11 @@ class HiddenCards:
     def __contains__(self, card: object) -> bool:
         return card in self._count
 
+    @property
+    def lookup(self) -> Container[str]:
+        """The hidden cards for ``in`` tests, without building :attr:`cards` (read-only)."""
+        return self._count
+
     def sync(self, racers: Mapping[str, Playing]) -> frozenset[str]:
         """Bring the set up to date with ``racers`` (the round's, by id); the cards no
         board hides any more (they may now be shown to followers).
@@ -120,10 +125,10 @@ class HiddenCards:
             released |= self._set(racer_id, game)
         return frozenset(c for c in released if c not in self._count)
 
-    def sync_changes(self, racers: Mapping[str, Playing]) -> frozenset[str]:
-        """:meth:`sync`, returning every card whose masking changed: released, or hidden
+    def sync_one_changes(self, racer_id: str, racer: Playing) -> frozenset[str]:
+        """:meth:`sync_one`, returning every card whose masking changed: released, or hidden
         again (an undo turned it back face down, or put it back in the stock)."""
-        released = self.sync(racers)
+        released = self.sync_one(racer_id, racer)
         if not self._hidden_now:
             return released
         return released | frozenset(c for c in self._hidden_now if c in self._count)

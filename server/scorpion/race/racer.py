@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Final
 
 from scorpion.engine import Game, MoveError, apply_action
-from scorpion.engine.progress import ordered_cards
 
 from .errors import RaceError
 from .players import Player
@@ -151,7 +150,8 @@ class Racer:
             else self.last_elapsed,
             "hints": self.hints,
             "autos": self.autos,
-            "ordered": ordered_cards(game),  # cards in final order: the bars' measure
+            # Cards in final order, the bars' measure: the view counts them (it is sent too).
+            "ordered": game.view()["ordered"],
         }
         self._progress = (key, progress)
         return progress

@@ -117,6 +117,7 @@ class Room(RoomFeed):
             )
             for pid, name in started.players
         }
+        self.hidden.sync(self.racers)  # the last round's boards hide nothing any more
 
     # ------------------------------------------------------------------ the game path
     def racer_for(self, member: Member) -> Racer:
@@ -160,6 +161,7 @@ class Room(RoomFeed):
                 }
             )
         if racing:
+            self.hidden.sync(self.racers)
             ranks = self.shown_ranks()  # numbers and ranks as others see them (observed.py)
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)

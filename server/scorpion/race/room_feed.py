@@ -63,13 +63,12 @@ class RoomFeed(Place):
         cached = self._shown.get(pid)
         if cached is not None and cached[0] is progress and cached[1] == version:
             return cached[2]
-        shown = shown_progress(progress, racer.game, self.hidden.cards)
+        shown = shown_progress(progress, racer.game, self.hidden.lookup)
         self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
         return shown
 
     def shown_ranks(self) -> dict[str, int]:
-        """Every racer's live rank from the numbers everyone may see (synced first)."""
-        self.hidden.sync(self.racers)
+        """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
         return shown_ranks(self.shown(r) for r in self.racers.values())
 
     def _view_message(self, racer: Racer, viewer: str | None) -> Message:
@@ -115,7 +114,7 @@ class RoomFeed(Place):
         masking changed with it (released by her last turn or her finish, or hidden again by
         her undo) change what others see of the boards showing them: those racers' boards
         go to their followers at once and their numbers with the announcement."""
-        changed = self.hidden.sync_changes(self.racers)
+        changed = self.hidden.sync_one_changes(racer.player.id, racer)
         others = [
             other
             for other in self.racers.values()
