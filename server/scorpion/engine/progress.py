@@ -6,10 +6,7 @@ bottom of a column with nothing face down under it. A run removed counts its 13 
 So the count goes from a few at the deal to 52 at a win, one card per good move (a card
 put on its own suit), and a card moved off its place takes its point away.
 
->>> from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # game.py counts a view's ``ordered`` with this module
-    from .game import Game
+>>> from .game import Game
 >>> game = Game.from_text('''stock: -
 ... 1: | KC QC JC TC 9C
 ... 2: 8C 7C | 6C 5C
