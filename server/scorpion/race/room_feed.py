@@ -12,6 +12,8 @@ gets a board during the countdown.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .masking import HiddenCards, face_up, mask_view
 from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Message, Output, Send
@@ -19,7 +21,7 @@ from .place import Place
 from .progress_batch import ProgressBatch
 from .racer import Racer
 
-RACING = ("countdown", "racing")
+RACING: Final = ("countdown", "racing")  # the phases a round is under way
 
 
 class RoomFeed(Place):
