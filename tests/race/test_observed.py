@@ -32,7 +32,12 @@ def test_the_score_is_withheld_only_where_it_could_name_a_card() -> None:
     assert withheld == {"relaxed"}  # points scoring and any-suit building
     game = Game.new(1, "relaxed")
     shown = shown_progress({"player": "a", "score": 5, "ordered": 3}, game, frozenset())
-    assert shown == {"player": "a", "score": None, "ordered": ordered_cards(game)}
+    assert shown == {"player": "a", "score": None, "ordered": 3}  # nothing masked: as it is
+    classic = Game.new(25, "classic")
+    classic.play("deal")  # the 9H lands on the TH: masked while in a playing racer's stock
+    entry = {"player": "a", "score": 0, "ordered": ordered_cards(classic)}
+    assert entry["ordered"] == 1
+    assert shown_progress(entry, classic, {"9H", "7D"}) == {**entry, "ordered": 0}
 
 
 def test_live_ranks_stand_cards_in_order_in_for_a_withheld_score() -> None:

@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Set
+from collections.abc import KeysView, Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
 from scorpion.engine import Game, card_text
@@ -106,9 +106,10 @@ class HiddenCards:
         return card in self._count
 
     @property
-    def lookup(self) -> Container[str]:
-        """The hidden cards for ``in`` tests, without building :attr:`cards` (read-only)."""
-        return self._count
+    def lookup(self) -> KeysView[str]:
+        """The hidden cards as a live set (``in``, ``isdisjoint``), without building
+        :attr:`cards`: read-only, and valid until the next sync."""
+        return self._count.keys()
 
     def sync(self, racers: Mapping[str, Playing]) -> frozenset[str]:
         """Bring the set up to date with ``racers`` (the round's, by id); the cards no

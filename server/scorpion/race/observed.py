@@ -29,6 +29,8 @@ figures and the true ranking (nothing is masked then).
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from itertools import chain
 
 from scorpion.engine import Rules
 from scorpion.engine.cards import CARD_TEXTS
@@ -67,11 +69,14 @@ def shown_ordered(game: Game, hidden: Container[str]) -> int:
 
 
 def shown_progress(
-    progress: Mapping[str, object], game: Game, hidden: Container[str]
+    progress: Mapping[str, object], game: Game, hidden: AbstractSet[str]
 ) -> dict[str, object]:
     """A racer's ``progress`` entry (``Racer.progress()``) as others may see it."""
     shown = dict(progress)
-    shown["ordered"] = shown_ordered(game, hidden)
+    columns = game.view()["columns"]  # the view is built already: its texts, not the cards
+    assert isinstance(columns, list)
+    if not hidden.isdisjoint(chain.from_iterable(column["up"] for column in columns)):
+        shown["ordered"] = shown_ordered(game, hidden)  # else nothing masked: as it is
     if score_withheld(game.rules):
         shown["score"] = None
     return shown
