@@ -199,7 +199,8 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       input?.refresh();
       if (justWon) celebrate();
     }
-    score.set(next.score);
+    // A followed board's score may be withheld until the results (protocol.md): "–".
+    score.set(next.score ?? "–");
     moves.set(next.moves);
     runs.set(`${next.runs.length}/4`);
     over = !!(next.won || next.lost || opts.finished);

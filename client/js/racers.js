@@ -1,8 +1,10 @@
 // The racers panel: every racer's live progress in the server's ranking (ties share a rank):
 // cards in order (the bar), runs x/4, score, moves, status. Spectators click a racer to follow.
+// Others' numbers are what the server lets everyone see (a score may be withheld: "–"); the
+// caller gives your own row your exact numbers from your view (roomstate.withOwnNumbers).
 
 import { h } from "./dom.js";
-import { byRank, STATUS_WORDS } from "./roomstate.js";
+import { byRank, scoreText, STATUS_WORDS } from "./roomstate.js";
 import { clock } from "./dom.js";
 
 export const ORDER_MAX = 52; // `ordered`: cards in their final same-suit order (protocol.md)
@@ -15,11 +17,11 @@ export function racersList(players, { me = null, followed = null, onPick = null 
       ? h(`span.tag${p.status === "won" ? ".won" : ".out"}`, { text: p.status === "won" && p.elapsed ? `finished ${clock(p.elapsed)}` : STATUS_WORDS[p.status] || p.status })
       : p.connected === false ? h("span.tag.away", { text: "away" }) : null;
     const ordered = p.ordered || 0;
-    const label = `${p.rank ? `rank ${p.rank}, ` : ""}${p.name}${p.id === me ? " (you)" : ""}: ${ordered} of ${ORDER_MAX} cards in order, ${p.runs || 0} of 4 runs, score ${p.score || 0}, ${p.moves || 0} moves${p.status && p.status !== "playing" ? `, ${STATUS_WORDS[p.status] || p.status}` : ""}`;
+    const label = `${p.rank ? `rank ${p.rank}, ` : ""}${p.name}${p.id === me ? " (you)" : ""}: ${ordered} of ${ORDER_MAX} cards in order, ${p.runs || 0} of 4 runs, ${p.score === null ? "score shown at the results" : `score ${p.score || 0}`}, ${p.moves || 0} moves${p.status && p.status !== "playing" ? `, ${STATUS_WORDS[p.status] || p.status}` : ""}`;
     const body = [
       h("span.rank", { text: p.rank ? String(p.rank) : "–" }),
       h("span.name", { text: p.id === me ? `${p.name} (you)` : p.name }),
-      h("span.score", { text: String(p.score || 0) }),
+      h("span.score", { text: scoreText(p.score), title: p.score === null ? "Shown at the results: here it could tell a card others may not see yet" : null }),
       h("span.detail", {}, h("span.ordered", { text: `${ordered}/${ORDER_MAX} in order` }), pips,
         h("span", { text: `${p.runs || 0}/4 runs` }), h("span", { text: `${p.moves || 0} ${p.moves === 1 ? "move" : "moves"}` }), status),
       h("span.mini-progress", { "aria-hidden": "true" }, progressBar(p)),

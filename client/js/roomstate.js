@@ -144,6 +144,23 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
   return r;
 }
 
+/**
+ * The racers with your own row's numbers taken from your own view (exact): the room's progress
+ * events carry what everyone else may see of you (protocol.md, "What an observer sees of a
+ * racer, and why"), which can be less. Ranks stay the server's.
+ */
+export function withOwnNumbers(players, me, view) {
+  if (!view || !me) return players;
+  return players.map((p) => (p.id === me
+    ? { ...p, score: view.score, moves: view.moves, turned: view.turned, runs: (view.runs || []).length, ordered: view.ordered ?? p.ordered }
+    : p));
+}
+
+/** A score as shown: others' scores may be withheld until the results (null: "–"). */
+export function scoreText(score) {
+  return score === null ? "–" : String(score || 0);
+}
+
 /** Racers in the order of the ranks the server sent (the client never ranks anyone). */
 export function byRank(players) {
   return [...players].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));

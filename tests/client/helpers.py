@@ -40,6 +40,8 @@ def create_room(page: Page, base: str, name: str, deal: int | None = None, **fie
         page.locator("input[name=auto]").check()
     if fields.get("undo"):
         page.locator("select[name=undo]").select_option(str(fields["undo"]))
+    if fields.get("preset"):
+        page.locator("select[name=preset]").select_option(fields["preset"])
     page.get_by_role("button", name="Create the room").click()
     expect(page.locator("#share-link")).to_be_visible()
     return page.locator("#share-link").input_value()

@@ -10,6 +10,8 @@ Deal 1 under classic rules (from the engine):
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -134,3 +136,39 @@ def test_two_players_race_and_a_spectator_follows(
     classic = ada.locator("[data-preset=classic]")
     expect(classic).to_contain_text("Started")
     expect(classic.locator(".stat-card").nth(2)).to_contain_text("1")  # lost: gave up
+
+
+def test_others_see_no_score_that_names_a_masked_card(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    """Relaxed deal 1 (the issue's reproduction): Ada deals (the 2C lands on column 1, still
+    in Bo's stock) and puts the AC on it. Her own row and board say score 5; Bo's racers
+    panel and Cy, who follows her, see "–" until the results, which give the exact 5."""
+    ada, bo, cy = new_page(), new_page(390, 844, mobile=True), new_page(1366, 768)
+    link = create_room(ada, server.url, "Ada", deal=1, preset="relaxed")
+    bo.goto(link)
+    name_player(bo, "Bo")
+    for page in (ada, bo):
+        page.locator("[data-action=ready]").click()
+    ada.locator("[data-action=start]").click()
+    cy.goto(link)
+    name_player(cy, "Cy")
+    expect(card(ada, "JH")).to_be_visible(timeout=15_000)
+    cy.locator("button.racer", has_text="Ada").click()
+    ada.keyboard.press("d")
+    expect(cy.locator(".race-main .card.masked")).to_have_count(3)
+    drag(ada, "AC", 1)
+    expect(ada.locator(".race-main [data-stat='score'] b")).to_have_text("5")
+    expect(ada.locator(".racers .racer.me .score")).to_have_text("5")  # her own view's
+    for page in (bo, cy):
+        expect(page.locator(".racers .racer", has_text="Ada")).to_contain_text("2 moves")
+        expect(page.locator(".racers .racer", has_text="Ada").locator(".score")).to_have_text("–")
+    expect(cy.locator(".race-main [data-stat='score'] b")).to_have_text("–")
+    cy.screenshot(path=str(screenshots / "observer-desktop.png"))
+    bo.screenshot(path=str(screenshots / "observer-phone.png"))
+    for page in (ada, bo):
+        page.get_by_role("button", name="Give up").click()
+        page.locator(".overlay").get_by_role("button", name="Give up").click()
+    expect(cy.get_by_role("dialog", name="Results")).to_be_visible(timeout=15_000)
+    row = cy.locator(".results-table tr", has_text="Ada")
+    expect(row).to_contain_text("5")

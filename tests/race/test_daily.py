@@ -86,6 +86,14 @@ def test_resume_after_disconnect_and_live_progress_of_others() -> None:
     playing = b.events("playing")[-1]["playing"]
     ada = next(p for p in playing["top"] if p["player"] == "a")
     assert playing["count"] == 2 and (ada["moves"], ada["name"]) == (1, "Ada")
+    # Counts of what she did, never a number worked out from the cards: the same deal is
+    # face down on Bo's board (issue 21: no score, no cards in order while she plays).
+    assert set(ada) == {"player", "name", "runs", "moves", "turned", "status", "elapsed"} | {
+        "hints",
+        "autos",
+        "clean",
+        "new_player",
+    }
     assert a.command("undo")["code"] == "undo-reveals"  # ranked: the dealt cards stay seen
     attempt = h.referee.dailies[TODAY].current("a")
     assert attempt is not None

@@ -9,6 +9,7 @@ import pytest
 
 from scorpion.engine import Game, card_text
 from scorpion.race.masking import face_down, mask_view
+from scorpion.race.observed import shown_ordered
 from support.server import Api, Client, Replica, ServerProcess, start_race
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
@@ -192,12 +193,17 @@ def test_the_hidden_card_check_catches_a_leak() -> None:
     assert cards_in({"a": ["10h>2", "deal", "p_4H", {"b": "QD"}]}) == {"TH", "QD"}
 
 
+def seen(game: Game, secret: frozenset[str]) -> dict[str, object]:
+    """A classic board as a follower gets it: masked, its cards in order counted on that."""
+    return {**mask_view(game.view(), secret), "ordered": shown_ordered(game, secret)}
+
+
 async def test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned(
     server: ServerProcess, api: Api
 ) -> None:
     """Ann plays every step, Bob every fourth, Cy never. Bob's second account follows Ann,
     Sue follows Bob: every view each gets is the followed board with exactly the cards
-    still face down on another playing board masked."""
+    still face down on another playing board masked, its cards in order counted on that."""
     room, racers, _ = await start_race(server, api, ["Ann", "Bob", "Cy"], UNEVEN_DEAL)
     ann, bob, cy = racers["Ann"], racers["Bob"], racers["Cy"]
     followers: dict[str, Client] = {}
@@ -207,7 +213,7 @@ async def test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turne
         assert (await client.hello(token, room=room))["type"] == "welcome"
         answer = await client.call("follow", player=target.id)
         secret = face_down(bob.game) | face_down(cy.game) | face_down(ann.game)
-        assert answer["view"] == mask_view(target.game.view(), secret)
+        assert answer["view"] == seen(target.game, secret)
     learned: set[str] = set()  # cards face down on Bob's board that his second account got
 
     async def check(follower: Client, mover: Replica) -> None:
@@ -217,7 +223,7 @@ async def test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turne
         others = [r for r in racers.values() if r is not mover and r.game.over is False]
         secret = frozenset().union(*(face_down(r.game) for r in others))
         assert frame["player"] == mover.id
-        assert frame["view"] == mask_view(mover.game.view(), secret)
+        assert frame["view"] == seen(mover.game, secret)
         assert not cards_in(frame) & secret
         if follower is followers["Bob again"]:
             learned.update(cards_in(frame) & face_down(bob.game))

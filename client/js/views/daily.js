@@ -131,7 +131,7 @@ export function mountDaily(ctx, date) {
     playing.append(h("p", { dataset: { playing: "count" }, text: others === 1 ? "1 other player" : `${others} other players` }));
     const rows = (live.top || []).filter((p) => p.player !== me);
     playing.append(h("ul.players", {}, rows.map((p) => h("li", {},
-      h("span.name", { text: p.name }), h("span.muted", { text: `${p.ordered ?? 0}/52 in order · ${p.runs}/4 runs · ${p.score}` })))));
+      h("span.name", { text: p.name }), h("span.muted", { text: `${p.runs}/4 runs · ${p.turned ?? 0} turned · ${p.moves} ${p.moves === 1 ? "move" : "moves"}` })))));
   }
 
   function drawLeaderboard(lb, me) {

@@ -8,7 +8,7 @@ import { resultsDialog } from "./results.js";
 import { createGame } from "../game.js";
 import { racersList } from "../racers.js";
 import { presetLabel } from "../presets.js";
-import { byRank, STATUS_WORDS } from "../roomstate.js";
+import { byRank, scoreText, STATUS_WORDS, withOwnNumbers } from "../roomstate.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { notifyAway } from "../notify.js";
@@ -221,17 +221,19 @@ export function mountRoom(ctx, roomId) {
     const pick = (id) => session.follow(id === followed ? null : id).catch((e) => toast(e.message));
     const mySeat = mine(s);
     const canFollow = mode === "watch" || (mySeat && mySeat.status && mySeat.status !== "playing");
+    // Your row: your exact numbers, from your own view; the others': what everyone may see.
+    const players = r.phase === "racing" ? withOwnNumbers(r.players, me(), s.board) : r.players;
     clear(parts.racers);
     const solo = r.settings?.max_players === 1;
     parts.racers.append(h("h2", { text: solo ? `Practice · ${presetLabel(r.settings?.preset)}` : `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
-      racersList(r.players, { me: me(), followed, onPick: canFollow ? pick : null }));
+      racersList(players, { me: me(), followed, onPick: canFollow ? pick : null }));
     clear(parts.strip);
     if (r.players.length > 1) {
-      byRank(r.players).forEach((p) => {
+      byRank(players).forEach((p) => {
         const done = p.status && p.status !== "playing";
         parts.strip.append(h(`span.chip${p.id === me() ? ".me" : ""}${done ? ".done" : ""}`, {},
           h("b", { text: p.rank ? String(p.rank) : "–" }), h("span.chip-name", { text: p.id === me() ? "You" : p.name }),
-          h("span", { text: `${p.ordered || 0}/52 · ${p.runs || 0}/4 · ${p.score || 0}` })));
+          h("span", { text: `${p.ordered || 0}/52 · ${p.runs || 0}/4 · ${scoreText(p.score)}` })));
       });
     }
     if (mode === "race") {

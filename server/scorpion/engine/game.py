@@ -34,6 +34,7 @@ from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
 from .legal import RESERVE, legal_moves
 from .moves import Move
+from .progress import ordered_cards
 from .rules import Rules, get_rules, preset_name
 
 RUNS: Final = tuple(run_of(s) for s in range(4))
@@ -514,6 +515,7 @@ class Game:
             "won": self._won,
             "lost": self._lost,
             "can_undo": self.can_undo,
+            "ordered": ordered_cards(self),  # cards in their final order: the progress bar
             # Every legal move as move text: the client's drag aid and keys use these (it
             # never works out a rule itself). Face-up cards only: nothing hidden is named.
             "legal": [str(move) for move in self.legal_moves()],

@@ -21,7 +21,10 @@ put on its own suit), and a card moved off its place takes its point away.
 
 from __future__ import annotations
 
-from .game import Game
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # game.py counts a view's ``ordered`` with this module
+    from .game import Game
 
 KING_INDEX = 12  # card % 13 of a King
 

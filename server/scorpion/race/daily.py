@@ -39,6 +39,11 @@ DAILY_PRESET: Final = "classic"
 PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at most)
 TOP_ROWS: Final = 10  # leaderboard rows in the welcome and the ``playing`` events
 TOP_LIVE: Final = 5  # attempts going on shown in "playing now"
+# What others see of an attempt going on (docs/protocol.md, "What an observer sees").
+PLAYING_FIELDS: Final = (
+    "player", "name", "runs", "moves", "turned", "status", "elapsed", "hints", "autos",
+    "clean", "new_player",
+)  # fmt: skip
 DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a deal search)
 # A ranked attempt's time limit: plenty for a slow, careful honest game. It
 # bounds how long after midnight a day's deal must stay secret (see closes_at).
@@ -107,10 +112,16 @@ class Attempt(Racer):
         return {**super().entry(), "new_player": self.new_player}
 
     def live_key(self) -> tuple[float, ...]:
-        """Its place among the attempts going on (``ranking.rank_key`` of a game not won),
-        read without building the whole entry."""
+        """Its place among the attempts going on, from the numbers others see of it
+        (:meth:`playing_entry`): runs, then cards turned, then fewest moves."""
         game = self.game
-        return (-len(game.runs), -game.score, game.moves_made)
+        return (-len(game.runs), -game.cards_turned, game.moves_made)
+
+    def playing_entry(self) -> dict[str, object]:
+        """Its row in "playing now": counts of what the player did, never a number worked
+        out from the cards (score, cards in order), since everyone plays the same deal."""
+        entry = self.entry()
+        return {key: entry[key] for key in PLAYING_FIELDS}
 
 
 class Daily(Place):
@@ -166,7 +177,7 @@ class Daily(Place):
         top = heapq.nsmallest(
             TOP_LIVE, self.live.values(), key=lambda a: (a.live_key(), a.player.id)
         )
-        return {"count": len(self.live), "top": [a.entry() for a in top]}
+        return {"count": len(self.live), "top": [a.playing_entry() for a in top]}
 
     def summary(self, now: float) -> Message:
         """For ``GET /api/daily/<date>``: never the deal number."""

@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import KeysView, Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
 from scorpion.engine import Game, card_text
@@ -93,6 +93,8 @@ class HiddenCards:
         self._boards: dict[str, tuple[Game, tuple[object, ...], frozenset[str]]] = {}
         self._count: dict[str, int] = {}  # card -> number of playing boards hiding it
         self._cards: frozenset[str] | None = frozenset()  # None: to rebuild from _count
+        self._hidden_now: set[str] = set()  # cards newly hidden by the last sync (an undo)
+        self.version = 0  # goes up whenever the set changes (numbers counted on it are stale)
 
     @property
     def cards(self) -> frozenset[str]:
@@ -103,12 +105,19 @@ class HiddenCards:
     def __contains__(self, card: object) -> bool:
         return card in self._count
 
+    @property
+    def lookup(self) -> KeysView[str]:
+        """The hidden cards as a live set (``in``, ``isdisjoint``), without building
+        :attr:`cards`: read-only, and valid until the next sync."""
+        return self._count.keys()
+
     def sync(self, racers: Mapping[str, Playing]) -> frozenset[str]:
         """Bring the set up to date with ``racers`` (the round's, by id); the cards no
         board hides any more (they may now be shown to followers).
 
         Cheap when nothing changed: one comparison per racer.
         """
+        self._hidden_now = set()
         released: set[str] = set()
         for racer_id in [r for r in self._boards if r not in racers]:
             released |= self._set(racer_id, None)
@@ -117,9 +126,18 @@ class HiddenCards:
             released |= self._set(racer_id, game)
         return frozenset(c for c in released if c not in self._count)
 
+    def sync_one_changes(self, racer_id: str, racer: Playing) -> frozenset[str]:
+        """:meth:`sync_one`, returning every card whose masking changed: released, or hidden
+        again (an undo turned it back face down, or put it back in the stock)."""
+        released = self.sync_one(racer_id, racer)
+        if not self._hidden_now:
+            return released
+        return released | frozenset(c for c in self._hidden_now if c in self._count)
+
     def sync_one(self, racer_id: str, racer: Playing) -> frozenset[str]:
         """:meth:`sync` for the one racer whose board or status changed (the others are
         as they were): the cards no board hides any more."""
+        self._hidden_now = set()
         released = self._set(racer_id, racer.game if racer.playing else None)
         return frozenset(c for c in released if c not in self._count)
 
@@ -139,8 +157,12 @@ class HiddenCards:
         if before == now:
             return set()
         count = self._count
+        keys = len(count)
         for card in now - before:
-            count[card] = count.get(card, 0) + 1
+            seen = count.get(card, 0)
+            if not seen:
+                self._hidden_now.add(card)
+            count[card] = seen + 1
         gone = before - now
         for card in gone:
             left = count[card] - 1
@@ -148,6 +170,9 @@ class HiddenCards:
                 count[card] = left
             else:
                 del count[card]
+                keys = -1  # a card left the set
+        if keys != len(count):
+            self.version += 1
         self._cards = None
         return set(gone)
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Final
 
 from scorpion.engine import Game, MoveError, apply_action
-from scorpion.engine.progress import ordered_cards
 
 from .errors import RaceError
 from .players import Player
@@ -198,7 +197,8 @@ class Racer:
             "hints": self.hints,
             "autos": self.autos,
             "clean": not (self.hints or self.autos),  # ranked apart from assisted results
-            "ordered": ordered_cards(game),  # cards in final order: the bars' measure
+            # Cards in final order, the bars' measure: the view counts them (it is sent too).
+            "ordered": game.view()["ordered"],
         }
         self._progress = (key, progress)
         return progress

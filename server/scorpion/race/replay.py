@@ -36,7 +36,8 @@ from typing import Any, Final
 
 from scorpion.engine import Game, MoveError, NotationError, Rules, apply_action
 
-from .masking import HiddenCards, face_up, mask_view
+from .masking import HiddenCards, face_up
+from .observed import shown_board
 from .ranking import rank_entries
 from .settings import RoomSettings, SettingsError
 
@@ -139,7 +140,7 @@ def build_replay(games: Sequence[ReplayGame]) -> dict[str, Any]:
     hidden = HiddenCards()
     hidden.sync(by_id)
     for board in boards:
-        board.shown = mask_view(board.game.view(), hidden.cards)
+        board.shown = shown_board(board.game, hidden.cards, racing=True)
     start = [b.shown for b in boards]
     steps: list[list[Any]] = []
     timeline: dict[str, list[list[float | int]]] = {g.player: [] for g in games}
@@ -170,11 +171,16 @@ def build_replay(games: Sequence[ReplayGame]) -> dict[str, Any]:
         before = hidden.cards
         hidden.sync_one(str(index), board)
         changed = before ^ hidden.cards
+        racing = any(b.playing for b in boards)  # after the last: the results, exact
         views = []
         for other_index, other in enumerate(boards):
-            if other is not board and (not changed or changed.isdisjoint(face_up(other.game))):
+            if (
+                racing
+                and other is not board
+                and (not changed or changed.isdisjoint(face_up(other.game)))
+            ):
                 continue
-            view = mask_view(other.game.view(), hidden.cards)
+            view = shown_board(other.game, hidden.cards, racing)
             if view != other.shown:
                 views.append([other_index, _delta(other.shown, view)])
                 other.shown = view

@@ -17,14 +17,13 @@ from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
 from .racer import Racer
-from .ranking import live_ranks, rank_entries
+from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
-from .room_feed import RoomFeed
+from .room_feed import RACING, RoomFeed
 from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
 from .settings import RoomSettings
 
 COUNTDOWN: Final = 3.0
-RACING: Final = ("countdown", "racing")
 
 
 class Room(RoomFeed):
@@ -119,6 +118,7 @@ class Room(RoomFeed):
             )
             for pid, name in started.players
         }
+        self.hidden.sync(self.racers)  # the last round's boards hide nothing any more
 
     # ------------------------------------------------------------------ the game path
     def racer_for(self, member: Member) -> Racer:
@@ -165,7 +165,8 @@ class Room(RoomFeed):
                 }
             )
         if racing:
-            ranks = live_ranks(r.progress() for r in self.racers.values())
+            self.hidden.sync(self.racers)
+            ranks = self.shown_ranks()  # numbers and ranks as others see them (observed.py)
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -174,7 +175,7 @@ class Room(RoomFeed):
                     "ready": True,
                     "connected": bool(seat and seat.connected),
                 }
-                entry.update(racer.progress())
+                entry.update(self.shown(racer))
                 entry["rank"] = ranks[pid]
                 del entry["player"]
                 players.append(entry)

@@ -33,7 +33,8 @@ from .errors import RaceError
 from .members import Member
 from .outputs import ConnId, Message, Output, Persist
 from .records import HostAction, NameReported, Rematched
-from .room import RACING, Room
+from .room import Room
+from .room_feed import RACING
 
 
 def run(

@@ -4,18 +4,24 @@ A racer's numbers go out in ``progress`` events, at most one every
 ``RoomConfig.progress_interval`` (:mod:`.progress_batch`): every racer that changed since
 the last one, with everyone's live rank, and the boards of those racers to their
 followers. A racer's own board goes to the racer's other tabs as it changes. Anyone but
-the racer gets a board masked (:mod:`.masking`), and nobody gets one during the
-countdown.
+the racer gets a board masked (:mod:`.masking`) and numbers that add nothing to it
+(:mod:`.observed`): the numbers in ``progress`` events, the room's snapshot and the ranks
+are those everyone but the racer may see; the racer's exact ones are in her own view. Nobody
+gets a board during the countdown.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from .masking import HiddenCards, face_up, mask_view
+from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Message, Output, Send
 from .place import Place
 from .progress_batch import ProgressBatch
 from .racer import Racer
-from .ranking import live_ranks
+
+RACING: Final = ("countdown", "racing")  # the phases a round is under way
 
 
 class RoomFeed(Place):
@@ -30,17 +36,42 @@ class RoomFeed(Place):
         super().__init__(key, keep_events=keep_events, version_base=version_base)
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.progress_batch = ProgressBatch(progress_interval)
+        # racer id -> (her progress entry, the hidden set's version, the entry others see)
+        self._shown: dict[str, tuple[dict[str, object], int, dict[str, object]]] = {}
 
     def board(self, racer: Racer | None, viewer: str | None) -> dict[str, object] | None:
         """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
         the deal during the countdown (a reconnect or a follow then would give a head
-        start). Anyone but the racer gets it masked (see :mod:`.masking`)."""
+        start). Anyone but the racer gets it masked (see :mod:`.masking`), with the numbers
+        others may see (see :mod:`.observed`)."""
         if racer is None or self.phase == "countdown":
             return None
         if viewer == racer.player.id:
             return racer.view()
         self.hidden.sync(self.racers)
-        return mask_view(racer.game.view(), self.hidden.cards)
+        masked = mask_view(racer.game.view(), self.hidden.cards)
+        shown = self.shown(racer)
+        masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
+        return masked
+
+    def shown(self, racer: Racer) -> dict[str, object]:
+        """``racer``'s progress entry as everyone but her may see it (exact once the round
+        is over). Call after the hidden cards are synced; the same dict comes back until
+        her game or the hidden cards change: treat it as read-only."""
+        progress = racer.progress()
+        if self.phase not in RACING:
+            return progress
+        pid, version = racer.player.id, self.hidden.version
+        cached = self._shown.get(pid)
+        if cached is not None and cached[0] is progress and cached[1] == version:
+            return cached[2]
+        shown = shown_progress(progress, racer.game, self.hidden.lookup)
+        self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
+        return shown
+
+    def shown_ranks(self) -> dict[str, int]:
+        """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
+        return shown_ranks(self.shown(r) for r in self.racers.values())
 
     def _view_message(self, racer: Racer, viewer: str | None) -> Message:
         return {
@@ -81,18 +112,32 @@ class RoomFeed(Place):
             out.append(Send(followers, self._view_message(racer, None)))
 
     def progress(self, out: list[Output], racer: Racer, now: float) -> None:
-        """``racer``'s numbers changed: announced at once, or with the next batch."""
-        if self.progress_batch.changed(racer.player.id, now):
+        """``racer``'s numbers changed: announced at once, or with the next batch. Cards whose
+        masking changed with it (released by her last turn or her finish, or hidden again by
+        her undo) change what others see of the boards showing them: those racers' boards
+        go to their followers at once and their numbers with the announcement."""
+        changed = self.hidden.sync_one_changes(racer.player.id, racer)
+        others = [
+            other
+            for other in self.racers.values()
+            if changed and other is not racer and not changed.isdisjoint(face_up(other.game))
+        ]
+        due = self.progress_batch.changed(racer.player.id, now)
+        for other in others:
+            self.progress_batch.changed(other.player.id, now)
+        if due:
             self._announce_progress(out, now)
-        self._unmask(out, racer)
+        elif self.phase != "countdown":
+            for other in others:
+                self._send_followers(out, other)
 
     def _announce_progress(self, out: list[Output], now: float | None) -> None:
         changed = [self.racers[pid] for pid in self.progress_batch.take(now) if pid in self.racers]
         if not changed:
             return
         # Every racer's live rank: the server ranks, the client only shows it.
-        ranks = live_ranks(r.progress() for r in self.racers.values())
-        players = [r.progress() for r in changed]
+        ranks = self.shown_ranks()
+        players = [self.shown(r) for r in changed]
         super().emit(out, {"event": "progress", "players": players, "ranks": ranks})
         if self.phase != "countdown":  # followers get the boards with their numbers
             for racer in changed:
@@ -102,16 +147,3 @@ class RoomFeed(Place):
         if self.progress_batch.waiting:  # progress made before this event goes out before it
             self._announce_progress(out, None)
         super().emit(out, event, exclude)
-
-    def _unmask(self, out: list[Output], changed: Racer) -> None:
-        """After ``changed``'s board or status changed: cards that no playing board hides
-        any more are shown at once to the followers of the other boards holding them."""
-        if self.phase == "countdown" or not any(m.following for m in self.members.by_id.values()):
-            return  # nobody follows a board: board() brings the hidden cards up to date
-        released = self.hidden.sync_one(changed.player.id, changed)
-        if not released:
-            return
-        for racer in self.racers.values():
-            if racer is changed or released.isdisjoint(face_up(racer.game)):
-                continue
-            self._send_followers(out, racer)

@@ -1,0 +1,108 @@
+"""What anyone but a racer herself is told of her numbers while the round goes on.
+
+Others see her board masked (:mod:`.masking`): a card still face down on a playing board is
+``??``. Her numbers must add nothing to that masked board (docs/protocol.md, "What an
+observer sees of a racer, and why"), so while the round goes on others get:
+
+- ``ordered`` counted on the masked board: a masked card never counts, nor a card lying on
+  a masked card (the exact count would say that a ``??`` under the ten of hearts is the nine);
+- ``score`` as it is, except where the rules make it name a masked card: under ``points``
+  scoring a card put on its own suit earns 5, and with any-suit building that says the suit
+  of a ``??`` below or moved. There it is withheld (``None``) until the results;
+- her other numbers as they are (runs, moves, turned, status, time, help used: they count
+  what she did, they name no card);
+- the live ranks computed from these numbers alone (cards in order stand in for a withheld
+  score).
+
+The racer herself gets her exact numbers in her own view; the results give everyone the exact
+figures and the true ranking (nothing is masked then).
+
+>>> from scorpion.engine import Game
+>>> game = Game.new(25, "classic")
+>>> _ = game.play("deal")  # the nine of hearts lands on the ten of hearts
+>>> shown_ordered(game, frozenset()), shown_ordered(game, frozenset({"9H"}))
+(1, 0)
+>>> score_withheld(Game.new(1, "relaxed").rules), score_withheld(game.rules)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from itertools import chain
+
+from scorpion.engine import Rules
+from scorpion.engine.cards import CARD_TEXTS
+from scorpion.engine.game import Game
+from scorpion.engine.progress import KING_INDEX, ordered_cards
+
+from .masking import mask_view
+from .ranking import live_ranks
+
+
+def score_withheld(rules: Rules) -> bool:
+    """Whether a racer's score could name a masked card (then others get None while she
+    plays): only a same-suit bonus that any-suit building does not imply does."""
+    return rules.scoring == "points" and rules.build == "any-suit"
+
+
+def shown_ordered(game: Game, hidden: Container[str]) -> int:
+    """:func:`~scorpion.engine.progress.ordered_cards` counted on the board as others see it:
+    a masked card (one of ``hidden``, by text) counts for nothing, nor does a card on it."""
+    if not hidden:
+        return ordered_cards(game)
+    texts = CARD_TEXTS
+    count = 13 * len(game.runs)
+    for column, down in zip(game.columns, game.down, strict=True):
+        size = len(column)
+        if size > down == 0 and column[0] % 13 == KING_INDEX and texts[column[0]] not in hidden:
+            count += 1
+        if size - down > 1:
+            below = column[down]
+            below_shown = texts[below] not in hidden
+            for card in column[down + 1 :]:
+                shown = texts[card] not in hidden
+                if below_shown and shown and below - card == 1 and card % 13 != KING_INDEX:
+                    count += 1
+                below, below_shown = card, shown
+    return count
+
+
+def shown_progress(
+    progress: Mapping[str, object], game: Game, hidden: AbstractSet[str]
+) -> dict[str, object]:
+    """A racer's ``progress`` entry (``Racer.progress()``) as others may see it."""
+    shown = dict(progress)
+    columns = game.view()["columns"]  # the view is built already: its texts, not the cards
+    assert isinstance(columns, list)
+    if not hidden.isdisjoint(chain.from_iterable(column["up"] for column in columns)):
+        shown["ordered"] = shown_ordered(game, hidden)  # else nothing masked: as it is
+    if score_withheld(game.rules):
+        shown["score"] = None
+    return shown
+
+
+def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str, object]:
+    """A racer's board as everyone but her may see it: masked (:func:`.masking.mask_view`),
+    with the numbers others may see while the round goes on (``racing``), exact after."""
+    view = mask_view(game.view(), hidden)
+    if racing:
+        shown = shown_progress({"score": view["score"], "ordered": view["ordered"]}, game, hidden)
+        view["score"], view["ordered"] = shown["score"], shown["ordered"]
+    return view
+
+
+def shown_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
+    """Live ranks from entries as others see them (``ranking.live_ranks``; where the score
+    is withheld, cards in order stand in for it).
+
+    >>> shown_ranks([{"player": "a", "status": "playing", "runs": 0, "score": None,
+    ...               "ordered": 9, "moves": 4},
+    ...              {"player": "b", "status": "playing", "runs": 0, "score": None,
+    ...               "ordered": 12, "moves": 8}])
+    {'b': 1, 'a': 2}
+    """
+    return live_ranks(
+        e if e.get("score") is not None else {**e, "score": e.get("ordered", 0)} for e in entries
+    )
