@@ -16,14 +16,16 @@ export function racersList(players, { me = null, followed = null, onPick = null 
     const status = p.status && p.status !== "playing"
       ? h(`span.tag${p.status === "won" ? ".won" : ".out"}`, { text: p.status === "won" && p.elapsed ? `finished ${clock(p.elapsed)}` : STATUS_WORDS[p.status] || p.status })
       : p.connected === false ? h("span.tag.away", { text: "away" }) : null;
+    // The server says whether help was used: an assisted result ranks after the clean ones.
+    const assisted = p.clean === false ? h("span.tag.assisted", { title: "Used a hint or Auto: ranks after the clean results", text: "assisted" }) : null;
     const ordered = p.ordered || 0;
-    const label = `${p.rank ? `rank ${p.rank}, ` : ""}${p.name}${p.id === me ? " (you)" : ""}: ${ordered} of ${ORDER_MAX} cards in order, ${p.runs || 0} of 4 runs, ${p.score === null ? "score shown at the results" : `score ${p.score || 0}`}, ${p.moves || 0} moves${p.status && p.status !== "playing" ? `, ${STATUS_WORDS[p.status] || p.status}` : ""}`;
+    const label = `${p.rank ? `rank ${p.rank}, ` : ""}${p.name}${p.id === me ? " (you)" : ""}: ${ordered} of ${ORDER_MAX} cards in order, ${p.runs || 0} of 4 runs, ${p.score === null ? "score shown at the results" : `score ${p.score || 0}`}, ${p.moves || 0} moves${p.status && p.status !== "playing" ? `, ${STATUS_WORDS[p.status] || p.status}` : ""}${assisted ? ", assisted" : ""}`;
     const body = [
       h("span.rank", { text: p.rank ? String(p.rank) : "–" }),
       h("span.name", { text: p.id === me ? `${p.name} (you)` : p.name }),
       h("span.score", { text: scoreText(p.score), title: p.score === null ? "Shown at the results: here it could tell a card others may not see yet" : null }),
       h("span.detail", {}, h("span.ordered", { text: `${ordered}/${ORDER_MAX} in order` }), pips,
-        h("span", { text: `${p.runs || 0}/4 runs` }), h("span", { text: `${p.moves || 0} ${p.moves === 1 ? "move" : "moves"}` }), status),
+        h("span", { text: `${p.runs || 0}/4 runs` }), h("span", { text: `${p.moves || 0} ${p.moves === 1 ? "move" : "moves"}` }), status, assisted),
       h("span.mini-progress", { "aria-hidden": "true" }, progressBar(p)),
     ];
     const cls = `${p.id === me ? ".me" : ""}${p.id === followed ? ".followed" : ""}`;

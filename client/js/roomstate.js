@@ -23,7 +23,7 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
 }
 
 // A racer at the start: nothing done yet, so all tied (the server's ranks say the same).
-const fresh = { status: "playing", runs: 0, score: 0, moves: 0, turned: 0, elapsed: 0, hints: 0, autos: 0, ordered: 0, rank: 1 };
+const fresh = { status: "playing", runs: 0, score: 0, moves: 0, turned: 0, elapsed: 0, hints: 0, autos: 0, clean: true, ordered: 0, rank: 1 };
 
 export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
   const r = { ...room, players: room.players.map((p) => ({ ...p })), spectators: [...room.spectators] };
@@ -93,7 +93,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       for (const entry of ev.players || []) {
         const p = player(entry.player);
         if (!p) continue;
-        for (const key of ["runs", "score", "moves", "turned", "status", "elapsed", "hints", "autos", "ordered"]) {
+        for (const key of ["runs", "score", "moves", "turned", "status", "elapsed", "hints", "autos", "clean", "ordered"]) {
           if (entry[key] !== undefined) p[key] = entry[key];
         }
       }

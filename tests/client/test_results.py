@@ -84,6 +84,8 @@ def test_ranks_long_names_results_and_the_way_back(
     expect(ada.locator(".race-main .hint-src")).to_have_count(1)
     expect(bo.locator(".racers .racer .rank")).to_have_text(["1", "2"])
     assert racer_rows(bo) == [f"1 {BO} (you)", f"2 {ADA}"]
+    expect(bo.locator(".racers .racer").nth(1).locator(".tag.assisted")).to_have_text("assisted")
+    expect(bo.locator(".racers .racer .tag.assisted")).to_have_count(1)
 
     give_up(ada)
     give_up(bo)
