@@ -83,3 +83,42 @@ def test_a_follower_gets_the_board_with_each_announcement_only() -> None:
     assert len(views) == 2
     assert views[-1]["view"]["moves"] == 3  # type: ignore[index]  # the board as it is now
     assert c.inbox[-2]["event"] == "progress" and c.inbox[-1] is views[-1]
+
+
+def test_a_spectator_may_watch_every_board_at_once_masked_as_a_followed_one() -> None:
+    h, a, b, c = racing()
+    answer = c.command("follow", player="*")
+    room = h.referee.rooms["room1"]
+    assert answer["player"] == "*" and set(answer["views"]) == {"a", "b"}  # type: ignore[arg-type]
+    for pid in ("a", "b"):
+        assert answer["views"][pid] == room.board(room.racers[pid], "c")  # type: ignore[index]
+        assert "legal" not in answer["views"][pid]  # type: ignore[index]
+    before = len(c.inbox)
+    move = a.last("view")["view"]["legal"][0]  # type: ignore[index]
+    a.command("move", move=move)
+    b.command("deal")
+    h.advance(1)
+    views = [m for m in c.inbox[before:] if m["type"] == "view"]
+    assert {m["player"] for m in views} == {"a", "b"}  # every racer's board as it changes
+    for m in views:
+        assert m["view"] == room.board(room.racers[str(m["player"])], "c")
+    # A racer may not watch the others while racing, whatever they asked before.
+    assert a.command("follow", player="*")["code"] == "not-allowed"
+    assert h.referee.rooms["room1"].members.get("c").following == "*"  # type: ignore[union-attr]
+
+
+def test_watching_everyone_ends_when_the_watcher_races_again() -> None:
+    h, a, b, _c = racing()
+    a.command("give-up")
+    b.command("give-up")
+    assert a.command("follow", player="*")["type"] == "applied"  # finished: may watch
+    a.command("rematch")  # the next round: Ada races again
+    for client in (a, b):
+        client.command("ready")
+    a.command("start")
+    h.advance(4)
+    assert h.referee.rooms["room1"].members.get("a").following is None  # type: ignore[union-attr]
+    before = len(a.inbox)
+    b.command("deal")
+    h.advance(1)
+    assert not [m for m in a.inbox[before:] if m["type"] == "view" and m["player"] == "b"]

@@ -8,10 +8,13 @@ disconnects keeps their member (their seat, their seq answers) for the grace per
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from .outputs import ConnId
 from .players import Player
 from .seqs import SeqWindow
+
+EVERYONE: Final = "*"  # ``following`` every racer's board at once (a spectator's grid)
 
 
 @dataclass(eq=False, slots=True)  # slots: one per socket, idle ones included
@@ -21,7 +24,12 @@ class Member:
     ready: bool = False
     conns: set[ConnId] = field(default_factory=set)
     seqs: SeqWindow = field(default_factory=SeqWindow)
-    following: str | None = None
+    following: str | None = None  # a racer's id, EVERYONE, or None
+
+    def follows(self, racer_id: str) -> bool:
+        """Whether this member gets ``racer_id``'s board as it changes (never their own)."""
+        return racer_id != self.player.id and self.following in (racer_id, EVERYONE)
+
     away_since: float | None = None  # every connection closed at this time
 
     @property

@@ -13,7 +13,7 @@ from scorpion.engine import Game
 
 from .config import RoomConfig
 from .errors import RaceError
-from .members import Member
+from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
 from .racer import Racer
@@ -93,7 +93,8 @@ class Room(RoomFeed):
         self.countdown_at = self.started_at = self.ends_at = None
         for member in self.members.by_id.values():
             member.ready = False
-            member.following = None
+            if member.following != EVERYONE:  # watching everyone goes on into the next round
+                member.following = None
 
     def begin_round(self, started: RoundStarted) -> None:
         rules = self.settings.rules()
@@ -426,6 +427,8 @@ class Room(RoomFeed):
     ) -> Message:
         """Seat ``racers`` (the ready players, from :meth:`check_start`; the others watch),
         persist the round, count down."""
+        for racer in racers:
+            racer.following = None  # a racer watches no other board while racing
         for other in self.members.players():
             if not other.ready:
                 other.role = "spectator"

@@ -30,7 +30,7 @@ from .commands import (
     Undo,
 )
 from .errors import RaceError
-from .members import Member
+from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist
 from .records import HostAction, NameReported, Rematched
 from .room import Room
@@ -122,6 +122,11 @@ def follow(room: Room, member: Member, player: str | None) -> Message:
     if player is None:
         member.following = None
         return {"player": None, "view": None}
+    if player == EVERYONE:  # every board at once, each masked as a followed board is
+        member.following = EVERYONE
+        boards = {pid: room.board(r, member.id) for pid, r in room.racers.items()}
+        statuses = {pid: r.status for pid, r in room.racers.items()}
+        return {"player": EVERYONE, "views": boards, "statuses": statuses}
     target = room.racers.get(player)
     if target is None:
         raise RaceError("unknown-player", f"Nobody called {player!r} is racing here")

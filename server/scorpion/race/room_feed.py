@@ -83,11 +83,12 @@ class RoomFeed(Place):
         }
 
     def _followers(self, player_id: str) -> tuple[ConnId, ...]:
-        """The connections of everyone but ``player_id`` who follows that racer."""
+        """The connections of everyone but ``player_id`` who follows that racer (or every
+        racer)."""
         return tuple(
             conn
             for member in self.members.by_id.values()
-            if member.following == player_id and member.id != player_id
+            if member.follows(player_id)
             for conn in member.conns
         )
 
