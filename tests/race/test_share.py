@@ -40,7 +40,8 @@ def card_of(
 ) -> ShareCard:
     last = timeline[-1][1] if timeline else 0
     fields: dict[str, object] = dict(
-        title="Daily 2026-11-30", name=name, rank=3, racers=12, status="won" if last == 4 else "gave-up",
+        title="Daily 2026-11-30", name=name, rank=3, racers=12,
+        status="won" if last == 4 else "gave-up",
         elapsed=elapsed, runs=last, score=timeline[-1][2] if timeline else 0,
         strip=strip(timeline, elapsed), url="http://127.0.0.1:8000/replay/daily/2026-11-30/p_x",
     )  # fmt: skip

@@ -107,7 +107,8 @@ async def test_a_past_days_share_is_the_leaderboards_row(
             f"('{gid}', '{pid}', '{past}', {'TRUE' if '://' in database else 1}, 'classic', "
             f"'{{\"preset\": \"classic\"}}', '{DEAL}', 1.0, 2.0, 'gave-up', {50.0 + i}, {i}, "
             f"'[[\"give-up\", {50.0 + i}]]');"
-            f"INSERT INTO daily_attempts (day, player_id, game_id) VALUES ('{past}', '{pid}', '{gid}')"
+            "INSERT INTO daily_attempts (day, player_id, game_id) "
+            f"VALUES ('{past}', '{pid}', '{gid}')"
         )
     await script(database, ";".join(rows))
     ann_id = players[1][0]
