@@ -108,6 +108,8 @@ export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComp
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
 /** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
 export const replay = (path) => request("GET", path);
+/** A result to share (`path`: /api/share/...): its text, link and image. */
+export const share = (path) => request("GET", path);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
 
 /** Your games, newest first (`before`: the `next` of the page before), with their replays. */
