@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from .http_common import api, services
 from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
+from .http_ghosts import daily_ghost
 from .http_history import my_history, my_records
 from .http_players import (
     create_player,
@@ -78,6 +79,7 @@ def routes() -> list[Route]:
         Route("/api/share/room/{room_id}/{round}/{player_id}", room_share, methods=["GET"]),
         Route("/share/daily/{day}/{player_id}.svg", daily_share_svg, methods=["GET"]),
         Route("/share/room/{room_id}/{round}/{player_id}.svg", room_share_svg, methods=["GET"]),
+        Route("/api/ghosts/daily/{day}/{player_id}", daily_ghost, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),
