@@ -49,9 +49,10 @@ async def test_todays_ghosts_wait_for_your_ranked_attempt(server: ServerProcess,
     assert r.status_code == 200, r.text
     ghost = r.json()
     assert (ghost["name"], ghost["rank"], ghost["status"]) == ("Ann", 1, "gave-up")
-    assert [point[1:] for point in ghost["timeline"]] == [[0, 0], [0, 0]]  # deal, give up
+    # 0:00, the deal, the give-up: runs and score as they were.
+    assert [point[1:] for point in ghost["timeline"]] == [[0, 0], [0, 0], [0, 0]]
     times = [point[0] for point in ghost["timeline"]]
-    assert times == sorted(times) and times[-1] == ghost["elapsed"]
+    assert times[0] == 0 and times == sorted(times) and times[-1] == ghost["elapsed"]
     keys = {"date", "player", "name", "rank", "status", "elapsed", "runs", "score", "timeline"}
     assert set(ghost) == keys  # numbers only: no deal, no board, no move
     assert (await api.call("GET", path, bob_token)).status_code == 403
@@ -84,7 +85,7 @@ async def test_a_past_days_ghosts_are_anyones(
     di = players[1][0]
     ghost = (await api.call("GET", f"/api/ghosts/daily/{past}/{di}")).json()  # no token
     assert (ghost["name"], ghost["rank"], ghost["elapsed"]) == ("Di", 2, 31.0)
-    assert [p[0] for p in ghost["timeline"]] == [12.5, 31.0]
+    assert [p[0] for p in ghost["timeline"]] == [0.0, 12.5, 31.0]
     r = await api.call("GET", f"/api/ghosts/daily/{past}/p_nobody")
     assert (r.status_code, r.json()["error"]["code"]) == (404, "no-result")
     r = await api.call("GET", f"/api/ghosts/daily/{day(-1)}/{di}")

@@ -55,7 +55,9 @@ async def daily_ghost(request: Request) -> Response:
         raise ApiError(404, "no-result", "no ranked result of that player on that day")
     names = await names_of(svc, [row])
     replay = await asyncio.to_thread(timeline_of, [row], names)
-    timeline = replay["timeline"][player_id]  # type: ignore[index]
+    # From the start of the race clock: at 0:00 no run yet, and the preset's first score.
+    start = [0.0, 0, replay["start"][0]["score"]]  # type: ignore[index]
+    timeline = [start, *replay["timeline"][player_id]]  # type: ignore[index]
     return ok(
         {
             "date": day,
