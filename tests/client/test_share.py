@@ -92,20 +92,22 @@ def test_copy_the_daily_on_a_phone_without_a_clipboard(
     page.screenshot(path="/tmp/g/daily-share-phone.png", full_page=True)
 
 
-def write_won_daily(db: Path, day: str) -> str:
-    """A past day's ranked win of deal 3 (the solver's line at a human pace) by a name with
-    markup in it, behind two slower attempts; the winner's id."""
+def write_won_daily(db: Path, day: str, pace: float = 2.7, others: float = 400.0) -> str:
+    """A past day's ranked win of deal 3 (the solver's line, a move every ``pace`` seconds or
+    so) by a name with markup in it, ahead of Bo and Cy, who gave up at ``others`` seconds and
+    a bit later; the winner's id."""
     line = solve(Game.new(3, "classic")).line
     game = Game.new(3, "classic")
     actions = []
     for i, move in enumerate(line):
-        t = round(4.0 + i * 2.7 + (i % 5) * 0.4, 2)
+        t = round(4.0 + i * pace + (i % 5) * pace / 7, 2)
         actions.append((apply_action(game, move, t), t))
     assert game.won
     elapsed = actions[-1][1]
+    later = others + 100
     rows = [("p_win", "Ada <b>&</b> co", "won", elapsed, 4, game.score, actions),
-            ("p_two", "Bo", "gave-up", 400.0, 1, 12, [("give-up", 400.0)]),
-            ("p_three", "Cy", "gave-up", 500.0, 0, 3, [("give-up", 500.0)])]  # fmt: skip
+            ("p_two", "Bo", "gave-up", others, 0, 0, [("give-up", others)]),
+            ("p_three", "Cy", "gave-up", later, 0, 0, [("give-up", later)])]  # fmt: skip
     with closing(sqlite3.connect(db)) as conn, conn:
         for pid, name, result, t, runs, score, acts in rows:
             conn.execute(

@@ -9,6 +9,7 @@ import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
 import { sharePanel } from "../share.js";
+import { mountGhosts } from "../ghosts.js";
 
 export function todayUTC() {
   return new Date().toISOString().slice(0, 10);
@@ -33,7 +34,8 @@ export function mountDaily(ctx, date) {
   const board = h("section.panel.stack", { "aria-labelledby": "lb-h" });
   const playing = h("section.panel.stack");
   const streak = h("section.panel");
-  const side = h("aside.side", {}, result, streak, board, playing);
+  const ghosts = mountGhosts(store, day); // race the day's results as ghosts (unranked only)
+  const side = h("aside.side", {}, result, ghosts.el, streak, board, playing);
   const past = h("nav.row", { "aria-label": "Other days" }, h("span.muted", { text: "Other days:" }),
     [1, 2, 3, 4, 5, 6, 7].map((k) => {
       const d = new Date(Date.parse(`${todayUTC()}T12:00:00Z`) - k * 86400000).toISOString().slice(0, 10);
@@ -179,6 +181,7 @@ export function mountDaily(ctx, date) {
   return () => {
     clearInterval(tick);
     unsubscribe();
+    ghosts.destroy();
     game?.destroy();
     session.close();
   };
