@@ -101,3 +101,18 @@ def test_ghosts_run_at_their_recorded_times(
         expect(page.get_by_role("heading", name="Your result")).to_be_visible()
     # Two ghost races later, the day's leaderboard is as it was.
     assert httpx.get(f"{server.url}/api/daily/{past}/leaderboard").json() == before
+
+
+def test_the_ghosts_pass_axe(server: ServerProcess, new_page: PageFactory) -> None:
+    from .test_a11y import serious
+
+    past = (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=2)).isoformat()
+    write_won_daily(server.db, past, pace=0.3, others=30.0)  # type: ignore[arg-type]
+    for width, height, mobile in ((1366, 768, False), (390, 844, True)):
+        page = new_page(width, height, mobile, bypass_csp=True)  # lets the test inject axe
+        page.goto(f"{server.url}/#/daily/{past}")
+        name_player(page, f"Axe{width}")
+        page.locator("[data-ghost=best]").click()
+        page.locator("[data-ghost=pick]").select_option("p_three")
+        expect(page.locator(".ghosts .racer.ghost")).to_have_count(2)
+        serious(page, f"ghosts {width}x{height}")

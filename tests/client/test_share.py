@@ -145,3 +145,13 @@ def test_the_shared_image(server: ServerProcess, new_page: PageFactory, screensh
     expect(svg).to_contain_text(f"Scorpion Race · Daily {past}")
     assert page.locator("svg rect").count() == 11  # the background and the ten squares
     page.screenshot(path=str(screenshots / "share.png"))
+
+
+def test_the_share_panel_passes_axe(server: ServerProcess, new_page: PageFactory) -> None:
+    from .test_a11y import serious
+
+    page = new_page(390, 844, mobile=True, bypass_csp=True)  # lets the test inject axe
+    one_seat_race(page, server.url, "Axe", deal=3)
+    give_up(page)
+    shared_text(page)
+    serious(page, "results with the share panel")
