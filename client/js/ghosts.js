@@ -47,7 +47,7 @@ export function mountGhosts(store, day) {
   const list = h("ol.racers.ghost-list", { "aria-label": "You and your ghosts" });
   const note = h("p.muted", { role: "status", dataset: { ghosts: "note" } });
   const picker = h("div.row.ghost-picker");
-  const el = h("section.panel.stack.ghosts", { "aria-labelledby": "ghosts-h", hidden: true, dataset: { ghosts: "panel" } },
+  const el = h("div.panel.stack.ghosts", { role: "region", "aria-labelledby": "ghosts-h", hidden: true, dataset: { ghosts: "panel" } },
     h("h2", { id: "ghosts-h", text: "Race the ghosts" }),
     h("p.muted", { text: "Their runs and score at their real times, beside yours. Practice only: never ranked." }),
     picker, list, note);
@@ -82,8 +82,8 @@ export function mountGhosts(store, day) {
     const others = all.filter((row) => row.player !== me && !ghosts.some((g) => g.player === row.player));
     clear(picker);
     if (!all.length) picker.append(h("span.muted", { text: "No ranked results on this day yet." }));
-    if (best && best.player !== me) picker.append(button(`The day's best (${best.name})`, best.player, "best"));
-    if (mine) picker.append(button("Your ranked result", me, "mine"));
+    if (best && best.player !== me) picker.append(button("The day's best", best.player, "best", `Race the day's best, ${best.name}`));
+    if (mine) picker.append(button("Your ranked result", me, "mine", "Race your ranked result"));
     if (others.length) {
       const select = h("select", { "aria-label": "Race a player from the leaderboard", dataset: { ghost: "pick" },
         onchange: () => { add(select.value); } },
@@ -94,9 +94,9 @@ export function mountGhosts(store, day) {
     tick();
   }
 
-  function button(label, player, kind) {
+  function button(label, player, kind, title) {
     const taken = ghosts.some((g) => g.player === player) || ghosts.length >= MOST;
-    return h("button.btn", { type: "button", dataset: { ghost: kind }, disabled: taken, onclick: () => add(player) }, label);
+    return h("button.btn", { type: "button", title, dataset: { ghost: kind }, disabled: taken, onclick: () => add(player) }, label);
   }
 
   function tick() {

@@ -13,7 +13,7 @@ let last = null; // {path, el}: views redraw often; the panel is fetched once pe
  * there is nothing to share. */
 export function sharePanel(path) {
   if (last?.path === path) return last.el;
-  const el = h("section.share.stack", { dataset: { share: "panel" }, "aria-label": "Share your result", hidden: true });
+  const el = h("section.share.stack", { dataset: { share: "panel" }, "aria-label": "Share this result", hidden: true });
   last = { path, el };
   load(el, path, 1);
   return el;
@@ -32,7 +32,7 @@ function fill(el, s) {
   text.value = s.text;
   const status = h("p.muted.share-status", { role: "status", dataset: { share: "status" } });
   el.append(
-    h("h3", { text: "Share your result" }),
+    h("h3", { text: "Share" }),
     text,
     h("div.row", {},
       h("button.btn", { type: "button", dataset: { action: "copy-share" }, onclick: () => copy(text, status) }, "Copy"),
