@@ -9,7 +9,6 @@ next attempts are unranked: a ghost race never counts): before that, a ghost wou
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from starlette.requests import Request
@@ -54,7 +53,7 @@ async def daily_ghost(request: Request) -> Response:
     if entry is None or row is None or row.result is None:
         raise ApiError(404, "no-result", "no ranked result of that player on that day")
     names = await names_of(svc, [row])
-    replay = await asyncio.to_thread(timeline_of, [row], names)
+    replay = await timeline_of([row], names)
     # From the start of the race clock: at 0:00 no run yet, and the preset's first score.
     start = [0.0, 0, replay["start"][0]["score"]]  # type: ignore[index]
     timeline = [start, *replay["timeline"][player_id]]  # type: ignore[index]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import urllib.parse
+from collections import OrderedDict
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -29,6 +30,8 @@ from .responses import ApiError, ok
 from .services import Services
 
 NO_RESULT = "no ended ranked result of that player on that day"
+KEPT = 256  # progress summaries kept (small: results and timelines, no boards)
+_kept: OrderedDict[tuple[object, ...], dict[str, object]] = OrderedDict()
 
 
 def base_url(request: Request) -> str:
@@ -39,12 +42,27 @@ def quoted(text: str) -> str:
     return urllib.parse.quote(text, safe="")
 
 
-def timeline_of(rows: list[SavedGame], names: dict[str, str]) -> dict[str, object]:
-    """The rows' replay (racers ranked as their results were, and the timeline)."""
+def _progress(rows: list[SavedGame], names: dict[str, str]) -> dict[str, object]:
+    """The rows' racers (ranked as their results were) and timeline, from their replay."""
     try:
-        return build_replay([replay_game(r, names.get(r.player_id, "?")) for r in rows])
+        replay = build_replay([replay_game(r, names.get(r.player_id, "?")) for r in rows])
     except ReplayError as exc:
         raise ApiError(500, "bad-replay", f"this game's log cannot be replayed: {exc}") from None
+    return {"racers": replay["racers"], "timeline": replay["timeline"], "start": replay["start"]}
+
+
+async def timeline_of(rows: list[SavedGame], names: dict[str, str]) -> dict[str, object]:
+    """:func:`_progress`, built in a thread (a long round takes tens of milliseconds) and
+    kept: a shared link asks for its text, its image and its page's tags."""
+    key = (tuple((r.id, r.finished, r.result) for r in rows), tuple(sorted(names.items())))
+    found = _kept.get(key)
+    if found is None:
+        found = await asyncio.to_thread(_progress, rows, names)
+        _kept[key] = found
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    _kept.move_to_end(key)
+    return found
 
 
 async def daily_card(request: Request, day: str, player_id: str) -> ShareCard:
@@ -60,7 +78,7 @@ async def daily_card(request: Request, day: str, player_id: str) -> ShareCard:
     if entry is None:
         raise ApiError(404, "no-result", NO_RESULT)
     names = await names_of(svc, [row])
-    replay = await asyncio.to_thread(timeline_of, [row], names)
+    replay = await timeline_of([row], names)
     timeline = replay["timeline"][player_id]  # type: ignore[index]
     elapsed = float(entry["elapsed"])  # type: ignore[arg-type]
     return ShareCard(
@@ -93,7 +111,7 @@ async def room_card(request: Request, room_id: str, round_text: str, player_id: 
     if not any(r.player_id == player_id for r in ended):
         raise ApiError(404, "no-result", "that player has no result in that round")
     names = await names_of(svc, ended)
-    replay = await asyncio.to_thread(timeline_of, ended, names)
+    replay = await timeline_of(ended, names)
     racers: list[dict[str, object]] = replay["racers"]  # type: ignore[assignment]
     mine = next(r for r in racers if r["player"] == player_id)
     elapsed = float(mine["elapsed"])  # type: ignore[arg-type]
