@@ -110,6 +110,8 @@ export const stats = (id = player()?.id) => request("GET", `/api/players/${encod
 export const replay = (path) => request("GET", path);
 /** A result to share (`path`: /api/share/...): its text, link and image. */
 export const share = (path) => request("GET", path);
+/** The first `limit` rows (at most 100) of a day's leaderboard. */
+export const leaderboard = (day, limit = 100) => request("GET", `/api/daily/${encodeURIComponent(day)}/leaderboard?limit=${limit}`);
 /** A ranked daily result's runs and score over time, to race as a ghost. */
 export const ghost = (day, player) => request("GET", `/api/ghosts/daily/${encodeURIComponent(day)}/${encodeURIComponent(player)}`);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);

@@ -52,7 +52,9 @@ export function mountGhosts(store, day) {
     h("p.muted", { text: "Their runs and score at their real times, beside yours. Practice only: never ranked." }),
     picker, list, note);
 
-  api.daily(day).then((d) => { choices = rowsOf(d.leaderboard); draw(); }).catch(() => {});
+  // A hundred rows of the leaderboard to pick from (the live one holds the top ten).
+  const refresh = () => api.leaderboard(day).then((page) => { choices = page.rows || []; draw(); }).catch(() => {});
+  refresh();
 
   function rowsOf(lb) {
     const rows = [...(lb?.top || []), ...(lb?.you ? [lb.you] : [])];
@@ -75,7 +77,7 @@ export function mountGhosts(store, day) {
     el.hidden = !offered(day, s.daily);
     if (el.hidden) return;
     const live = rowsOf(s.daily?.leaderboard);
-    const all = live.length > choices.length ? live : choices;
+    const all = rowsOf({ top: [...choices, ...live] });
     const me = s.me?.id;
     const best = all.find((row) => row.rank === 1);
     const mine = all.find((row) => row.player === me);
@@ -130,7 +132,9 @@ export function mountGhosts(store, day) {
 
   const unsubscribe = store.subscribe(() => {
     const hidden = !offered(day, store.get().daily);
-    if (hidden !== el.hidden) draw();
+    if (hidden === el.hidden) return;
+    if (!hidden) refresh(); // offered now that your ranked attempt has ended: its row is in
+    draw();
   });
   const timer = setInterval(tick, 250);
   return { el, destroy: () => { clearInterval(timer); unsubscribe(); } };

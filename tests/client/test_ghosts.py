@@ -116,3 +116,22 @@ def test_the_ghosts_pass_axe(server: ServerProcess, new_page: PageFactory) -> No
         page.locator("[data-ghost=pick]").select_option("p_three")
         expect(page.locator(".ghosts .racer.ghost")).to_have_count(2)
         serious(page, f"ghosts {width}x{height}")
+
+
+def test_todays_ghosts_come_after_your_ranked_attempt(
+    server: ServerProcess, new_page: PageFactory
+) -> None:
+    page = new_page(1366, 768)
+    page.goto(f"{server.url}/#/daily")
+    name_player(page, "Hal")
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    panel = page.locator("[data-ghosts=panel]")
+    expect(panel).to_be_hidden()  # your ranked attempt is still to come
+    page.locator("[data-action=start-daily]").click()
+    expect(page.locator(".race-main .card.up").first).to_be_visible()
+    expect(panel).to_be_hidden()  # ... and now under way: no ghost helps it
+    give_up(page)
+    expect(panel).to_be_visible()
+    panel.locator("[data-ghost=mine]").click()
+    expect(panel.locator(".racer.ghost")).to_contain_text("Hal (ghost)")
+    expect(panel.locator(".racer.ghost")).to_contain_text("gave up")  # at your own time
