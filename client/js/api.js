@@ -108,6 +108,12 @@ export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComp
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
 /** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
 export const replay = (path) => request("GET", path);
+/** A result to share (`path`: /api/share/...): its text, link and image. */
+export const share = (path) => request("GET", path);
+/** The first `limit` rows (at most 100) of a day's leaderboard. */
+export const leaderboard = (day, limit = 100) => request("GET", `/api/daily/${encodeURIComponent(day)}/leaderboard?limit=${limit}`);
+/** A ranked daily result's runs and score over time, to race as a ghost. */
+export const ghost = (day, player) => request("GET", `/api/ghosts/daily/${encodeURIComponent(day)}/${encodeURIComponent(player)}`);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
 
 /** Your games, newest first (`before`: the `next` of the page before), with their replays. */

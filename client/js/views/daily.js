@@ -8,6 +8,8 @@ import { createGame } from "../game.js";
 import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
+import { sharePanel } from "../share.js";
+import { mountGhosts } from "../ghosts.js";
 
 export function todayUTC() {
   return new Date().toISOString().slice(0, 10);
@@ -32,7 +34,8 @@ export function mountDaily(ctx, date) {
   const board = h("section.panel.stack", { "aria-labelledby": "lb-h" });
   const playing = h("section.panel.stack");
   const streak = h("section.panel");
-  const side = h("aside.side", {}, result, streak, board, playing);
+  const ghosts = mountGhosts(store, day); // race the day's results as ghosts (unranked only)
+  const side = h("aside.side", {}, result, ghosts.el, streak, board, playing);
   const past = h("nav.row", { "aria-label": "Other days" }, h("span.muted", { text: "Other days:" }),
     [1, 2, 3, 4, 5, 6, 7].map((k) => {
       const d = new Date(Date.parse(`${todayUTC()}T12:00:00Z`) - k * 86400000).toISOString().slice(0, 10);
@@ -104,6 +107,7 @@ export function mountDaily(ctx, date) {
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
         h("p.muted", { dataset: { result: "place" }, text: `Score ${a.score} · ${a.moves} moves${place}` }),
+        a.ranked !== false && s.me?.id ? sharePanel(`/api/share/daily/${day}/${encodeURIComponent(s.me.id)}`) : null,
         h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
     }
     if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
@@ -177,6 +181,7 @@ export function mountDaily(ctx, date) {
   return () => {
     clearInterval(tick);
     unsubscribe();
+    ghosts.destroy();
     game?.destroy();
     session.close();
   };

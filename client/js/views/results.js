@@ -6,6 +6,7 @@ import { clock, h, ordinal } from "../dom.js";
 import { raceChart } from "../chart.js";
 import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
+import { sharePanel } from "../share.js";
 
 /** The headline: your place (ties said so), else who won. Ranks are the server's. */
 export function headline(results, me) {
@@ -67,7 +68,8 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
         r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
       h("button.btn", { type: "button", onclick: onClose }, "Look at the board"),
       r.id && r.round ? h("a.btn", { href: `#/replay/room/${encodeURIComponent(r.id)}/${r.round}`, dataset: { action: "replay" } }, "Watch the replay") : null,
-      h("a.btn", { href: "#/" }, "Home")));
+      h("a.btn", { href: "#/" }, "Home")),
+    r.id && r.round && results.some((row) => row.player === me) ? sharePanel(`/api/share/room/${encodeURIComponent(r.id)}/${r.round}/${encodeURIComponent(me)}`) : null);
   return h("div.overlay", { onkeydown: (e) => { if (e.key === "Escape") onClose(); } }, panel);
 }
 

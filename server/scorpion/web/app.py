@@ -19,6 +19,7 @@ from scorpion.store import Store, StoreUnavailable, open_store
 
 from .config import Database, Settings, find_client_dir
 from .http_api import routes
+from .http_share import replay_head
 from .logs import AccessLog
 from .responses import error
 from .services import Services
@@ -120,7 +121,7 @@ def create_app(
     if client is None:
         log.warning("no browser client found: / answers 404 (give --client FOLDER)")
     app = App(
-        routes=[*routes(), *static_routes(client)],
+        routes=[*routes(), *static_routes(client, replay_head)],
         middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
         exception_handlers={StoreUnavailable: store_unavailable, Exception: server_error},
         lifespan=lifespan,

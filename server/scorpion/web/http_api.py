@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from .http_common import api, services
 from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
+from .http_ghosts import daily_ghost
 from .http_history import my_history, my_records
 from .http_players import (
     create_player,
@@ -24,6 +25,7 @@ from .http_players import (
 from .http_presets import list_presets
 from .http_replays import daily_replay, round_replay
 from .http_rooms import create_room, daily_day, daily_leaderboard, daily_today, room_summary
+from .http_share import daily_share, daily_share_svg, room_share, room_share_svg
 from .responses import ApiError, error, ok
 
 
@@ -73,6 +75,11 @@ def routes() -> list[Route]:
         Route("/api/replays/room/{room_id}/{round}", round_replay, methods=["GET"]),
         Route("/api/replays/daily/{day}/{player_id}", daily_replay, methods=["GET"]),
         Route("/api/replays/daily/{day}/{player_id}/{attempt}", daily_replay, methods=["GET"]),
+        Route("/api/share/daily/{day}/{player_id}", daily_share, methods=["GET"]),
+        Route("/api/share/room/{room_id}/{round}/{player_id}", room_share, methods=["GET"]),
+        Route("/share/daily/{day}/{player_id}.svg", daily_share_svg, methods=["GET"]),
+        Route("/share/room/{room_id}/{round}/{player_id}.svg", room_share_svg, methods=["GET"]),
+        Route("/api/ghosts/daily/{day}/{player_id}", daily_ghost, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

@@ -16,6 +16,7 @@ import gzip
 import hashlib
 import mimetypes
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -208,7 +209,11 @@ def serve(request: Request, asset: Asset, cache: str) -> Response:
     return Response(body, headers=headers, media_type=asset.media_type)
 
 
-def static_routes(client_dir: Path | None) -> list[BaseRoute]:
+def static_routes(
+    client_dir: Path | None, replay_head: Callable[[Request], Awaitable[str]] | None = None
+) -> list[BaseRoute]:
+    """The client's files; ``replay_head`` gives the extra ``<head>`` tags of a replay link
+    (a shared result's Open Graph tags), "" for none."""
     if client_dir is None or not (client_dir / "index.html").is_file():
 
         async def no_client(request: Request) -> Response:
@@ -224,6 +229,15 @@ def static_routes(client_dir: Path | None) -> list[BaseRoute]:
     async def app_page(request: Request) -> Response:
         return serve(request, index, REVALIDATE)
 
+    async def replay_page(request: Request) -> Response:
+        head = await replay_head(request) if replay_head is not None else ""
+        if not head:
+            return await app_page(request)
+        page = index.body.decode().replace("</head>", head + "</head>", 1)
+        if request.method == "HEAD":
+            return Response(headers={"Cache-Control": REVALIDATE}, media_type=index.media_type)
+        return Response(page, headers={"Cache-Control": REVALIDATE}, media_type=index.media_type)
+
     async def client_file(request: Request) -> Response:
         path = "/" + request.path_params["path"]
         asset = files.assets.get("/index.html" if path == "/" else path)
@@ -236,6 +250,6 @@ def static_routes(client_dir: Path | None) -> list[BaseRoute]:
         Route("/r/{room_id}", app_page, methods=["GET", "HEAD"]),
         Route("/daily", app_page, methods=["GET", "HEAD"]),
         Route("/daily/{day}", app_page, methods=["GET", "HEAD"]),
-        Route("/replay/{rest:path}", app_page, methods=["GET", "HEAD"]),
+        Route("/replay/{rest:path}", replay_page, methods=["GET", "HEAD"]),
         Route("/{path:path}", client_file, methods=["GET", "HEAD"]),
     ]
