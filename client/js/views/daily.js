@@ -102,7 +102,7 @@ export function mountDaily(ctx, date) {
     const lb = stored ? { ...(d.leaderboard || {}), top: stored.top, size: stored.size } : d.leaderboard || summary?.leaderboard || {};
     if (a && a.status && a.status !== "playing") {
       const mineRow = a.ranked !== false ? lb.you : null;
-      const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${lb.size ?? mineRow.rank}` : " · ranking…";
+      const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${Math.max(lb.size ?? 0, mineRow.rank)}` : " · ranking…";
       result.append(h("div.panel.stack", {},
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
