@@ -13,6 +13,7 @@ from scorpion.store import (
     LINK_ROUNDS,
     MAX_LINKED,
     DuplicateError,
+    SaveAnalysis,
     SavedGame,
     SaveGame,
     SaveReport,
@@ -155,7 +156,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 6
+    assert schema.VERSION == postgres_schema.VERSION == 7
     await old_database(database, version)
     store = open_store(database)
     await store.open()
@@ -175,6 +176,8 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         helped = SavedGame("g3", "p1", "classic", 7, 2.0, hints=1, autos=2)  # version 6's
         await store.write([SaveGame(helped)])
         assert await store.game("g3") == helped
+        await store.write([SaveAnalysis("g3", {"outcome": "won"}, 3.0)])  # version 7's
+        assert await store.analysis("g3") == {"outcome": "won"}
     finally:
         await store.close()
     assert await schema_version(database) == schema.VERSION

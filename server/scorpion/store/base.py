@@ -152,6 +152,16 @@ class Fence:
 
 
 @dataclass(frozen=True, slots=True)
+class SaveAnalysis:
+    """Keep a finished game's analysis (scorpion.solver.Analysis.to_dict()). The first one
+    kept stays; skipped when the game no longer exists (its player deleted it)."""
+
+    game_id: str
+    analysis: JSON
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
 class SaveReport:
     """Keep a report of an offensive name for the operator (``scorpion reports``)."""
 
@@ -173,6 +183,7 @@ Write = (
     | SaveGame
     | ClaimDaily
     | SaveReport
+    | SaveAnalysis
 )
 
 
@@ -215,6 +226,9 @@ class Store(Protocol):
         self, player_id: str, limit: int = 50, before: float | None = None
     ) -> list[SavedGame]: ...
     async def results(self, player_id: str) -> list[tuple[str, str, bool]]: ...
+    async def analysis(self, game_id: str) -> JSON | None:
+        """A game's stored analysis (SaveAnalysis), or None while there is none."""
+        ...
 
     # the daily challenge
     async def daily_attempt(self, day: str, player_id: str) -> str | None: ...

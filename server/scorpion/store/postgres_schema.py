@@ -127,7 +127,16 @@ ALTER TABLE games ADD COLUMN IF NOT EXISTS hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS autos INTEGER NOT NULL DEFAULT 0;
 """
 
-VERSION: Final = 6
+# Each finished game's analysis by the solver, as JSON: see schema.py.
+SCHEMA_V7: Final = """
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    analysis TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+"""
+
+VERSION: Final = 7
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -135,6 +144,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     4: SCHEMA_V4,
     5: SCHEMA_V5,
     6: SCHEMA_V6,
+    7: SCHEMA_V7,
 }
 
 # Created before the version is read: the schema version and the server secret (processes

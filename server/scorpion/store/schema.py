@@ -127,7 +127,17 @@ ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN autos INTEGER NOT NULL DEFAULT 0;
 """
 
-VERSION: Final = 6
+# Each finished game's analysis by the solver (web/analyses.py), computed once: the
+# verdict after every action and the turning point, as JSON. It goes with its game.
+SCHEMA_V7: Final = """
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    analysis TEXT NOT NULL,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+VERSION: Final = 7
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -135,6 +145,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     4: SCHEMA_V4,
     5: SCHEMA_V5,
     6: SCHEMA_V6,
+    7: SCHEMA_V7,
 }
 
 PRAGMAS: Final = (
