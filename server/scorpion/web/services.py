@@ -106,6 +106,9 @@ class Services:
             lambda: self.searches.queue.qsize() + self.searches.running
         )
         self.searches.timed = self.metrics.search_seconds.observe
+        self.metrics.analysis_queue.set_function(
+            lambda: len(self.analyses.order) + len(self.analyses.running)
+        )
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for
