@@ -105,6 +105,7 @@ export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(i
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
+export const analysis = (gameId) => request("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
 
 /** Daily streak from your ranked daily games: days in a row, ending today or yesterday. */
 export function dailyStreak(games, today) {

@@ -8,6 +8,7 @@ import { createGame } from "../game.js";
 import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
+import { analysisLine, gameId } from "./analysis.js";
 
 export function todayUTC() {
   return new Date().toISOString().slice(0, 10);
@@ -104,6 +105,7 @@ export function mountDaily(ctx, date) {
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
         h("p.muted", { dataset: { result: "place" }, text: `Score ${a.score} · ${a.moves} moves${place}` }),
+        a.attempt && s.me?.id ? analysisLine(gameId(`daily:${day}`, a.attempt, s.me.id)) : null,
         h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
     }
     if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
