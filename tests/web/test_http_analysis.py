@@ -87,7 +87,8 @@ async def test_todays_daily_is_refused_and_a_past_days_allowed(
     assert (await old.call("start"))["ranked"] is False
     past = next(g for g in await my_games(api, token) if g["daily"] == yesterday)
     unfinished = await api.call("GET", f"/api/games/{past['id']}/analysis", token)
-    assert (unfinished.status_code, unfinished.json()["error"]["code"]) == (409, "game-not-finished")
+    refusal = (unfinished.status_code, unfinished.json()["error"]["code"])
+    assert refusal == (409, "game-not-finished")
     assert (await old.call("give-up"))["type"] == "applied"
     body = await analysed(api, past["id"], token)
     assert body["analysis"]["verdicts"] == ["lost"]  # the give-up
