@@ -115,6 +115,7 @@ export const leaderboard = (day, limit = 100) => request("GET", `/api/daily/${en
 /** A ranked daily result's runs and score over time, to race as a ghost. */
 export const ghost = (day, player) => request("GET", `/api/ghosts/daily/${encodeURIComponent(day)}/${encodeURIComponent(player)}`);
 export const myGames = (limit = 100) => request("GET", `/api/me/games?limit=${limit}`);
+export const analysis = (gameId) => request("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
 
 /** Your games, newest first (`before`: the `next` of the page before), with their replays. */
 export const history = (before = null, limit = 20) =>

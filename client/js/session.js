@@ -151,6 +151,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
         ...get().daily,
         attempt: {
           ...before,
+          attempt: answer.attempt ?? before.attempt,
           status: answer.status ?? before.status,
           elapsed: answer.elapsed ?? before.elapsed,
           started_at: answer.started_at ?? before.started_at,

@@ -13,6 +13,7 @@ from scorpion.store import (
     LINK_ROUNDS,
     MAX_LINKED,
     DuplicateError,
+    SaveAnalysis,
     SavedGame,
     SaveGame,
     SaveReport,
@@ -155,7 +156,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 7
+    assert schema.VERSION == postgres_schema.VERSION == 8
     await old_database(database, version)
     store = open_store(database)
     await store.open()
@@ -178,6 +179,8 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         raced = SavedGame("r:1:p1", "p1", "classic", 7, 3.0, room_id="r")
         await store.write([SaveGame(raced)])
         assert await store.round_games("r", 1) == [raced]  # version 7's index serves it
+        await store.write([SaveAnalysis("g3", {"outcome": "won"}, 3.0)])  # version 8's
+        assert await store.analysis("g3") == {"outcome": "won"}
     finally:
         await store.close()
     assert await schema_version(database) == schema.VERSION

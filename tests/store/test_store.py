@@ -17,6 +17,7 @@ from scorpion.store import (
     DuplicateError,
     OpenRoom,
     Reveal,
+    SaveAnalysis,
     SaveDaily,
     SavedGame,
     SaveGame,
@@ -328,3 +329,17 @@ async def test_purge_deletes_what_ended_before_the_retention(store: Store) -> No
     assert await store.daily_attempt("2026-01-01", "p1") is None
     assert [r for r, _ in await store.open_room_logs()] == []  # "open" has no log entries
     assert await store.purge(now + 1) == 0
+
+
+async def test_an_analysis_is_kept_once_and_goes_with_its_game(store: Store) -> None:
+    await store.create_player("p1", b"t1", "Ann")
+    await store.write([SaveGame(record("room1:1:p1", "p1", 1.0, "lost"))])
+    assert await store.analysis("room1:1:p1") is None
+    first = {"outcome": "slipped", "verdicts": ["winnable", "lost"], "turning_point": None}
+    await store.write([SaveAnalysis("room1:1:p1", first, 2.0)])
+    await store.write([SaveAnalysis("room1:1:p1", {"outcome": "won"}, 3.0)])  # a second process
+    assert await store.analysis("room1:1:p1") == first
+    await store.write([SaveAnalysis("room1:1:nobody", first, 2.0)])  # no such game: skipped
+    assert await store.analysis("room1:1:nobody") is None
+    await store.delete_player("p1")
+    assert await store.analysis("room1:1:p1") is None

@@ -10,6 +10,7 @@ import { STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
 import { sharePanel } from "../share.js";
 import { mountGhosts } from "../ghosts.js";
+import { analysisLine, gameId } from "./analysis.js";
 
 export function todayUTC() {
   return new Date().toISOString().slice(0, 10);
@@ -108,6 +109,7 @@ export function mountDaily(ctx, date) {
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
         h("p.muted", { dataset: { result: "place" }, text: `Score ${a.score} · ${a.moves} moves${place}` }),
         a.ranked !== false && s.me?.id ? sharePanel(`/api/share/daily/${day}/${encodeURIComponent(s.me.id)}`) : null,
+        a.attempt && s.me?.id ? analysisLine(gameId(`daily:${day}`, a.attempt, s.me.id)) : null,
         h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
     }
     if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();

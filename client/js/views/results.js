@@ -7,6 +7,7 @@ import { raceChart } from "../chart.js";
 import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { sharePanel } from "../share.js";
+import { analysisLine, gameId } from "./analysis.js";
 
 /** The headline: your place (ties said so), else who won. Ranks are the server's. */
 export function headline(results, me) {
@@ -62,6 +63,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
       h("tbody", {}, rows))),
     assisted ? h("p.muted", { dataset: { note: "assisted" }, text: "Assisted results (a hint or a move by Auto) rank after the clean ones." }) : null,
     raceChart(s.timeline, players, { end, width }),
+    results.some((row) => row.player === me) && r.id ? analysisLine(gameId(r.id, r.round, me)) : null,
     deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)})${r.verified ? ", proved winnable" : ""}.` }) : null,
     h("div.row", {},
       onRematch ? h("button.btn.primary", { type: "button", dataset: { action: "rematch" }, onclick: onRematch },

@@ -10,13 +10,23 @@ is returned. docs/solver.md explains the search.
 'won'
 """
 
-from .aids import Analysis, Hint, analyse, auto_move, deal_winnable, hints, next_winnable_deal
+from .aids import (
+    Analysis,
+    Hint,
+    TurningPoint,
+    analyse,
+    auto_move,
+    deal_winnable,
+    hints,
+    next_winnable_deal,
+)
 from .solve import Solution, Verdict, replays_to_win, solve
 
 __all__ = [
     "Analysis",
     "Hint",
     "Solution",
+    "TurningPoint",
     "Verdict",
     "analyse",
     "auto_move",

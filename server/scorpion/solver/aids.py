@@ -1,4 +1,5 @@
-"""Player aids on top of :func:`solve`: Auto, marked hints, winnable deals, game analysis.
+"""Player aids on top of :func:`solve`: Auto, marked hints, winnable deals (and the
+analysis of a game, from :mod:`.analysis`).
 
 >>> from scorpion.engine import Game
 >>> game = Game.from_text('''
@@ -15,20 +16,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from scorpion.engine import Game, GameRecord, Rules, get_rules
-from scorpion.engine.record import apply_action
+from scorpion.engine import Game, Rules, get_rules
 
+from .analysis import ANALYSE_NODES, Analysis, TurningPoint, analyse
 from .solve import Solution, solve
+
+__all__ = [
+    "ANALYSE_NODES",
+    "Analysis",
+    "Hint",
+    "TurningPoint",
+    "analyse",
+    "auto_move",
+    "deal_winnable",
+    "hints",
+    "next_winnable_deal",
+]
 
 AUTO_NODES: Final = 2_000_000
 HINT_NODES: Final = 20_000
 DEAL_NODES: Final = 2_000_000
-ANALYSE_NODES: Final = 2_000_000
-NO_MOVE: Final = ("undo", "give-up")  # actions that are not moves
 
 
 class Hint(NamedTuple):
@@ -99,68 +108,3 @@ def next_winnable_deal(
         if deal_winnable(preset, deal, max_nodes=max_nodes):
             return deal
     raise ValueError(f"no deal from {start} to {start + limit - 1} was proved winnable")
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """What the solver says about a finished game.
-
-    ``verdicts[i]`` is whether the game could still be won after ``actions[i]``
-    (None: undecided in budget; undo and give-up entries copy the position after them).
-    ``lost_after`` is the index of the action after which the game could never be won
-    again, for a deal that was winnable and a game that was not won; ``mistakes`` are
-    the moves that turned a winnable position into a lost one (undo can take one back).
-    """
-
-    winnable: bool | None
-    lost_after: int | None
-    mistakes: list[int] = field(default_factory=list)
-    verdicts: list[bool | None] = field(default_factory=list)
-
-
-def analyse(
-    record_or_game: GameRecord | Game,
-    actions: Iterable[str] | None = None,
-    *,
-    max_nodes: int | None = ANALYSE_NODES,
-) -> Analysis:
-    """Replay a game and judge the position after every action.
-
-    Pass a :class:`~scorpion.engine.GameRecord`, or the game as it stood at the start
-    and its action texts (moves, ``undo``, ``give-up``).
-    """
-    if isinstance(record_or_game, Game):
-        if actions is None:
-            raise ValueError("analyse(game, actions): the action texts are missing")
-        game = record_or_game.copy()
-        steps: list[tuple[str, float | None]] = [(text, None) for text in actions]
-    else:
-        game = record_or_game.replay(0)
-        steps = list(record_or_game.actions)
-    cache: dict[str, bool | None] = {}
-
-    def judge(position: Game) -> bool | None:
-        if position.gave_up:
-            return False
-        key = position.text()
-        if key not in cache:
-            cache[key] = _verdict(solve(position, max_nodes=max_nodes))
-        return cache[key]
-
-    winnable = judge(game)
-    verdicts: list[bool | None] = []
-    mistakes: list[int] = []
-    before = winnable
-    for i, (text, elapsed) in enumerate(steps):
-        apply_action(game, text, elapsed)
-        now = judge(game)
-        if before and now is False and text not in NO_MOVE:
-            mistakes.append(i)
-        verdicts.append(now)
-        before = now
-    lost_after = None
-    if winnable and not game.won and verdicts and verdicts[-1] is False:
-        lost_after = len(verdicts) - 1
-        while lost_after > 0 and verdicts[lost_after - 1] is False:
-            lost_after -= 1
-    return Analysis(winnable, lost_after, mistakes, verdicts)

@@ -152,6 +152,16 @@ class Fence:
 
 
 @dataclass(frozen=True, slots=True)
+class SaveAnalysis:
+    """Keep a finished game's analysis (scorpion.solver.Analysis.to_dict()). The first one
+    kept stays; skipped when the game no longer exists (its player deleted it)."""
+
+    game_id: str
+    analysis: JSON
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
 class SaveReport:
     """Keep a report of an offensive name for the operator (``scorpion reports``)."""
 
@@ -173,6 +183,7 @@ Write = (
     | SaveGame
     | ClaimDaily
     | SaveReport
+    | SaveAnalysis
 )
 
 
@@ -223,6 +234,10 @@ class Store(Protocol):
     async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
         """Every racer's game of one round of a room (ids ``<room>:<round>:<player>``), in
         the order started: a replay's source, kept after the room's log is gone."""
+        ...
+
+    async def analysis(self, game_id: str) -> JSON | None:
+        """A game's stored analysis (SaveAnalysis), or None while there is none."""
         ...
 
     # the daily challenge

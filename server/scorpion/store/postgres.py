@@ -22,6 +22,7 @@ from .base import (
     Fenced,
     OpenRoom,
     Reveal,
+    SaveAnalysis,
     SaveDaily,
     SavedGame,
     SaveGame,
@@ -105,6 +106,13 @@ def _op(w: Write) -> PgOp:
         return lambda c: c.execute("UPDATE games SET revealed = TRUE WHERE id = ANY($1)", ids)
     if isinstance(w, SaveReport):
         return save_report(w)
+    if isinstance(w, SaveAnalysis):
+        kept = (w.game_id, dumps(w.analysis), w.created)
+        return lambda c: c.execute(
+            "INSERT INTO analyses (game_id, analysis, created) SELECT $1, $2, $3 "
+            "WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) ON CONFLICT DO NOTHING",
+            *kept,
+        )
     raise StoreError(f"unknown write {w!r}")
 
 
@@ -336,6 +344,11 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         sql = f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
         rows = await self._read(lambda c: c.fetch(sql, player_id))
         return [(r[0], r[1] or "playing", bool(r[2])) for r in rows]
+
+    async def analysis(self, game_id: str) -> JSON | None:
+        sql = "SELECT analysis FROM analyses WHERE game_id = $1"
+        found = await self._read(lambda c: c.fetchval(sql, game_id))
+        return None if found is None else dict(orjson.loads(found))
 
     # ----------------------------------------------------------------- daily
     async def daily_attempt(self, day: str, player_id: str) -> str | None:

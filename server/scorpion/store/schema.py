@@ -132,7 +132,17 @@ SCHEMA_V7: Final = """
 CREATE INDEX IF NOT EXISTS games_room ON games (room_id) WHERE room_id IS NOT NULL;
 """
 
-VERSION: Final = 7
+# Each finished game's analysis by the solver (web/analyses.py), computed once: the
+# verdict after every action and the turning point, as JSON. It goes with its game.
+SCHEMA_V8: Final = """
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    analysis TEXT NOT NULL,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+VERSION: Final = 8
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -141,6 +151,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     5: SCHEMA_V5,
     6: SCHEMA_V6,
     7: SCHEMA_V7,
+    8: SCHEMA_V8,
 }
 
 PRAGMAS: Final = (

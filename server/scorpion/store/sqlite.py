@@ -21,6 +21,7 @@ from .base import (
     Fence,
     OpenRoom,
     Reveal,
+    SaveAnalysis,
     SaveDaily,
     SavedGame,
     SaveGame,
@@ -95,6 +96,13 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
             return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
         if isinstance(w, SaveReport):
             return save_report(w)
+        if isinstance(w, SaveAnalysis):
+            kept = (w.game_id, dumps(w.analysis), w.created, w.game_id)
+            return lambda c: c.execute(
+                "INSERT INTO analyses (game_id, analysis, created) SELECT ?, ?, ? "
+                "WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) ON CONFLICT DO NOTHING",
+                kept,
+            )
         if isinstance(w, Fence):  # one process per SQLite file: nobody else holds leases
             raise StoreError("fencing tokens need PostgreSQL (several processes)")
         raise StoreError(f"unknown write {w!r}")
@@ -290,6 +298,14 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
                 )
             ]
         )
+
+    async def analysis(self, game_id: str) -> JSON | None:
+        def op(c: sqlite3.Connection) -> JSON | None:
+            row = c.execute("SELECT analysis FROM analyses WHERE game_id = ?", (game_id,))
+            found = row.fetchone()
+            return None if found is None else dict(orjson.loads(found[0]))
+
+        return await self._read(op)
 
     # ----------------------------------------------------------------- daily
     async def daily_attempt(self, day: str, player_id: str) -> str | None:

@@ -23,6 +23,7 @@ from scorpion.race import (
     AutoSearch,
     Close,
     DealSearch,
+    GameResult,
     HintSearch,
     Output,
     Persist,
@@ -34,7 +35,7 @@ from scorpion.race.protocol import SERVER_ERROR
 from scorpion.store import AppendLog, CloseRoom, OpenRoom, Store, Write
 
 from .metrics import Metrics
-from .records import RecordWriter, is_move, log_key
+from .records import RecordWriter, game_id, is_move, log_key
 
 log = logging.getLogger("scorpion.web")
 
@@ -53,8 +54,10 @@ class Bridge:
         close: Closer,
         search: Callable[[SearchRequest], None],
         failed: Callable[[set[str]], None] = lambda keys: None,
+        finished: Callable[[str], None] = lambda game_id: None,
     ) -> None:
         self.referee = referee
+        self.finished = finished  # a game row was committed finished (its id): analyse it
         self.search = search
         self.failed = failed  # the logs (rooms, dailies, practices) a write failed for
         self.store = store
@@ -98,6 +101,10 @@ class Bridge:
                 await asyncio.shield(previous)
             self.metrics.moves.inc(moves)
             self._deliver(outputs)
+            for out in outputs:
+                if isinstance(out, Persist) and isinstance(out.record, GameResult):
+                    rec = out.record
+                    self.finished(game_id(log_key(rec), rec.round, rec.player))
         except asyncio.CancelledError:
             raise
         except Exception:

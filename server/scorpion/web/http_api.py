@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from .http_analysis import game_analysis
 from .http_common import api, services
 from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
 from .http_ghosts import daily_ghost
@@ -66,6 +67,7 @@ def routes() -> list[Route]:
         Route("/api/devices/claim", claim_device_code, methods=["POST"]),
         Route("/api/recover", recover, methods=["POST"]),
         Route("/api/players/{player_id}/stats", player_stats, methods=["GET"]),
+        Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
         Route("/api/presets", list_presets, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_summary, methods=["GET"]),

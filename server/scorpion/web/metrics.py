@@ -62,6 +62,9 @@ class Metrics:
         self.search_queue = Gauge(
             "scorpion_search_queue", "Deal searches waiting or running", registry=r
         )
+        self.analysis_queue = Gauge(
+            "scorpion_analysis_queue", "Game analyses waiting or running", registry=r
+        )
         self.search_seconds = Histogram(
             "scorpion_search_seconds",
             "Time of one solver search in a worker (hint, Auto, winnable deal)",

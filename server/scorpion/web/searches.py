@@ -21,6 +21,7 @@ import pickle
 import sys
 import time
 from collections.abc import Callable, Coroutine
+from typing import Any
 
 from scorpion.race import SearchAnswer, SearchFailed, SearchRequest, SearchTicket
 from scorpion.tasks import cancel_all
@@ -123,24 +124,28 @@ class Worker:
         self.process = process
 
     @classmethod
-    async def start(cls) -> Worker:
+    async def start(cls, module: str = "scorpion.web.search_worker") -> Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "scorpion.web.search_worker",
+            module,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
         return cls(process)
 
     async def ask(self, request: SearchRequest) -> SearchAnswer:
+        answer: SearchAnswer = await self.exchange(request)
+        return answer
+
+    async def exchange(self, request: object) -> Any:
+        """Send one pickled request, wait for its pickled answer."""
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         stdin.write(frame(pickle.dumps(request)))
         await stdin.drain()
         size = HEADER.unpack(await stdout.readexactly(HEADER.size))[0]
-        answer: SearchAnswer = pickle.loads(await stdout.readexactly(size))
-        return answer
+        return pickle.loads(await stdout.readexactly(size))
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):

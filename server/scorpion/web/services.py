@@ -23,6 +23,7 @@ from scorpion.store import Account, Store
 from scorpion.tasks import cancel_all
 
 from . import collector
+from .analyses import Analyses
 from .auth import Tokens
 from .bridge import Bridge
 from .cluster import Cluster
@@ -56,6 +57,7 @@ class Services:
         self.hub: Hub = LocalHub() if redis_hub is None else redis_hub  # (a hub has a len)
         self.tokens = Tokens(store)
         self.searches = SearchPool(self.searched, self.referee.search_wanted)
+        self.analyses = Analyses(store)
         self.bridge = Bridge(
             self.referee,
             store,
@@ -64,6 +66,7 @@ class Services:
             close=self.connections.close if redis_hub is None else redis_hub.close,
             search=self.searches.submit,
             failed=self.reload_later,
+            finished=self.analyses.finished,
         )
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
         self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
@@ -103,6 +106,9 @@ class Services:
             lambda: self.searches.queue.qsize() + self.searches.running
         )
         self.searches.timed = self.metrics.search_seconds.observe
+        self.metrics.analysis_queue.set_function(
+            lambda: len(self.analyses.order) + len(self.analyses.running)
+        )
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for
@@ -121,6 +127,7 @@ class Services:
             jobs = [(name, loop()) for name, loop in self.cluster.loops().items()]
         collector.settle()
         self.searches.start()
+        self.analyses.start()
         for name, job in (
             *jobs,
             ("timers", self.bridge.timers()),
@@ -146,6 +153,7 @@ class Services:
         await cancel_all(self._tasks)
         self._tasks.clear()
         await self.searches.close()
+        await self.analyses.close()
         self.dailies.close()
         if self.cluster is not None:
             await self.cluster.close()
