@@ -75,7 +75,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     const follow = get().follow;
     if (!daily && follow?.player && conn && !w.view) {
       conn.send("follow", { player: follow.player })
-        .then((a) => { if (get().follow?.player === follow.player) set({ follow: { ...follow, view: a.view || follow.view } }); })
+        .then((a) => { if (get().follow?.player === follow.player) set({ follow: { ...follow, view: a.view || follow.view, views: a.views || follow.views } }); })
         .catch(() => {});
     }
   }
@@ -92,7 +92,9 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     if (ev.event === "start" || ev.event === "rematch") {
       patch.board = null;
       patch.hints = [];
-      patch.follow = null;
+      // Watching everyone goes on into the next round (the server keeps it); a racer stops.
+      const all = get().follow?.player === "*" && !(ev.players || []).includes(get().me?.id);
+      patch.follow = all ? { player: "*", views: {} } : null;
     }
     set(patch);
     if (ev.event === "start") expectBoard();
@@ -123,7 +125,10 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
         set({ myStatus: frame.status, ...attemptPatch(frame) });  // e.g. the time limit ran out
       }
       if (frame.player === me && !get().follow) set({ board: frame.view });
-      else if (get().follow && get().follow.player === frame.player) {
+      else if (get().follow?.player === "*" && frame.player !== me) {
+        const follow = get().follow;
+        set({ follow: { ...follow, views: { ...follow.views, [frame.player]: frame.view } } });
+      } else if (get().follow && get().follow.player === frame.player) {
         set({ follow: { ...get().follow, view: frame.view } });
       } else if (frame.player === me) set({ board: frame.view });
     }
@@ -206,9 +211,9 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     handHost: (player) => conn.send("hand-host", { player }),
     report: (player, reason = "") => conn.send("report", { player, reason }),
     async follow(player) {
-      set({ follow: player ? { player, view: null } : null });
+      set({ follow: player ? { player, view: null, views: {} } : null });
       const answer = await conn.send("follow", { player });
-      if (player && get().follow?.player === player) set({ follow: { player, view: answer.view || null } });
+      if (player && get().follow?.player === player) set({ follow: { player, view: answer.view || null, views: answer.views || {} } });
       return answer;
     },
     close() {

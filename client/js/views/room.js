@@ -10,6 +10,7 @@ import { racersList } from "../racers.js";
 import { presetLabel } from "../presets.js";
 import { byRank, scoreText, STATUS_WORDS, withOwnNumbers } from "../roomstate.js";
 import { toast } from "../ui.js";
+import { createWatchAll } from "./watchall.js";
 import { openRules } from "./rules.js";
 import { notifyAway } from "../notify.js";
 
@@ -129,6 +130,7 @@ export function mountRoom(ctx, roomId) {
     game = null;
     watch = null;
     watchPlayer = null;
+    parts.watchAll?.destroy();
     clear(root);
     parts = {};
     if (m === "failed") {
@@ -226,7 +228,8 @@ export function mountRoom(ctx, roomId) {
     clear(parts.racers);
     const solo = r.settings?.max_players === 1;
     parts.racers.append(h("h2", { text: solo ? `Practice · ${presetLabel(r.settings?.preset)}` : `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
-      racersList(players, { me: me(), followed, onPick: canFollow ? pick : null }));
+      racersList(players, { me: me(), followed, onPick: canFollow ? pick : null }),
+      h("p.muted", { dataset: { watching: "count" }, text: watchingText(r.spectators.length) }));
     clear(parts.strip);
     if (r.players.length > 1) {
       byRank(players).forEach((p) => {
@@ -256,13 +259,30 @@ export function mountRoom(ctx, roomId) {
       }
     } else {
       clear(parts.info);
-      if (!followed) {
+      if (followed !== "*" && parts.watchAll) {
+        parts.watchAll.destroy();
+        parts.watchAll = null;
+        clear(parts.main);
+      }
+      if (followed === "*") {
+        watch = null;
+        watchPlayer = null;
+        if (!parts.watchAll) {
+          clear(parts.main);
+          parts.watchAll = createWatchAll({ rules: () => store.get().room?.settings?.rules || {},
+            onStop: () => session.follow(null).catch((e) => toast(e.message)) });
+          parts.main.append(parts.watchAll.el);
+        }
+        parts.watchAll.update(r.players, s.follow.views);
+      } else if (!followed) {
         watch = null;
         watchPlayer = null;
         clear(parts.main);
         parts.main.append(h("div.panel.stack", {},
           h("h2", { text: "Watching the race" }),
-          h("p.muted", { text: r.players.length ? "Click a racer to follow their board live. You see exactly what they see." : "Nobody is racing." })));
+          h("p.muted", { text: r.players.length ? "Click a racer to follow their board live, or watch every board at once. You see exactly what they see." : "Nobody is racing." }),
+          r.players.length > 0 ? h("div.row", {}, h("button.btn.primary", { type: "button", dataset: { action: "watch-all" },
+            onclick: () => session.follow("*").catch((e) => toast(e.message)) }, "Watch every board")) : null));
       } else {
         ensureWatch(s, followed);
         if (s.follow.view) watch.update(s.follow.view, { finished: true });
@@ -366,4 +386,10 @@ export function mountRoom(ctx, roomId) {
     game?.destroy();
     session.close();
   };
+}
+
+/** How many watch the room (the server's spectators), for everyone to see. */
+function watchingText(count) {
+  if (!count) return "Nobody is watching.";
+  return count === 1 ? "1 person watching" : `${count} people watching`;
 }
