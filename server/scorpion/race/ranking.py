@@ -29,15 +29,10 @@ def _num(entry: Mapping[str, object], key: str) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-def assisted(entry: Mapping[str, object]) -> bool:
-    """Whether a result used help: a hint asked or a move played by Auto."""
-    return bool(_num(entry, "hints") or _num(entry, "autos"))
-
-
 def rank_key(entry: Mapping[str, object]) -> tuple[float, ...]:
     """Sort key of one entry (needs status, elapsed, runs, score, moves; hints and autos
-    when help was used)."""
-    help_used = 1 if assisted(entry) else 0
+    when help was used: an assisted result, after every clean one)."""
+    help_used = 1 if entry.get("hints") or entry.get("autos") else 0
     if entry.get("status") == "won":
         return (help_used, 0, _num(entry, "elapsed"), _num(entry, "moves"))
     return (help_used, 1, -_num(entry, "runs"), -_num(entry, "score"), _num(entry, "moves"))
