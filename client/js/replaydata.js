@@ -59,3 +59,24 @@ export function boardAfter(entries, count) {
   }
   return entries[lo];
 }
+
+/** Per racer, the steps (indices into `data.steps`) of its own actions, in order: the j-th is
+ * the racer's action j, which the analysis' `verdicts[j]` is about (a step with no action is a
+ * game ended by the clock or by leaving). */
+export function actionSteps(data) {
+  const steps = data.racers.map(() => []);
+  data.steps.forEach(([, racer, action], k) => { if (action !== null) steps[racer].push(k); });
+  return steps;
+}
+
+/** How many of a racer's actions (`own`: its `actionSteps`) are done once `count` steps have. */
+export function actionsDone(own, count) {
+  let lo = 0;
+  let hi = own.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (own[mid] < count) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

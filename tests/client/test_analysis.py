@@ -66,7 +66,8 @@ def test_a_past_days_result_says_where_the_win_slipped_away(
     page.goto(server.url + "/#/daily")
     page.locator(".overlay input").fill("Dee")
     page.locator(".overlay form button.primary").click()
-    page.locator("nav[aria-label='Other days'] a").first.click()  # yesterday: closed
+    # Two days back: closed whatever the hour (yesterday's day closes at 01:00 UTC).
+    page.locator("nav[aria-label='Other days'] a").nth(1).click()
     page.locator("[data-action=start-daily]").click()
     give_up(page)
     said = page.locator("[data-analysis]")
@@ -80,3 +81,33 @@ def test_a_past_days_result_says_where_the_win_slipped_away(
     ), text
     said.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / "analysis-daily-phone.png"))
+
+
+def test_the_replay_colours_the_moves_and_jumps_to_the_turning_point(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    page = new_page(1366, 768)
+    one_seat_race(page, server.url, deal=DEAL, undo="full")
+    line = solve(Game.new(DEAL, "classic")).line
+    play_by_keys(page, line[:2])
+    give_up(page)  # the third action: the win slips away there
+    dialog = page.get_by_role("dialog", name="Results")
+    expect(dialog.locator("[data-analysis]")).to_have_attribute(
+        "data-analysis", "done", timeout=60_000
+    )
+    dialog.get_by_role("link", name="Watch the replay").click()
+    panel = page.get_by_role("region", name="Where the win slipped away")
+    expect(panel.locator(".verdict-ticks i")).to_have_count(3, timeout=15_000)
+    expect(panel.locator(".verdict-ticks i[data-verdict=lost]")).to_have_count(1)
+    badge = panel.locator(".verdict")
+    expect(badge).to_have_text("still winnable")  # the deal, before any move
+    jump = panel.locator("[data-action=turning-point]")
+    expect(jump).to_have_text("Jump to move 3")
+    page.locator("[data-action=forward]").click()
+    jump.click()  # the position before the move that lost it
+    expect(page.locator(".replay-count")).to_have_text("move 2 of 3")
+    expect(badge).to_have_text("still winnable")
+    page.locator("[data-action=forward]").click()
+    expect(badge).to_have_text("lost")
+    panel.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "replay-turning-point.png"))

@@ -81,7 +81,8 @@ async def test_todays_daily_is_refused_and_a_past_days_allowed(
     assert (r.status_code, r.json()["error"]["code"]) == (403, "analysis-not-yet")
     assert "day closes" in r.json()["error"]["message"]
 
-    yesterday = (dt.date.fromisoformat(day) - dt.timedelta(days=1)).isoformat()
+    # Two days back: closed whatever the hour (yesterday's day closes at 01:00 UTC).
+    yesterday = (dt.date.fromisoformat(day) - dt.timedelta(days=2)).isoformat()
     old = await Client.connect(server.ws_url, "old")
     await old.hello(token, daily=yesterday)
     assert (await old.call("start"))["ranked"] is False

@@ -11,6 +11,7 @@ import { raceChart } from "../chart.js";
 import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { boardAfter, expandReplay, stepsBy } from "../replaydata.js";
+import { replayAnalysis } from "./replayanalysis.js";
 
 const SPEEDS = [1, 4, 16];
 const PHONE = "(max-width: 700px)";
@@ -99,7 +100,8 @@ function show(root, data) {
   cursor.setAttribute("y1", "8");
   cursor.setAttribute("y2", String(box.height - 26));
   svg.append(cursor);
-  const page = h("div.replay.stack", {}, head, controls, thumbs, boardsEl,
+  const verdicts = replayAnalysis(data, times, end, { onJump: jumpTo });
+  const page = h("div.replay.stack", {}, head, controls, thumbs, boardsEl, verdicts.el,
     h("section.panel.replay-chart", { "aria-label": "Progress of the race" }, h("h2", { text: "The race" }), chart));
   root.append(page);
 
@@ -159,6 +161,15 @@ function show(root, data) {
     cursor.setAttribute("x2", String(x));
     back.disabled = count === 0;
     fwd.disabled = count >= times.length;
+    verdicts.update(count);
+  }
+
+  /** Show the position before step `k` (its move is the next "Move ▶"). */
+  function jumpTo(k) {
+    pause();
+    count = k;
+    t = k ? times[k - 1] : 0;
+    draw(false);
   }
 
   function seek(to) {
