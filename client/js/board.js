@@ -17,6 +17,12 @@ const STEP_MAX = 0.27; // face-up fan, in card heights
 const CORNER = 0.33; // a covered face-up card still shows its corner (rank and suit), in card widths
 const READABLE_CW = 41; // the corner's rank is 0.27 card widths: 11 CSS px at 41 px
 const BOTTOM_MARGIN = 10;
+// A covered face-up card is a target: its strip is never under 24 CSS px (WCAG 2.5.8).
+const MIN_TARGET = 24;
+// The card size is chosen for a long column (3 face down and a whole run of 13 face up), not
+// for the columns of the moment: cards keep their size while the game goes on (issue 23), as
+// in every desktop solitaire; only a column longer than that squeezes the fans, then the cards.
+const REFERENCE = { down: 3, up: 13 };
 
 function sizes(cw) {
   const ch = Math.round(cw * 1.4);
@@ -25,7 +31,7 @@ function sizes(cw) {
     cw, ch, gap,
     downStep: Math.max(3, Math.round(ch * 0.1)),
     top: ch + gap * 1.6, // the stock and foundations row (cards.css .toprow)
-    minStep: Math.ceil(cw * CORNER),
+    minStep: Math.max(MIN_TARGET, Math.ceil(cw * CORNER)),
     maxStep: Math.round(ch * STEP_MAX),
   };
 }
@@ -42,9 +48,10 @@ export function fitLayout(v, width, height) {
   const widest = Math.max(MIN_CW, Math.min(MAX_CW, Math.floor(width / (n + (n - 1) * GAP_RATIO))));
   const smallest = Math.min(widest, READABLE_CW);
   let S = sizes(widest);
+  const reference = { down: Math.max(REFERENCE.down, ...v.columns.map((c) => c.down)), up: Array(REFERENCE.up) };
   for (let cw = widest; cw >= smallest; cw--) {
     S = sizes(cw);
-    const tallest = Math.max(...v.columns.map((c) => columnHeight(S, c, S.minStep)));
+    const tallest = Math.max(...[...v.columns, reference].map((c) => columnHeight(S, c, S.minStep)));
     if (S.top + tallest <= height) break;
   }
   const room = height - S.top;
@@ -104,8 +111,14 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     // less what follows the board in its game section (the help line).
     const top = el.getBoundingClientRect().top + window.scrollY;
     let below = 0;
-    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) below += s.getBoundingClientRect().height;
-    return fitLayout(v, width, window.innerHeight - top - below - BOTTOM_MARGIN);
+    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) {
+      // An opened help reads below the board (the page scrolls to it): the cards keep their size.
+      const part = s.tagName === "DETAILS" ? s.querySelector("summary") || s : s;
+      below += part.getBoundingClientRect().height;
+    }
+    const main = el.closest("main");
+    const padding = main ? parseFloat(getComputedStyle(main).paddingBottom) || 0 : 0;
+    return fitLayout(v, width, window.innerHeight - top - below - padding - BOTTOM_MARGIN);
   }
 
   /** Draw a view. opts.animate: animate from the previous view (moves, turns, runs). */
@@ -118,6 +131,8 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     const stockRect = stockSlot.getBoundingClientRect();
     const focusedKey = document.activeElement?.dataset?.key;
 
+    // Nothing stale stays lit (issue 23): a hint's glow belongs to the board it was given for.
+    if (next !== prev) clearHighlight();
     const L = layout(next);
     fitted = layoutKey(L);
     el.style.setProperty("--cw", `${L.cw}px`);
@@ -285,7 +300,8 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   function clearHighlight() {
     for (const e of highlighted) e.classList.remove("hint-src", "hint-dst");
     highlighted = [];
-    for (const c of columnEls) c.classList.remove("hint-dst");
+    for (const c of columnEls) c.classList.remove("hint-dst", "drop-hint", "drop-ok");
+    for (const c of el.querySelectorAll(".hint-src")) c.classList.remove("hint-src");
     stockSlot.classList.remove("hint-dst");
   }
 

@@ -24,12 +24,12 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   const moves = stat("moves", "Moves");
   const runs = stat("runs", "Runs");
   const clockSlot = h("div.clock-slot");
-  const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo, announceUndo));
+  const undoBtn = button("Undo", "Undo the last move (U)", () => { input?.clear(); act(commands.undo, announceUndo); });
   const hintBtn = button("Hint", "Show the moves you can make (H)", () => hint());
   // Auto (seed 004): the server plays one move of a winning line; on a lost game it changes
   // nothing and says so, and the player is asked whether to give up.
   const autoBtn = button("Auto", "Auto plays one move of a winning line for you (A)", () => auto());
-  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal, announceDeal));
+  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => { input?.clear(); act(commands.deal, announceDeal); });
   const giveUpBtn = button("Give up", "End your game here", async () => {
     if (await confirmDialog("Give up this game? It counts as a loss, scored where it stands.", "Give up")) act(commands.giveUp);
   });
@@ -92,6 +92,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   let hints = { view: null, moves: [], index: -1 };
 
   async function hint() {
+    input?.clear(); // a card picked up is put down: the hint shows what to pick up
     try {
       if (hints.view !== view || !hints.moves.length) hints = { view, moves: await commands.hint(), index: -1 };
       const { moves } = hints;
@@ -110,6 +111,8 @@ export function createGame({ commands, readonly = false, label = "Your board", a
 
   async function auto() {
     if (autoBusy || readonly || !commands.auto || !allowAuto() || over) return;
+    input?.clear();
+    board.clearHighlight();
     autoBusy = true;
     syncAuto();
     try {
@@ -151,7 +154,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       tapMode: () => (tapToggle.checked ? "move" : "select"),
       fits: (card) => legalTargets(board.view, card),
     });
-    stopKeys = gameKeys({ deal: () => act(commands.deal, announceDeal), undo: () => act(commands.undo, announceUndo), hint: () => hint(), auto: () => auto() });
+    stopKeys = gameKeys({ deal: () => { input.clear(); act(commands.deal, announceDeal); }, undo: () => { input.clear(); act(commands.undo, announceUndo); }, hint: () => hint(), auto: () => auto() });
   }
 
   function announceMove(answer, card) {
@@ -197,6 +200,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       board.update(next, { animate, rules: rules() });
       view = next;
       input?.refresh();
+      if (next.won || next.lost || opts.finished) board.clearHighlight();
       if (justWon) celebrate();
     }
     score.set(next.score);
