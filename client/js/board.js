@@ -3,7 +3,7 @@
 // from where a card was to where it is now (FLIP), a turned card flips, the stock's cards fly
 // to their columns and a finished run flies to its foundation.
 
-import { MASKED, faceDownCard, faceUpCard, maskedCard, cardName, suitName } from "./cards.js";
+import { MASKED, faceDownCard, faceUpCard, maskedCard, cardName, suitName, visibleLabel } from "./cards.js";
 import { h, reducedMotion } from "./dom.js";
 import { animateChanges, shakeBack } from "./motion.js";
 import { columnLabel, coveredRunNote, coveredRuns } from "./tableau.js";
@@ -31,7 +31,8 @@ function sizes(cw) {
     cw, ch, gap,
     downStep: Math.max(3, Math.round(ch * 0.1)),
     top: ch + gap * 1.6, // the stock and foundations row (cards.css .toprow)
-    minStep: Math.max(MIN_TARGET, Math.ceil(cw * CORNER)),
+    // Large corners (js/theme.js) need a deeper strip to show.
+    minStep: Math.max(MIN_TARGET, Math.ceil(cw * (document.documentElement.classList.contains("large-cards") ? 0.4 : CORNER))),
     maxStep: Math.round(ch * STEP_MAX),
   };
 }
@@ -75,7 +76,11 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   top.append(stockSlot, reserveRow, foundations);
   const tableau = h("div.tableau");
   const note = h("div.board-note", { role: "note", hidden: true });
-  el.append(top, tableau, note);
+  // Why a followed board shows hatched backs where its racer sees cards (issue 23, item 9).
+  const maskNote = h("p.mask-note", { role: "note", hidden: true, dataset: { note: "masked" } },
+    h("span.mask-swatch", { "aria-hidden": "true" }),
+    "Hatched cards are face up for this racer but hidden from you until every racer still playing has turned them: nobody learns a card early.");
+  el.append(top, tableau, note, maskNote);
 
   const cards = new Map(); // key -> element
   let columnEls = [];
@@ -172,7 +177,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         const key = `c:${text}`;
         const card = getCard(key, () => faceUpCard(text));
         card.setAttribute("role", readonly ? "img" : "button");
-        card.setAttribute("aria-label", `${cardName(text)}, column ${j + 1}`);
+        card.setAttribute("aria-label", `${visibleLabel(text)}, ${cardName(text)}, column ${j + 1}`);
         card.dataset.col = String(j);
         card.dataset.index = String(i);
         if (!readonly && !card.hasAttribute("tabindex")) card.tabIndex = -1;
@@ -199,6 +204,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         else card.remove();
       }
     }
+    maskNote.hidden = !next.columns.some((c) => c.up.includes(MASKED));
     lastRules = opts.rules || lastRules;
     explainCoveredRuns(next, lastRules);
     highlighted = [];
@@ -238,7 +244,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
       const key = `c:${text}`;
       const card = getCard(key, () => faceUpCard(text));
       card.setAttribute("role", readonly ? "img" : "button");
-      card.setAttribute("aria-label", `${cardName(text)}, reserve cell ${i + 1}`);
+      card.setAttribute("aria-label", `${visibleLabel(text)}, ${cardName(text)}, reserve cell ${i + 1}`);
       card.dataset.col = "reserve";
       card.dataset.index = "0";
       if (!readonly && !card.hasAttribute("tabindex")) card.tabIndex = -1;

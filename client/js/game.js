@@ -8,14 +8,14 @@ import { attachInput, gameKeys } from "./input.js";
 import { announce, h, reducedMotion } from "./dom.js";
 import { cardName } from "./cards.js";
 import { confirmDialog, toast } from "./ui.js";
+import { applyColors, themeControls } from "./theme.js";
+import { muteButton, play } from "./sound.js";
+import { celebrate as cascade } from "./celebrate.js";
 
 const TAP_KEY = "scorpion.tapMode";
 const COLORS_KEY = "scorpion.colors";
 
-/** Four suit colours (easier to build in suit) unless the player chose red and black. */
-export function applyColors() {
-  document.body.classList.toggle("two-color", localStorage.getItem(COLORS_KEY) === "two");
-}
+export { applyColors };
 
 export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, allowAuto = allowHints, rules = () => ({}) }) {
   const board = createBoard({ interactive: !readonly, label });
@@ -45,17 +45,18 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     localStorage.setItem(COLORS_KEY, colorToggle.checked ? "four" : "two");
     applyColors();
   });
-  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, autoBtn, dealBtn, giveUpBtn);
+  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, autoBtn, dealBtn, giveUpBtn, muteButton());
   const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls, readonly ? null : undoNote);
   const help = readonly ? null : h("details.help-keys", {},
-    h("summary", { text: "How to play and keys" }),
+    h("summary", { text: "How to play, keys and table" }),
     h("p", {}, "Drag any face-up card: the cards on it come along. Tap a card to send it where it fits, or pick it up and tap a column. Keys: ",
       h("kbd", { text: "←→↑↓" }), " move, ", h("kbd", { text: "Enter" }), " send where it fits, ",
       h("kbd", { text: "Space" }), " pick up / put down, ", h("kbd", { text: "1–7" }), " send to a column, ",
       h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint (again: the next one), ", h("kbd", { text: "A" }), " auto, ",
       h("kbd", { text: "Esc" }), " cancel."),
     h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"),
-    h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"));
+    h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"),
+    themeControls());
   const el = h("section.game", { "aria-label": label }, hud, board.el, help);
 
   let view = null;
@@ -189,6 +190,10 @@ export function createGame({ commands, readonly = false, label = "Your board", a
 
   function celebrate() {
     celebrateBoard(board);
+    if (!readonly) {
+      play("win");
+      cascade({ from: [...board.el.querySelectorAll(".foundation")], suits: view?.runs || undefined });
+    }
     announce(readonly ? "All four runs are home: won!" : "You won! All four runs are home.", true);
   }
 
@@ -198,6 +203,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       const justWon = next.won && view && !view.won;
       const animate = opts.animate !== false && !!view;
       board.update(next, { animate, rules: rules() });
+      if (!readonly && view && !justWon) sound(view, next);
       view = next;
       input?.refresh();
       if (next.won || next.lost || opts.finished) board.clearHighlight();
@@ -227,6 +233,14 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     get view() { return view; },
     destroy() { stopKeys?.(); },
   };
+}
+
+/** The sound of a change of your own board (js/sound.js). */
+function sound(before, after) {
+  if (after.moves === before.moves && after.runs.length === before.runs.length) return;
+  if (after.runs.length > before.runs.length) play("run");
+  else if ((after.stock || 0) < (before.stock || 0)) play("deal");
+  else if (after.moves > before.moves) play("place");
 }
 
 /** Four runs home: the Kings on the foundations take a bow (not under reduced motion). */

@@ -12,6 +12,7 @@ import { byRank, STATUS_WORDS } from "../roomstate.js";
 import { toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { notifyAway } from "../notify.js";
+import { play } from "../sound.js";
 
 export function mountRoom(ctx, roomId) {
   const { root, store } = ctx;
@@ -56,9 +57,11 @@ export function mountRoom(ctx, roomId) {
       }
     } else if (ev.event === "countdown") {
       announce("The race starts in 3 seconds");
+      play("countdown");
       notifyAway("The race is starting!");
     } else if (ev.event === "start") {
       announce("Go! The race has started");
+      play("go");
       notifyAway("Go! The race has started");
     } else if (ev.event === "results") {
       const mineRow = (ev.ranking || []).find((r) => r.player === me());
@@ -408,7 +411,11 @@ export function mountRoom(ctx, roomId) {
     const now = Date.now() / 1000 + (r.offset || 0);
     if (r.phase === "countdown" && r.countdownAt) {
       const el = parts.overlay?.querySelector(".countdown");
-      if (el) el.textContent = String(Math.max(1, Math.ceil(r.countdownAt - now)));
+      const n = String(Math.max(1, Math.ceil(r.countdownAt - now)));
+      if (el && el.textContent !== n) {
+        el.textContent = n;
+        play("countdown");
+      }
       return;
     }
     if (!parts.clock || !r.startedAt) return;
