@@ -17,7 +17,7 @@ const COLORS_KEY = "scorpion.colors";
 
 export { applyColors };
 
-export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, allowAuto = allowHints, rules = () => ({}) }) {
+export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, allowAuto = allowHints, fairUndo = () => false, rules = () => ({}) }) {
   const board = createBoard({ interactive: !readonly, label });
   if (readonly) board.el.classList.add("readonly");
   const score = stat("score", "Score");
@@ -199,6 +199,9 @@ export function createGame({ commands, readonly = false, label = "Your board", a
 
   function update(next, opts = {}) {
     if (!next) return;
+    // Under fair undo the line by Undo comes and goes: its room is kept (set before the board
+    // is fitted), so the board never jumps.
+    undoNote.classList.toggle("reserved", !readonly && !(next.won || next.lost || opts.finished) && allowUndo() && fairUndo());
     if (next !== view) {
       const justWon = next.won && view && !view.won;
       const animate = opts.animate !== false && !!view;

@@ -206,6 +206,7 @@ export function mountRoom(ctx, roomId) {
       commands: session,
       label: "Your board",
       allowUndo: () => store.get().room?.settings?.undo !== "off",
+      fairUndo: () => store.get().room?.settings?.undo === "fair",
       allowHints: () => !!store.get().room?.settings?.hints,
       allowAuto: () => !!store.get().room?.settings?.auto,
       rules: () => store.get().room?.settings?.rules || {},

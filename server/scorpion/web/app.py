@@ -9,7 +9,6 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -122,12 +121,7 @@ def create_app(
         log.warning("no browser client found: / answers 404 (give --client FOLDER)")
     app = App(
         routes=[*routes(), *static_routes(client)],
-        # Compressed over 1 KB when the client accepts it (issue 23: /api/presets was 9 KB).
-        middleware=[
-            Middleware(AccessLog),
-            Middleware(GZipMiddleware, minimum_size=1024),
-            Middleware(SecurityHeaders),
-        ],
+        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
         exception_handlers={StoreUnavailable: store_unavailable, Exception: server_error},
         lifespan=lifespan,
     )
