@@ -24,6 +24,11 @@ const MIN_TARGET = 24;
 // in every desktop solitaire; only a column longer than that squeezes the fans, then the cards.
 const REFERENCE = { down: 3, up: 13 };
 
+/** The strip a covered card shows, in card widths: large corners (js/theme.js) need more. */
+function cornerRatio() {
+  return document.documentElement.classList.contains("large-cards") ? 0.4 : CORNER;
+}
+
 function sizes(cw) {
   const ch = Math.round(cw * 1.4);
   const gap = Math.max(3, Math.floor(cw * GAP_RATIO));
@@ -31,8 +36,7 @@ function sizes(cw) {
     cw, ch, gap,
     downStep: Math.max(3, Math.round(ch * 0.1)),
     top: ch + gap * 1.6, // the stock and foundations row (cards.css .toprow)
-    // Large corners (js/theme.js) need a deeper strip to show.
-    minStep: Math.max(MIN_TARGET, Math.ceil(cw * (document.documentElement.classList.contains("large-cards") ? 0.4 : CORNER))),
+    minStep: Math.max(MIN_TARGET, Math.ceil(cw * cornerRatio())),
     maxStep: Math.round(ch * STEP_MAX),
   };
 }
@@ -50,10 +54,18 @@ export function fitLayout(v, width, height) {
   const smallest = Math.min(widest, READABLE_CW);
   let S = sizes(widest);
   const reference = { down: Math.max(REFERENCE.down, ...v.columns.map((c) => c.down)), up: Array(REFERENCE.up) };
-  for (let cw = widest; cw >= smallest; cw--) {
+  const fits = (T, columns) => T.top + Math.max(...columns.map((c) => columnHeight(T, c, T.minStep))) <= height;
+  let fitted = false;
+  for (let cw = widest; cw >= smallest && !fitted; cw--) {
     S = sizes(cw);
-    const tallest = Math.max(...[...v.columns, reference].map((c) => columnHeight(S, c, S.minStep)));
-    if (S.top + tallest <= height) break;
+    fitted = fits(S, [...v.columns, reference]);
+  }
+  // A very long column (20 cards and more) does not fit with 24 px strips: its strips shrink
+  // to the corner (rank and suit still shown) rather than push its last card, the one you
+  // build on, out of the window.
+  for (let cw = widest; cw >= smallest && !fitted; cw--) {
+    S = { ...sizes(cw), minStep: Math.ceil(cw * cornerRatio()) };
+    fitted = fits(S, v.columns);
   }
   const room = height - S.top;
   const steps = v.columns.map((c) => {
