@@ -227,7 +227,7 @@ def test_axe_on_the_table_views_of_issue_23(server: ServerProcess, pages: PageFa
     expect(ada.get_by_role("dialog")).to_contain_text("Bo is not ready")
     serious(ada, "the start question")
     ada.get_by_role("button", name="Wait for them").click()
-    bo.locator("[data-note=not-ready] button").click()
+    bo.locator("[data-action=ready]").click()
     ada.locator("[data-action=start]").click()
     expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
     expect(bo.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)

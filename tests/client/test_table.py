@@ -48,7 +48,7 @@ def in_window(page: Page, selector: str) -> None:
     box = page.locator(selector).first.bounding_box()
     size = page.viewport_size
     assert box and size
-    assert 0 <= box["y"] and box["y"] + min(box["height"], 40) <= size["height"], (selector, box)
+    assert box["y"] >= 0 and box["y"] + min(box["height"], 40) <= size["height"], (selector, box)
 
 
 # 1 -------------------------------------------------------------------------------------------
@@ -132,7 +132,8 @@ def test_3_the_cards_keep_their_size_while_you_play_and_read_the_help(
     # Every column's last card is in the window (help closed).
     page.locator("details.help-keys summary").click()
     bottom = page.evaluate(
-        "Math.max(...[...document.querySelectorAll('.race-main .column')].map(c => c.getBoundingClientRect().bottom))"
+        "Math.max(...[...document.querySelectorAll('.race-main .column')]"
+        ".map(c => c.getBoundingClientRect().bottom))"
     )
     assert bottom <= size[1]
 
@@ -142,7 +143,9 @@ LIT = ".race-main .hint-src, .race-main .hint-dst, .race-main .drop-hint, .race-
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_4_nothing_stale_stays_lit(server: ServerProcess, new_page: PageFactory, size: Size) -> None:
+def test_4_nothing_stale_stays_lit(
+    server: ServerProcess, new_page: PageFactory, size: Size
+) -> None:
     page = open_page(new_page, size)
     one_seat_race(page, server.url, deal=1, time_limit=0, hints=True)
     page.keyboard.press("h")
@@ -210,7 +213,9 @@ def test_7_a_recovery_code_works_without_the_tick(
 ) -> None:
     first = open_page(new_page, size)
     first.goto(server.url + "/")
-    first.evaluate("async () => { const api = await import('/js/api.js'); await api.ensurePlayer('Rae'); }")
+    first.evaluate(
+        "async () => { const api = await import('/js/api.js'); await api.ensurePlayer('Rae'); }"
+    )
     first.goto(server.url + "/#/devices")
     first.get_by_role("button", name="Make a recovery code").click()
     first.get_by_role("button", name="Make it").click()
@@ -232,7 +237,8 @@ def test_7_a_recovery_code_works_without_the_tick(
 
 
 # 8 -------------------------------------------------------------------------------------------
-STRIPS = """() => { let m = 1e9; for (const col of document.querySelectorAll('.race-main .column')) {
+STRIPS = """() => { let m = 1e9;
+  for (const col of document.querySelectorAll('.race-main .column')) {
   const cs = [...col.querySelectorAll('.card.up')];
   for (let i = 0; i + 1 < cs.length; i++)
     m = Math.min(m, cs[i + 1].getBoundingClientRect().top - cs[i].getBoundingClientRect().top); }
@@ -307,7 +313,9 @@ def test_12_the_home_page_loads_only_its_own_view_and_nothing_scrolls(
     views = sorted(u.rsplit("/", 1)[-1].split("?")[0] for u in scripts if "/js/views/" in u)
     assert views == ["home.js"], views
     assert not any(u.split("?")[0].endswith(("/board.js", "/game.js")) for u in scripts)
-    request = urllib.request.Request(server.url + "/api/presets", headers={"Accept-Encoding": "gzip"})
+    request = urllib.request.Request(
+        server.url + "/api/presets", headers={"Accept-Encoding": "gzip"}
+    )
     with urllib.request.urlopen(request) as answer:
         assert answer.headers.get("Content-Encoding") == "gzip"
         assert gzip.decompress(answer.read()).lstrip().startswith((b"{", b"["))
@@ -330,7 +338,10 @@ def test_sound_and_theme_settings_survive_a_reload(
 ) -> None:
     page = open_page(new_page, size)
     one_seat_race(page, server.url, deal=1, time_limit=0)
-    played = "window.__played = []; document.addEventListener('scorpion:sound', (e) => __played.push(e.detail))"
+    played = (
+        "window.__played = [];"
+        " document.addEventListener('scorpion:sound', (e) => __played.push(e.detail))"
+    )
     page.evaluate(played)
     play_by_keys(page, ["deal"])
     assert page.evaluate("window.__played") == ["deal"]

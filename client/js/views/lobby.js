@@ -133,8 +133,7 @@ export function createLobby({ roomId, session, me }) {
       // Nobody seated learns only at the countdown that they will watch: said before, plainly.
       parts.note.className = "note";
       parts.note.dataset.note = "not-ready";
-      parts.note.append(`You are not ready: if ${hostName} starts now, you will watch this race. `,
-        h("button.btn.small.primary", { type: "button", onclick: () => session.ready(true).catch((e) => toast(e.message)) }, "I'm ready"));
+      parts.note.textContent = `You are not ready: if ${hostName} starts now, you will watch this race. Press "I'm ready" to race.`;
     } else {
       parts.note.textContent = `Waiting for ${hostName} to start the race.`;
     }
