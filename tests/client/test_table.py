@@ -44,6 +44,11 @@ def race_two(new_page: PageFactory, base: str, size: Size) -> tuple[Page, Page]:
     return ada, bo
 
 
+def settled(page: Page) -> None:
+    """Wait until the cards have landed (their FLIP animations are over)."""
+    page.wait_for_function("() => document.getAnimations().length === 0")
+
+
 def in_window(page: Page, selector: str) -> None:
     box = page.locator(selector).first.bounding_box()
     size = page.viewport_size
@@ -123,9 +128,10 @@ def test_3_the_cards_keep_their_size_while_you_play_and_read_the_help(
     line = moves_that_keep_columns_short(10)
     assert len(line) == 10
     play_by_keys(page, line)
+    settled(page)
     assert page.evaluate(CARD_WIDTH) == at_deal
     page.locator("details.help-keys summary").click()
-    page.wait_for_function("document.querySelector('details.help-keys').open")
+    page.wait_for_function("() => document.querySelector('details.help-keys').open")
     assert page.evaluate(CARD_WIDTH) == at_deal
     if not size[2]:
         assert at_deal >= 70  # the laptop's cards are large, not 40 px
@@ -136,6 +142,22 @@ def test_3_the_cards_keep_their_size_while_you_play_and_read_the_help(
         ".map(c => c.getBoundingClientRect().bottom))"
     )
     assert bottom <= size[1]
+    # In practice, a game given up still fits: its result does not push the board down.
+    practice = open_page(new_page, size)
+    practice.goto(server.url + "/#/practice/classic")
+    name_player(practice, "Pia")
+    expect(practice.locator(".race-main .card.up").first).to_be_visible()
+    practice_at_deal = practice.evaluate(CARD_WIDTH)
+    practice.get_by_role("button", name="Give up").click()
+    practice.locator(".overlay .btn.primary").click()
+    expect(practice.get_by_role("button", name="Deal again")).to_be_visible()
+    settled(practice)
+    bottom = practice.evaluate(
+        "Math.max(...[...document.querySelectorAll('.race-main .column')]"
+        ".map(c => c.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= size[1]
+    assert practice.evaluate(CARD_WIDTH) == practice_at_deal  # and its cards did not shrink
 
 
 # 4 -------------------------------------------------------------------------------------------
@@ -239,9 +261,10 @@ def test_7_a_recovery_code_works_without_the_tick(
 # 8 -------------------------------------------------------------------------------------------
 STRIPS = """() => { let m = 1e9;
   for (const col of document.querySelectorAll('.race-main .column')) {
-  const cs = [...col.querySelectorAll('.card.up')];
+  const top = (c) => c.getBoundingClientRect().top;
+  const cs = [...col.querySelectorAll('.card.up')].sort((a, b) => top(a) - top(b));
   for (let i = 0; i + 1 < cs.length; i++)
-    m = Math.min(m, cs[i + 1].getBoundingClientRect().top - cs[i].getBoundingClientRect().top); }
+    m = Math.min(m, top(cs[i + 1]) - top(cs[i])); }
   return m; }"""
 
 
@@ -251,6 +274,9 @@ def test_8_a_covered_card_is_a_24_px_target(
 ) -> None:
     page = open_page(new_page, size)
     one_seat_race(page, server.url, deal=1, time_limit=0)
+    assert page.evaluate(STRIPS) >= 24
+    play_by_keys(page, moves_that_keep_columns_short(10))  # and while the columns grow
+    settled(page)
     assert page.evaluate(STRIPS) >= 24
 
 
