@@ -114,6 +114,13 @@ def moves_that_keep_columns_short(count: int) -> list[str]:
     return line
 
 
+def open_help_and_move(page: Page, move: str) -> None:
+    page.locator("details.help-keys summary").click()
+    page.wait_for_function("() => document.querySelector('details.help-keys').open")
+    play_by_keys(page, [move])
+    settled(page)
+
+
 CARD_WIDTH = """() => Math.max(...[...document.querySelectorAll('.race-main .card.up')]
   .map((c) => Math.round(c.getBoundingClientRect().width)))"""
 
@@ -125,13 +132,13 @@ def test_3_the_cards_keep_their_size_while_you_play_and_read_the_help(
     page = open_page(new_page, size)
     one_seat_race(page, server.url, deal=1, time_limit=0)
     at_deal = page.evaluate(CARD_WIDTH)
-    line = moves_that_keep_columns_short(10)
-    assert len(line) == 10
-    play_by_keys(page, line)
+    line = moves_that_keep_columns_short(11)
+    assert len(line) == 11
+    play_by_keys(page, line[:10])
     settled(page)
     assert page.evaluate(CARD_WIDTH) == at_deal
-    page.locator("details.help-keys summary").click()
-    page.wait_for_function("() => document.querySelector('details.help-keys').open")
+    # With the help open, the next move draws the board again (fitted then, synchronously).
+    open_help_and_move(page, line[10])
     assert page.evaluate(CARD_WIDTH) == at_deal
     if not size[2]:
         assert at_deal >= 70  # the laptop's cards are large, not 40 px
@@ -275,8 +282,9 @@ def test_8_a_covered_card_is_a_24_px_target(
     page = open_page(new_page, size)
     one_seat_race(page, server.url, deal=1, time_limit=0)
     assert page.evaluate(STRIPS) >= 24
-    play_by_keys(page, moves_that_keep_columns_short(10))  # and while the columns grow
-    settled(page)
+    line = moves_that_keep_columns_short(11)
+    play_by_keys(page, line[:10])  # and while the columns grow, and with the help open
+    open_help_and_move(page, line[10])
     assert page.evaluate(STRIPS) >= 24
 
 
