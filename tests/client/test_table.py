@@ -93,24 +93,25 @@ def test_2_the_followed_board_opens_in_view_in_place_of_yours(
 
 # 3 -------------------------------------------------------------------------------------------
 def moves_that_keep_columns_short(count: int) -> list[str]:
-    """Deal 1's first ``count`` moves by a simple policy (the engine's legal moves), none
-    making a column longer than 3 face down and 13 face up, and never back and forth."""
+    """Deal 1's first ``count`` moves, each making the longest column as long as it can
+    (the engine's legal moves), never past 13 face-up cards (a whole run) and never back to
+    a board already seen: after 11 moves a column holds 13 face-up cards."""
     game, line, seen = Game.new(1, "classic"), [], set()
     while len(line) < count:
+        best: tuple[int, str, Game, str] | None = None
         for move in game.legal_moves():
-            text = str(move)
             trial = Game.new(1, "classic")
-            for m in [*line, text]:
+            for m in [*line, str(move)]:
                 trial.play(m)
-            key = repr(trial.view()["columns"])
-            if key in seen or max(len(c["up"]) for c in trial.view()["columns"]) > 13:
-                continue
-            seen.add(key)
-            line.append(text)
-            game = trial
+            columns = trial.view()["columns"]
+            longest, key = max(len(c["up"]) for c in columns), repr(columns)
+            if key not in seen and longest <= 13 and (best is None or longest > best[0]):
+                best = (longest, str(move), trial, key)
+        if best is None:
             break
-        else:
-            break
+        seen.add(best[3])
+        line.append(best[1])
+        game = best[2]
     return line
 
 
