@@ -87,8 +87,10 @@ export function celebrate({ from = [], suits = ["S", "H", "D", "C"], text = "You
     cancelAnimationFrame(frame);
     layer.remove();
     document.removeEventListener("keydown", end, true);
+    document.removeEventListener("pointerdown", end, true);
   }
-  layer.addEventListener("pointerdown", end);
+  // Any click, tap or key skips it; the click still reaches what it was aimed at (Results...).
+  document.addEventListener("pointerdown", end, true);
   document.addEventListener("keydown", end, true);
   return end;
 }
