@@ -228,6 +228,7 @@ def test_axe_on_the_table_views_of_issue_23(server: ServerProcess, pages: PageFa
     serious(ada, "the start question")
     ada.get_by_role("button", name="Wait for them").click()
     bo.locator("[data-action=ready]").click()
+    expect(ada.locator(".players li", has_text="Bo")).not_to_contain_text("not ready")
     ada.locator("[data-action=start]").click()
     expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
     expect(bo.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
