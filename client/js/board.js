@@ -3,7 +3,7 @@
 // from where a card was to where it is now (FLIP), a turned card flips, the stock's cards fly
 // to their columns and a finished run flies to its foundation.
 
-import { MASKED, faceDownCard, faceUpCard, maskedCard, cardName, suitName } from "./cards.js";
+import { MASKED, faceDownCard, faceUpCard, maskedCard, cardName, suitName, visibleLabel } from "./cards.js";
 import { h, reducedMotion } from "./dom.js";
 import { animateChanges, shakeBack } from "./motion.js";
 import { columnLabel, coveredRunNote, coveredRuns } from "./tableau.js";
@@ -17,6 +17,17 @@ const STEP_MAX = 0.27; // face-up fan, in card heights
 const CORNER = 0.33; // a covered face-up card still shows its corner (rank and suit), in card widths
 const READABLE_CW = 41; // the corner's rank is 0.27 card widths: 11 CSS px at 41 px
 const BOTTOM_MARGIN = 10;
+// A covered face-up card is a target: its strip is never under 24 CSS px (WCAG 2.5.8).
+const MIN_TARGET = 24;
+// The card size is chosen for a long column (3 face down and a whole run of 13 face up), not
+// for the columns of the moment: cards keep their size while the game goes on (issue 23), as
+// in every desktop solitaire; only a column longer than that squeezes the fans, then the cards.
+const REFERENCE = { down: 3, up: 13 };
+
+/** The strip a covered card shows, in card widths: large corners (js/theme.js) need more. */
+function cornerRatio() {
+  return document.documentElement.classList.contains("large-cards") ? 0.4 : CORNER;
+}
 
 function sizes(cw) {
   const ch = Math.round(cw * 1.4);
@@ -25,7 +36,7 @@ function sizes(cw) {
     cw, ch, gap,
     downStep: Math.max(3, Math.round(ch * 0.1)),
     top: ch + gap * 1.6, // the stock and foundations row (cards.css .toprow)
-    minStep: Math.ceil(cw * CORNER),
+    minStep: Math.max(MIN_TARGET, Math.ceil(cw * cornerRatio())),
     maxStep: Math.round(ch * STEP_MAX),
   };
 }
@@ -42,10 +53,19 @@ export function fitLayout(v, width, height) {
   const widest = Math.max(MIN_CW, Math.min(MAX_CW, Math.floor(width / (n + (n - 1) * GAP_RATIO))));
   const smallest = Math.min(widest, READABLE_CW);
   let S = sizes(widest);
-  for (let cw = widest; cw >= smallest; cw--) {
+  const reference = { down: Math.max(REFERENCE.down, ...v.columns.map((c) => c.down)), up: Array(REFERENCE.up) };
+  const fits = (T, columns) => T.top + Math.max(...columns.map((c) => columnHeight(T, c, T.minStep))) <= height;
+  let fitted = false;
+  for (let cw = widest; cw >= smallest && !fitted; cw--) {
     S = sizes(cw);
-    const tallest = Math.max(...v.columns.map((c) => columnHeight(S, c, S.minStep)));
-    if (S.top + tallest <= height) break;
+    fitted = fits(S, [...v.columns, reference]);
+  }
+  // A very long column (20 cards and more) does not fit with 24 px strips: its strips shrink
+  // to the corner (rank and suit still shown) rather than push its last card, the one you
+  // build on, out of the window.
+  for (let cw = widest; cw >= smallest && !fitted; cw--) {
+    S = { ...sizes(cw), minStep: Math.ceil(cw * cornerRatio()) };
+    fitted = fits(S, v.columns);
   }
   const room = height - S.top;
   const steps = v.columns.map((c) => {
@@ -68,7 +88,11 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   top.append(stockSlot, reserveRow, foundations);
   const tableau = h("div.tableau");
   const note = h("div.board-note", { role: "note", hidden: true });
-  el.append(top, tableau, note);
+  // Why a followed board shows hatched backs where its racer sees cards (issue 23, item 9).
+  const maskNote = h("p.mask-note", { role: "note", hidden: true, dataset: { note: "masked" } },
+    h("span.mask-swatch", { "aria-hidden": "true" }),
+    "Hatched cards are face up for this racer but hidden from you until every racer still playing has turned them: nobody learns a card early.");
+  el.append(top, tableau, note, maskNote);
 
   const cards = new Map(); // key -> element
   let columnEls = [];
@@ -104,8 +128,14 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     // less what follows the board in its game section (the help line).
     const top = el.getBoundingClientRect().top + window.scrollY;
     let below = 0;
-    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) below += s.getBoundingClientRect().height;
-    return fitLayout(v, width, window.innerHeight - top - below - BOTTOM_MARGIN);
+    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) {
+      // An opened help reads below the board (the page scrolls to it): the cards keep their size.
+      const part = s.tagName === "DETAILS" ? s.querySelector("summary") || s : s;
+      below += part.getBoundingClientRect().height;
+    }
+    const main = el.closest("main");
+    const padding = main ? parseFloat(getComputedStyle(main).paddingBottom) || 0 : 0;
+    return fitLayout(v, width, window.innerHeight - top - below - padding - BOTTOM_MARGIN);
   }
 
   /** Draw a view. opts.animate: animate from the previous view (moves, turns, runs). */
@@ -118,6 +148,8 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
     const stockRect = stockSlot.getBoundingClientRect();
     const focusedKey = document.activeElement?.dataset?.key;
 
+    // Nothing stale stays lit (issue 23): a hint's glow belongs to the board it was given for.
+    if (next !== prev) clearHighlight();
     const L = layout(next);
     fitted = layoutKey(L);
     el.style.setProperty("--cw", `${L.cw}px`);
@@ -157,7 +189,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         const key = `c:${text}`;
         const card = getCard(key, () => faceUpCard(text));
         card.setAttribute("role", readonly ? "img" : "button");
-        card.setAttribute("aria-label", `${cardName(text)}, column ${j + 1}`);
+        card.setAttribute("aria-label", `${visibleLabel(text)}, ${cardName(text)}, column ${j + 1}`);
         card.dataset.col = String(j);
         card.dataset.index = String(i);
         if (!readonly && !card.hasAttribute("tabindex")) card.tabIndex = -1;
@@ -184,6 +216,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
         else card.remove();
       }
     }
+    maskNote.hidden = !next.columns.some((c) => c.up.includes(MASKED));
     lastRules = opts.rules || lastRules;
     explainCoveredRuns(next, lastRules);
     highlighted = [];
@@ -223,7 +256,7 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
       const key = `c:${text}`;
       const card = getCard(key, () => faceUpCard(text));
       card.setAttribute("role", readonly ? "img" : "button");
-      card.setAttribute("aria-label", `${cardName(text)}, reserve cell ${i + 1}`);
+      card.setAttribute("aria-label", `${visibleLabel(text)}, ${cardName(text)}, reserve cell ${i + 1}`);
       card.dataset.col = "reserve";
       card.dataset.index = "0";
       if (!readonly && !card.hasAttribute("tabindex")) card.tabIndex = -1;
@@ -285,7 +318,8 @@ export function createBoard({ interactive = true, label = "Your board" } = {}) {
   function clearHighlight() {
     for (const e of highlighted) e.classList.remove("hint-src", "hint-dst");
     highlighted = [];
-    for (const c of columnEls) c.classList.remove("hint-dst");
+    for (const c of columnEls) c.classList.remove("hint-dst", "drop-hint", "drop-ok");
+    for (const c of el.querySelectorAll(".hint-src")) c.classList.remove("hint-src");
     stockSlot.classList.remove("hint-dst");
   }
 

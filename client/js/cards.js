@@ -28,6 +28,14 @@ export function cardName(text) {
   return card ? `${RANK_WORDS[card.rank - 1]} of ${SUIT_WORDS[card.suit]}` : "face-down card";
 }
 
+const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** What a card shows ("Q♣", "10♥"): an accessible name starts with it (WCAG 2.5.3). */
+export function visibleLabel(text) {
+  const card = parseCard(text);
+  return card ? `${rankLabel(card.rank)}${SUIT_SIGNS[card.suit]}` : "";
+}
+
 export function suitName(suit) {
   return SUIT_WORDS[suit] || suit;
 }
@@ -68,13 +76,14 @@ export function faceUpCard(text) {
   if (card.rank > 10) {
     const face = document.createElement("span");
     face.className = "face";
-    face.textContent = RANKS[card.rank - 1];
+    // Drawn by CSS (attr): the card's visible text stays its corner, which starts its name.
+    face.dataset.glyph = RANKS[card.rank - 1];
     pip.append(face);
   }
   pip.append(suitIcon(card.suit, "suit big"));
   const foot = document.createElement("span");
   foot.className = "foot";
-  foot.textContent = rankLabel(card.rank);
+  foot.dataset.glyph = rankLabel(card.rank);
   el.append(corner, pip, foot);
   return el;
 }
@@ -93,8 +102,8 @@ export const MASKED = "??";
 export function maskedCard() {
   const el = document.createElement("div");
   el.className = "card down masked";
-  el.title = "Hidden until every racer still playing has turned it";
-  el.setAttribute("role", "img"); // a label needs a role (axe: aria-prohibited-attr)
-  el.setAttribute("aria-label", "a card still face down on another racer's board");
+  el.title = "Face up for this racer, hidden from you until every racer still playing has turned it";
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", "hidden card: face up for this racer, hidden from you until every racer still playing has turned it");
   return el;
 }

@@ -8,28 +8,28 @@ import { attachInput, gameKeys } from "./input.js";
 import { announce, h, reducedMotion } from "./dom.js";
 import { cardName } from "./cards.js";
 import { confirmDialog, toast } from "./ui.js";
+import { applyColors, themeControls } from "./theme.js";
+import { muteButton, play } from "./sound.js";
+import { celebrate as cascade } from "./celebrate.js";
 
 const TAP_KEY = "scorpion.tapMode";
 const COLORS_KEY = "scorpion.colors";
 
-/** Four suit colours (easier to build in suit) unless the player chose red and black. */
-export function applyColors() {
-  document.body.classList.toggle("two-color", localStorage.getItem(COLORS_KEY) === "two");
-}
+export { applyColors };
 
-export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, allowAuto = allowHints, rules = () => ({}) }) {
+export function createGame({ commands, readonly = false, label = "Your board", allowUndo = () => true, allowHints = () => true, allowAuto = allowHints, fairUndo = () => false, rules = () => ({}) }) {
   const board = createBoard({ interactive: !readonly, label });
   if (readonly) board.el.classList.add("readonly");
   const score = stat("score", "Score");
   const moves = stat("moves", "Moves");
   const runs = stat("runs", "Runs");
   const clockSlot = h("div.clock-slot");
-  const undoBtn = button("Undo", "Undo the last move (U)", () => act(commands.undo, announceUndo));
+  const undoBtn = button("Undo", "Undo the last move (U)", () => { input?.clear(); act(commands.undo, announceUndo); });
   const hintBtn = button("Hint", "Show the moves you can make (H)", () => hint());
   // Auto (seed 004): the server plays one move of a winning line; on a lost game it changes
   // nothing and says so, and the player is asked whether to give up.
   const autoBtn = button("Auto", "Auto plays one move of a winning line for you (A)", () => auto());
-  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => act(commands.deal, announceDeal));
+  const dealBtn = button("Deal", "Deal the stock: one card onto each of columns 1-3 (D)", () => { input?.clear(); act(commands.deal, announceDeal); });
   const giveUpBtn = button("Give up", "End your game here", async () => {
     if (await confirmDialog("Give up this game? It counts as a loss, scored where it stands.", "Give up")) act(commands.giveUp);
   });
@@ -45,17 +45,18 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     localStorage.setItem(COLORS_KEY, colorToggle.checked ? "four" : "two");
     applyColors();
   });
-  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, autoBtn, dealBtn, giveUpBtn);
+  const controls = h("div.controls", { role: "toolbar", "aria-label": "Game controls" }, undoBtn, hintBtn, autoBtn, dealBtn, giveUpBtn, muteButton());
   const hud = h("div.hud", {}, clockSlot, h("div.stats-line", {}, runs.el, score.el, moves.el), readonly ? null : controls, readonly ? null : undoNote);
   const help = readonly ? null : h("details.help-keys", {},
-    h("summary", { text: "How to play and keys" }),
+    h("summary", { text: "How to play, keys and table" }),
     h("p", {}, "Drag any face-up card: the cards on it come along. Tap a card to send it where it fits, or pick it up and tap a column. Keys: ",
       h("kbd", { text: "←→↑↓" }), " move, ", h("kbd", { text: "Enter" }), " send where it fits, ",
       h("kbd", { text: "Space" }), " pick up / put down, ", h("kbd", { text: "1–7" }), " send to a column, ",
       h("kbd", { text: "D" }), " deal, ", h("kbd", { text: "U" }), " undo, ", h("kbd", { text: "H" }), " hint (again: the next one), ", h("kbd", { text: "A" }), " auto, ",
       h("kbd", { text: "Esc" }), " cancel."),
     h("label.check", { for: tapToggle.id }, tapToggle, "A tap sends the card where it fits (off: a tap picks it up)"),
-    h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"));
+    h("label.check", { for: colorToggle.id }, colorToggle, "Four suit colours (off: red and black)"),
+    themeControls());
   const el = h("section.game", { "aria-label": label }, hud, board.el, help);
 
   let view = null;
@@ -92,6 +93,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
   let hints = { view: null, moves: [], index: -1 };
 
   async function hint() {
+    input?.clear(); // a card picked up is put down: the hint shows what to pick up
     try {
       if (hints.view !== view || !hints.moves.length) hints = { view, moves: await commands.hint(), index: -1 };
       const { moves } = hints;
@@ -110,6 +112,8 @@ export function createGame({ commands, readonly = false, label = "Your board", a
 
   async function auto() {
     if (autoBusy || readonly || !commands.auto || !allowAuto() || over) return;
+    input?.clear();
+    board.clearHighlight();
     autoBusy = true;
     syncAuto();
     try {
@@ -151,7 +155,7 @@ export function createGame({ commands, readonly = false, label = "Your board", a
       tapMode: () => (tapToggle.checked ? "move" : "select"),
       fits: (card) => legalTargets(board.view, card),
     });
-    stopKeys = gameKeys({ deal: () => act(commands.deal, announceDeal), undo: () => act(commands.undo, announceUndo), hint: () => hint(), auto: () => auto() });
+    stopKeys = gameKeys({ deal: () => { input.clear(); act(commands.deal, announceDeal); }, undo: () => { input.clear(); act(commands.undo, announceUndo); }, hint: () => hint(), auto: () => auto() });
   }
 
   function announceMove(answer, card) {
@@ -186,17 +190,26 @@ export function createGame({ commands, readonly = false, label = "Your board", a
 
   function celebrate() {
     celebrateBoard(board);
+    if (!readonly) {
+      play("win");
+      cascade({ from: [...board.el.querySelectorAll(".foundation")], suits: view?.runs || undefined });
+    }
     announce(readonly ? "All four runs are home: won!" : "You won! All four runs are home.", true);
   }
 
   function update(next, opts = {}) {
     if (!next) return;
+    // Under fair undo the line by Undo comes and goes: its room is kept (set before the board
+    // is fitted), so the board never jumps.
+    undoNote.classList.toggle("reserved", !readonly && !(next.won || next.lost || opts.finished) && allowUndo() && fairUndo());
     if (next !== view) {
       const justWon = next.won && view && !view.won;
       const animate = opts.animate !== false && !!view;
       board.update(next, { animate, rules: rules() });
+      if (!readonly && view && !justWon) sound(view, next);
       view = next;
       input?.refresh();
+      if (next.won || next.lost || opts.finished) board.clearHighlight();
       if (justWon) celebrate();
     }
     // A followed board's score may be withheld until the results (protocol.md): "–".
@@ -224,6 +237,14 @@ export function createGame({ commands, readonly = false, label = "Your board", a
     get view() { return view; },
     destroy() { stopKeys?.(); },
   };
+}
+
+/** The sound of a change of your own board (js/sound.js). */
+function sound(before, after) {
+  if (after.moves === before.moves && after.runs.length === before.runs.length) return;
+  if (after.runs.length > before.runs.length) play("run");
+  else if ((after.stock || 0) < (before.stock || 0)) play("deal");
+  else if (after.moves > before.moves) play("place");
 }
 
 /** Four runs home: the Kings on the foundations take a bow (not under reduced motion). */

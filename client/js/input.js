@@ -242,10 +242,10 @@ export function attachInput(board, actions, options = {}) {
   }
 
   return {
-    /** Call after each board update: keep the tab stop and selection valid. */
+    /** Call after each board update: a new board drops the card picked up (it was picked up
+     * on the board before: a move, a deal, an undo or Auto changed it) and keeps the tab stop. */
     refresh() {
-      if (selected && !board.cardEl(selected)) select(null);
-      else if (selected) select(selected); // the board changed: so may the columns it fits
+      if (selected) select(null);
       syncTabStop();
     },
     clear: () => select(null),

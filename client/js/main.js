@@ -5,17 +5,22 @@ import { createStore } from "./store.js";
 import { clear, h } from "./dom.js";
 import * as api from "./api.js";
 import { showConnection, toast } from "./ui.js";
-import { mountHome } from "./views/home.js";
-import { mountRoom } from "./views/room.js";
-import { mountDaily } from "./views/daily.js";
-import { mountStats } from "./views/stats.js";
-import { mountRules } from "./views/rules.js";
-import { mountPractice, mountPracticeList } from "./views/practice.js";
-import { mountDevices } from "./views/devices.js";
-import { mountReplay } from "./views/replay.js";
-import { mountHistory } from "./views/history.js";
-import { invite } from "./views/invite.js";
-import { applyColors } from "./game.js";
+import { applyTheme } from "./theme.js";
+
+// Each view's module loads when its route is opened (issue 23): the home page does not fetch
+// the race, the daily or the board.
+const views = {
+  home: () => import("./views/home.js"),
+  room: () => import("./views/room.js"),
+  daily: () => import("./views/daily.js"),
+  stats: () => import("./views/stats.js"),
+  rules: () => import("./views/rules.js"),
+  practice: () => import("./views/practice.js"),
+  devices: () => import("./views/devices.js"),
+  invite: () => import("./views/invite.js"),
+  replay: () => import("./views/replay.js"),
+  history: () => import("./views/history.js"),
+};
 
 const store = createStore({ me: api.player(), conn: null, room: null, board: null, daily: null });
 const root = document.getElementById("main");
@@ -108,37 +113,48 @@ async function route() {
   document.title = TITLES[name] ? `${TITLES[name]}${arg && name === "r" ? ` ${arg}` : ""} · Scorpion Race` : "Scorpion Race";
   const token = {};
   route.current = token;
+  // Which module a route needs, fetched (once) before anything is mounted.
+  const load = (key) => views[key]().catch((err) => { toast(`This page could not be loaded: ${err.message}`); throw err; });
+  const mount = async (key, pick) => {
+    const mod = await load(key);
+    return route.current === token ? pick(mod) : null;
+  };
+  let mounted = null;
   if (name === "r" && arg) {
+    const { invite } = await load("invite");
+    if (route.current !== token) return;
     const choice = await invite(ctx, arg).catch((err) => { toast(err.message); return "in"; });
     if (route.current !== token || choice === "missing") return;
     if (choice === "watch") sessionStorage.setItem(`scorpion.watch.${arg}`, "1");
     if (choice === "play") sessionStorage.removeItem(`scorpion.watch.${arg}`);
     await askName();
     if (route.current !== token) return;
-    unmount = mountRoom(ctx, arg);
+    mounted = await mount("room", (m) => m.mountRoom(ctx, arg));
   } else if (name === "daily") {
     await askName();
     if (route.current !== token) return;
-    unmount = mountDaily(ctx, arg);
+    mounted = await mount("daily", (m) => m.mountDaily(ctx, arg));
   } else if (name === "practice" && arg) {
     await askName();
     if (route.current !== token) return;
-    unmount = mountPractice(ctx, arg);
+    mounted = await mount("practice", (m) => m.mountPractice(ctx, arg));
   } else if (name === "practice") {
-    unmount = mountPracticeList(ctx);
+    mounted = await mount("practice", (m) => m.mountPracticeList(ctx));
   } else if (name === "rules") {
-    unmount = mountRules(ctx, arg);
+    mounted = await mount("rules", (m) => m.mountRules(ctx, arg));
   } else if (name === "history") {
-    unmount = mountHistory(ctx);
+    mounted = await mount("history", (m) => m.mountHistory(ctx));
   } else if (name === "replay") {
-    unmount = mountReplay(ctx, path.slice(1));
+    mounted = await mount("replay", (m) => m.mountReplay(ctx, path.slice(1)));
   } else if (name === "devices") {
-    unmount = mountDevices(ctx);
+    mounted = await mount("devices", (m) => m.mountDevices(ctx));
   } else if (name === "stats") {
-    unmount = mountStats(ctx);
+    mounted = await mount("stats", (m) => m.mountStats(ctx));
   } else {
-    unmount = mountHome(ctx);
+    mounted = await mount("home", (m) => m.mountHome(ctx));
   }
+  if (route.current !== token) return;
+  if (mounted) unmount = mounted;
   root.focus({ preventScroll: true });
 }
 
@@ -156,6 +172,6 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
 const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device", replay: "Replay", history: "Your history" };
 
 window.addEventListener("hashchange", route);
-applyColors();
+applyTheme();
 refreshWho();
 route();

@@ -31,7 +31,8 @@ export function racersList(players, { me = null, followed = null, onPick = null 
     const cls = `${p.id === me ? ".me" : ""}${p.id === followed ? ".followed" : ""}`;
     const attrs = { "aria-label": label, dataset: { player: p.id } };
     if (onPick && p.id !== me) {
-      return h("li", {}, h(`button.racer${cls}`, { ...attrs, type: "button", "aria-pressed": String(p.id === followed), onclick: () => onPick(p.id) }, body));
+      // A button is named by what it shows (WCAG 2.5.3): its text, not the row's label.
+      return h("li", {}, h(`button.racer${cls}`, { dataset: attrs.dataset, type: "button", "aria-pressed": String(p.id === followed), onclick: () => onPick(p.id) }, body));
     }
     return h(`li.racer${cls}`, attrs, body);
   });

@@ -126,7 +126,9 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
         const seated = new Set(ev.players);
         r.players = r.players.filter((p) => seated.has(p.id));
       }
-      for (const p of r.players) Object.assign(p, { ready: false, ...fresh, status: null });
+      // The one who asked is ready for it (docs/protocol.md, `rematch`): the others are asked.
+      const ready = new Set(ev.ready || []);
+      for (const p of r.players) Object.assign(p, { ready: ready.has(p.id), ...fresh, status: null });
       break;
     }
     case "settings":

@@ -38,7 +38,11 @@ def serious(page: Page, where: str) -> None:
     """Run axe on the page as it is; fail on any serious or critical violation."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    # label-content-name-mismatch is off in axe by default (experimental): issue 23 turns it on.
+    result = page.evaluate(
+        "axe.run(document, {resultTypes: ['violations'],"
+        " rules: {'label-content-name-mismatch': {enabled: true}}})"
+    )
     assert result["passes"], "axe checked nothing"
     bad = [
         f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
@@ -197,3 +201,60 @@ def test_give_up_and_status_tags_meet_aa_contrast(
     tags = [".racers .tag.won", ".racers .tag.out", ".racers .tag.away", ".racers .tag:last-child"]
     for selector in ["button.danger", *tags]:
         assert contrast_on_felt(page, selector) >= 4.5, selector
+
+
+def test_axe_on_the_table_views_of_issue_23(server: ServerProcess, pages: PageFactory) -> None:
+    """Stats, devices, a lobby with a player not ready, the host's start question, a two-racer
+    race (35 card buttons), a followed board with masked cards, the results, the results kept
+    after someone else's rematch, the celebration and the light table."""
+    ada = pages()
+    ada.goto(server.url + "/#/stats")
+    ada.goto(server.url + "/")
+    link = create_room(ada, server.url, "Ada", deal=1)
+    ada.goto(server.url + "/#/stats")
+    expect(ada.locator("h1")).to_be_visible()
+    serious(ada, "stats")
+    ada.goto(server.url + "/#/devices")
+    expect(ada.get_by_role("button", name="Use this code")).to_be_visible()
+    serious(ada, "devices")
+    ada.goto(link)
+    bo = pages(390, 844, mobile=True)
+    bo.goto(link)
+    name_player(bo, "Bo")
+    expect(bo.locator("[data-note=not-ready]")).to_be_visible()
+    serious(bo, "lobby, not ready")
+    ada.locator("[data-action=start]").click()
+    expect(ada.get_by_role("dialog")).to_contain_text("Bo is not ready")
+    serious(ada, "the start question")
+    ada.get_by_role("button", name="Wait for them").click()
+    bo.locator("[data-action=ready]").click()
+    expect(ada.locator(".players li", has_text="Bo")).not_to_contain_text("not ready")
+    ada.locator("[data-action=start]").click()
+    expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    expect(bo.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    serious(ada, "a two-racer race")
+    ada.keyboard.press("d")
+    expect(ada.locator(".race-main [data-stat='moves'] b")).to_have_text("1")
+    cy = pages()
+    cy.goto(link)
+    name_player(cy, "Cy")
+    cy.locator("button.racer", has_text="Ada").click()
+    expect(cy.locator("[data-note=masked]")).to_be_visible()
+    serious(cy, "a followed board with masked cards")
+    for page in (ada, bo):
+        page.get_by_role("button", name="Give up").click()
+        page.locator(".overlay").get_by_role("button", name="Give up").click()
+    for page in (ada, bo):
+        expect(page.get_by_role("dialog", name="Results")).to_be_visible(timeout=15_000)
+    serious(ada, "the results of two racers")
+    ada.locator(".overlay [data-action=rematch]").click()
+    expect(bo.locator("[data-note=rematch]")).to_be_visible()
+    serious(bo, "results kept after a rematch")
+    ada.evaluate("async () => { const m = await import('/js/celebrate.js'); m.celebrate({}); }")
+    expect(ada.locator(".celebration")).to_be_visible()
+    serious(ada, "the celebration")
+    ada.keyboard.press("Escape")
+    ada.evaluate("localStorage.setItem('scorpion.mode', 'light')")
+    ada.goto(server.url + "/#/practice/classic")
+    expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    serious(ada, "practice on the light table")

@@ -24,7 +24,7 @@ def test_host_removes_locks_and_hands_over(server: ServerProcess, new_page: Page
     expect(bo.get_by_role("button", name="I'm ready")).to_be_visible()
     # Only the host sees Remove and Make host; Bo may report Ada's name.
     expect(bo.get_by_role("button", name="Remove Ada from the seats")).to_have_count(0)
-    expect(bo.get_by_role("button", name="Report the name Ada")).to_be_visible()
+    expect(bo.get_by_role("button", name="Report name: Ada")).to_be_visible()
 
     ada.get_by_role("button", name="Remove Bo from the seats").click()
     ada.locator(".overlay").get_by_role("button", name="Remove").click()
@@ -48,13 +48,13 @@ def test_host_removes_locks_and_hands_over(server: ServerProcess, new_page: Page
     cy.get_by_role("button", name="Take a seat").click()
     expect(ada.locator(".players")).to_contain_text("Cy")
 
-    ada.get_by_role("button", name="Make Cy the host").click()
+    ada.get_by_role("button", name="Make host: Cy").click()
     ada.locator(".overlay").get_by_role("button", name="Make host").click()
     expect(cy.get_by_role("button", name="Start the race")).to_be_visible()
     expect(ada.get_by_role("button", name="Start the race")).to_have_count(0)
     expect(cy.get_by_role("button", name="Remove Ada from the seats")).to_be_visible()
 
-    cy.get_by_role("button", name="Report the name Bo").click()
+    cy.get_by_role("button", name="Report name: Bo").click()
     cy.locator(".overlay").get_by_role("button", name="Report").click()
     expect(cy.locator("#toast")).to_contain_text("Reported")
     out = scorpion_reports(server.db)

@@ -68,7 +68,7 @@ def test_keyboard_play_and_labels(server: ServerProcess, new_page: PageFactory) 
         "aria-label", "column 1, 3 cards face down, 4 face up, top card jack of hearts"
     )
     expect(card(page, "4H")).to_have_count(0)
-    expect(card(page, "2H")).to_have_attribute("aria-label", "two of hearts, column 2")
+    expect(card(page, "2H")).to_have_attribute("aria-label", "2♥, two of hearts, column 2")
 
     # Arrow keys move between cards; Enter sends the card where it fits (tap-to-move).
     card(page, "JH").focus()
@@ -120,8 +120,8 @@ def test_tap_card_then_column_and_reduced_motion(
     page = new_page()
     page.emulate_media(reduced_motion="reduce")
     solo_deal_one(page, server.url)
-    # Taps pick cards up (the seed 004 way): the setting under "How to play and keys".
-    page.get_by_text("How to play and keys").click()
+    # Taps pick cards up (the seed 004 way): the setting under "How to play, keys and table".
+    page.get_by_text("How to play, keys and table").click()
     page.get_by_label("A tap sends the card where it fits").uncheck()
     page.get_by_label("Four suit colours").uncheck()  # red and black, remembered
     expect(page.locator("body")).to_have_class(re.compile(r"\btwo-color\b"))

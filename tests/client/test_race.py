@@ -108,12 +108,12 @@ def test_two_players_race_and_a_spectator_follows(
     expect(cy.locator(".race-main .card.masked")).to_have_count(3)
     assert ada.locator(".race-main .card.masked").count() == 0
 
-    # Ada gives up; while Bo races on she follows Bo's board under her own.
+    # Ada gives up; while Bo races on she follows Bo's board, in place of her own.
     ada.get_by_role("button", name="Give up").click()
     ada.locator(".overlay").get_by_role("button", name="Give up").click()
     expect(ada.get_by_text("Your game is over: gave up")).to_be_visible()
     ada.locator("button.racer", has_text="Bo").click()
-    followed = ada.locator("section.game").nth(1)
+    followed = ada.locator(".race-main section.game:has(.board.readonly)")
     expect(followed.locator(".column[data-col='0'] .card[data-card='TH']")).to_be_visible()
     expect(ada.get_by_role("heading", name="Following Bo <b>bold</b>")).to_be_visible()
 
@@ -126,10 +126,13 @@ def test_two_players_race_and_a_spectator_follows(
         assert page.locator("svg.chart path").count() >= 2  # a score line per racer
     expect(ada.get_by_role("button", name="Rematch on a new deal")).to_be_visible()
 
-    # A rematch: back in the lobby, same room, everyone seated and not ready.
+    # A rematch: Ada, who asked, is back in the lobby and ready (asking is being ready); Bo
+    # keeps his results with a notice until he joins, ready in one click.
     ada.get_by_role("button", name="Rematch on a new deal").click()
-    for page in (ada, bo):
-        expect(page.locator("[data-action=ready]")).to_have_text("I'm ready")
+    expect(ada.locator("[data-action=ready]")).to_have_text("Not ready")
+    expect(bo.locator("[data-note=rematch]")).to_contain_text("asked for a rematch")
+    bo.locator("[data-action=join-rematch]").click()
+    expect(bo.locator("[data-action=ready]")).to_have_text("Not ready")
 
     # Statistics count the race.
     ada.goto(server.url + "/#/stats")

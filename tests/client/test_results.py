@@ -130,4 +130,7 @@ def test_ranks_long_names_results_and_the_way_back(
     bo.get_by_role("button", name="Results", exact=True).click()
     expect(bo.get_by_role("dialog", name="Results")).to_be_visible()
     ada.get_by_role("region", name="Race over").get_by_role("button", name="Rematch").click()
-    expect(ada.locator("[data-action=ready]")).to_have_text("I'm ready")
+    # Asking for the rematch is being ready for it; Bo keeps his results, told of it.
+    expect(ada.locator("[data-action=ready]")).to_have_text("Not ready")
+    expect(bo.get_by_role("dialog", name="Results")).to_be_visible()
+    expect(bo.locator("[data-note=rematch]")).to_contain_text("asked for a rematch")

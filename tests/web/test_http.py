@@ -151,6 +151,15 @@ async def test_presets_as_data(api: Api) -> None:
     assert presets["three-blind-mice"]["options"]["layout"] == "three-blind-mice"
 
 
+async def test_presets_are_sent_compressed_when_the_client_accepts_it(api: Api) -> None:
+    plain = await api.http.get("/api/presets", headers={"Accept-Encoding": "identity"})
+    packed = await api.http.get("/api/presets", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in plain.headers
+    assert packed.headers["content-encoding"] == "gzip"
+    assert int(packed.headers["content-length"]) < len(plain.content) / 2
+    assert packed.json() == plain.json()  # httpx decodes it: the same presets
+
+
 def test_a_daily_game_record_shows_its_deal_only_once_the_day_closes() -> None:
     # The midnight window: a ranked attempt of 30 November started at 23:59:10 UTC is still
     # being played at 00:00:01; its record must not give the deal away until the day closes.

@@ -78,6 +78,7 @@ export function mountDaily(ctx, date) {
           label: "Your daily board",
           rules: () => store.get().daily?.rules || {},
           allowUndo: () => true,
+          fairUndo: () => store.get().daily?.attempt?.ranked === true,
           // The server says (unranked attempts once the day has closed).
           allowHints: () => store.get().daily?.attempt?.hints_allowed === true,
         });

@@ -77,12 +77,29 @@ export function mountDevices(ctx) {
     }
   }
 
+  // As the server makes them (server/scorpion/web/devices.py CODE_LENGTH, RECOVERY_LENGTH).
+  const CODE_CHARS = 8;
+  const RECOVERY_CHARS = 20;
+  codeInput.addEventListener("input", () => {
+    const length = codeInput.value.toLowerCase().replace(/[\s-]/g, "").length;
+    if (length === RECOVERY_CHARS) recoveryBox.checked = true;
+    else if (length === CODE_CHARS) recoveryBox.checked = false;
+  });
+
   async function use(e) {
     e.preventDefault();
     useError.textContent = "";
     const code = codeInput.value.trim();
     if (!code) return;
     if (has && !(await confirmDialog(`This browser plays as ${me.name} now. Switch to the player of this code?`, "Switch"))) return;
+    // The two kinds of code look different (8 and 20 characters): the kind typed decides, not
+    // the box (issue 23: a pasted recovery code without the tick was called "unknown").
+    const length = code.toLowerCase().replace(/[\s-]/g, "").length;
+    if (length !== CODE_CHARS && length !== RECOVERY_CHARS) {
+      useError.textContent = `A code from another device has ${CODE_CHARS} characters and a recovery code ${RECOVERY_CHARS}; this one has ${length}. Check what you typed.`;
+      return;
+    }
+    recoveryBox.checked = length === RECOVERY_CHARS;
     try {
       const who = await api.useCode(code, recoveryBox.checked);
       ctx.store.set({ me: who });

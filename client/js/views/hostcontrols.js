@@ -22,7 +22,7 @@ export function personControls({ room, person, seated, me, session }) {
       },
     }, "Remove"));
     buttons.push(h("button.btn.small", {
-      type: "button", "aria-label": `Make ${person.name} the host`,
+      type: "button", "aria-label": `Make host: ${person.name}`,
       onclick: async () => {
         if (await confirmDialog(`Make ${person.name} the host? They will start the race and hold these controls.`, "Make host")) {
           session.handHost(person.id).then(done(`${person.name} is the host`), failed);
@@ -31,7 +31,7 @@ export function personControls({ room, person, seated, me, session }) {
     }, "Make host"));
   }
   buttons.push(h("button.btn.small.quiet", {
-    type: "button", "aria-label": `Report the name ${person.name}`,
+    type: "button", "aria-label": `Report name: ${person.name}`, // starts with what it shows (WCAG 2.5.3)
     onclick: async () => {
       if (await confirmDialog(`Report the name "${person.name}" as offensive? The server's operator reads reports; nobody in the room is told.`, "Report")) {
         session.report(person.id).then(done("Reported. Thank you."), failed);

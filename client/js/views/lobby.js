@@ -3,7 +3,7 @@
 
 import { clear, clock, h } from "../dom.js";
 import { PRESETS, UNDO, presetLabel } from "../presets.js";
-import { toast } from "../ui.js";
+import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { lockControl, personControls } from "./hostcontrols.js";
 import { setSound, soundOn } from "../notify.js";
@@ -112,16 +112,46 @@ export function createLobby({ roomId, session, me }) {
       }, "Take a seat"));
     }
     if (creator) {
-      const anyReady = r.players.some((p) => p.ready);
+      // The seated host races by pressing Start (the server makes them ready): like a lichess
+      // challenger or a TypeRacer host, whoever starts the race is in it.
+      const anyReady = r.players.some((p) => p.ready) || !!seat;
       parts.actions.append(h("button.btn.primary", {
         type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby",
-        onclick: () => session.start().catch((e) => toast(e.message)),
-      }, "Start the race"));
+        onclick: () => startRace(),
+      }, seat ? "Start the race (I race)" : "Start the race"));
       parts.actions.append(lockControl({ room: r, me: me(), session }));
     }
-    parts.note.textContent = creator
-      ? "Start when your friends are ready; players who are not ready watch."
-      : `Waiting for ${r.players.find((p) => p.id === r.host)?.name || "the host"} to start the race.`;
+    clear(parts.note);
+    parts.note.className = "muted";
+    parts.note.removeAttribute("data-note");
+    const hostName = r.players.find((p) => p.id === r.host)?.name || "the host";
+    if (creator) {
+      parts.note.textContent = seat
+        ? "Pressing Start makes you ready: you race. Seated players who are not ready watch; you are asked first."
+        : "Start when your friends are ready; players who are not ready watch.";
+    } else if (seat && !seat.ready) {
+      // Nobody seated learns only at the countdown that they will watch: said before, plainly.
+      parts.note.className = "note";
+      parts.note.dataset.note = "not-ready";
+      parts.note.textContent = `You are not ready: if ${hostName} starts now, you will watch this race. Press "I'm ready" to race.`;
+    } else {
+      parts.note.textContent = `Waiting for ${hostName} to start the race.`;
+    }
+    lastRoom = r;
+  }
+
+  let lastRoom = null;
+
+  /** Start, after saying who will watch (the seated players not ready, the host aside). */
+  async function startRace() {
+    const r = lastRoom;
+    const watchers = (r?.players || []).filter((p) => !p.ready && p.id !== me()).map((p) => p.name);
+    if (watchers.length) {
+      const who = watchers.length === 1 ? `${watchers[0]} is` : `${watchers.slice(0, -1).join(", ")} and ${watchers.at(-1)} are`;
+      const yes = await confirmDialog(`${who} not ready and will watch this race. Start anyway?`, "Start anyway", "Wait for them");
+      if (!yes) return;
+    }
+    session.start().catch((e) => toast(e.message));
   }
 
   return { el: build(), update };

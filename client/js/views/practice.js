@@ -29,16 +29,18 @@ export function mountPractice(ctx, wanted) {
   let board = null;
   let dealing = false;
   const title = h("h1");
-  const sub = h("p.lead", { text: "Just you: no clock, never ranked. Undo, hints and Auto are always on; a finished game counts in your statistics." });
+  const sub = h("p.sr-only", { text: "Just you: no clock, never ranked. Undo, hints and Auto are always on; a finished game counts in your statistics." });
   const presetSelect = h("select", { "aria-label": "Rules of the next deal" },
     Object.entries(PRESETS).map(([key, p]) => h("option", { value: key, text: p.label })));
   presetSelect.value = PRESETS[wanted] ? wanted : "classic";
   const newDealBtn = h("button.btn.primary", { type: "button", dataset: { action: "new-deal" }, onclick: () => newDeal(true) }, "New deal");
   const rulesBtn = h("button.btn", { type: "button", "aria-label": "Rules", onclick: () => openRules(game?.preset || presetSelect.value) }, "?");
-  const result = h("div", { role: "status" });
+  // The result sits in the bar's row: a finished game never pushes the board down (issue 23).
+  const result = h("div.practice-result", { role: "status" });
   const main = h("div.race-main", {}, h("p.muted", { role: "status", text: "Dealing…" }));
-  const bar = h("div.row.practice-bar", {}, h("label.field", {}, "Rules", presetSelect), newDealBtn, rulesBtn);
-  root.append(h("div.stack.practice", {}, title, sub, bar, result, main));
+  const bar = h("div.row.practice-bar", {}, h("label.field.inline", {}, "Rules", presetSelect), newDealBtn, rulesBtn, result);
+  // One compact header row: the height goes to the cards.
+  root.append(h("div.stack.practice", {}, h("div.practice-head", {}, title, bar), sub, main));
 
   const conn = new Connection({
     hello: () => ({ token: token(), practice: true }),
@@ -112,8 +114,8 @@ export function mountPractice(ctx, wanted) {
     if (view) board.update(view, { finished: game?.status !== "playing" });
     clear(result);
     if (game && game.status && game.status !== "playing") {
-      result.append(h("div.panel.row", {},
-        h("p", { text: game.status === "won" ? "Won! All four runs are home." : `${STATUS_WORDS[game.status] || game.status}: ${view?.runs?.length ?? 0}/4 runs` }),
+      result.append(h("span.row", {},
+        h("b", { text: game.status === "won" ? "Won! All four runs are home." : `${STATUS_WORDS[game.status] || game.status}: ${view?.runs?.length ?? 0}/4 runs` }),
         h("button.btn.primary", { type: "button", onclick: () => newDeal(false) }, "Deal again")));
     }
   }

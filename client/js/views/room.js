@@ -13,6 +13,7 @@ import { toast } from "../ui.js";
 import { createWatchAll } from "./watchall.js";
 import { openRules } from "./rules.js";
 import { notifyAway } from "../notify.js";
+import { play } from "../sound.js";
 
 export function mountRoom(ctx, roomId) {
   const { root, store } = ctx;
@@ -30,6 +31,10 @@ export function mountRoom(ctx, roomId) {
   let soloStarted = null;
   let autoJoined = false;
   let autoWatched = false;
+  // Issue 23: someone else's rematch does not pull you off the results. The last results are
+  // kept (they leave the store with the rematch) with a notice, until you join or leave them.
+  let lastResults = null;
+  let rematchBy = null; // {name, round}: the rematch someone else asked for, not yet joined
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
 
@@ -53,14 +58,20 @@ export function mountRoom(ctx, roomId) {
       }
     } else if (ev.event === "countdown") {
       announce("The race starts in 3 seconds");
+      play("countdown");
       notifyAway("The race is starting!");
     } else if (ev.event === "start") {
       announce("Go! The race has started");
+      play("go");
       notifyAway("Go! The race has started");
     } else if (ev.event === "results") {
       const mineRow = (ev.ranking || []).find((r) => r.player === me());
       announce(mineRow ? `Race over. You placed ${ordinal(mineRow.rank)}.` : "Race over.");
       notifyAway(mineRow ? `You placed ${ordinal(mineRow.rank)}` : "Race over");
+    } else if (ev.event === "rematch" && ev.by !== me() && lastResults && (mode === "race" || mode === "watch")) {
+      const by = s.room?.players.find((x) => x.id === ev.by)?.name || lastResults.names[ev.by] || "A racer";
+      rematchBy = { name: by, round: ev.round };
+      announce(`${by} asked for a rematch`);
     } else if (ev.event === "joined" && ev.player?.id !== me()) {
       announce(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
       notifyAway(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
@@ -113,11 +124,17 @@ export function mountRoom(ctx, roomId) {
     if (s.conn?.state === "failed") return "failed";
     if (!s.welcomed || !s.room) return "connecting";
     const phase = s.room.phase;
+    if (phase === "lobby" && rematchBy && (mode === "race" || mode === "watch")) return mode;
+    if (phase !== "lobby") rematchBy = null;
     if (phase === "lobby" || phase === "countdown") return "lobby";
     return mine(s) ? "race" : "watch";
   }
 
   function render(s) {
+    if (s.room?.phase === "results" && s.room.results) {
+      lastResults = { round: s.room.round, room: s.room, timeline: s.timeline,
+        names: Object.fromEntries(s.room.results.map((x) => [x.player, x.name])) };
+    }
     autoJoin(s);
     const m = wantedMode(s);
     if (m !== mode) build(m, s);
@@ -191,6 +208,7 @@ export function mountRoom(ctx, roomId) {
       commands: session,
       label: "Your board",
       allowUndo: () => store.get().room?.settings?.undo !== "off",
+      fairUndo: () => store.get().room?.settings?.undo === "fair",
       allowHints: () => !!store.get().room?.settings?.hints,
       allowAuto: () => !!store.get().room?.settings?.auto,
       rules: () => store.get().room?.settings?.rules || {},
@@ -207,14 +225,18 @@ export function mountRoom(ctx, roomId) {
     parts.followTitle = h("h2", { text: `Following ${p?.name || "a racer"}`, style: "margin:0;flex:1" });
     parts.watchHost = h("div.stack", {},
       h("div.row", {}, parts.followTitle,
-        h("button.btn.small", { type: "button", onclick: () => session.follow(null).catch((e) => toast(e.message)) }, "Stop following")),
+        h("button.btn.small", { type: "button", onclick: () => session.follow(null).catch((e) => toast(e.message)) }, mode === "race" ? "Back to my board" : "Stop following")),
       watch.el);
     if (mode === "watch") {
       clear(parts.main);
       parts.main.append(parts.watchHost);
     } else {
-      parts.main.append(parts.watchHost);
+      // Your game is over: the followed board takes its place, at the top, in view (issue 23).
+      if (game) game.el.hidden = true;
+      parts.main.prepend(parts.watchHost);
+      parts.followTitle.textContent = `Following ${p?.name || "a racer"}`;
     }
+    parts.watchHost.scrollIntoView?.({ block: "start" });
   }
 
   function updateRace(s) {
@@ -256,6 +278,7 @@ export function mountRoom(ctx, roomId) {
         parts.watchHost = null;
         watch = null;
         watchPlayer = null;
+        game.el.hidden = false;
       }
     } else {
       clear(parts.info);
@@ -337,7 +360,53 @@ export function mountRoom(ctx, roomId) {
     parts.overlay.querySelector("button")?.focus();
   }
 
+  /** Join the rematch someone else asked for: one click, ready for it, to the lobby. */
+  function joinRematch() {
+    rematchBy = null;
+    const seated = !!mine(store.get());
+    (seated ? session.ready(true) : session.join("player").then(() => session.ready(true))).catch((e) => toast(e.message));
+    render(store.get());
+  }
+
+  function leaveKept() {
+    rematchBy = null;
+    render(store.get());
+  }
+
+  /** The results as they were, with "Ada asked for a rematch: join" (issue 23, item 6). */
+  function drawKeptResults() {
+    const k = lastResults;
+    const key = `kept:${rematchBy.round}:${resultsDismissed === k.round}`;
+    if (parts.overlay.dataset.round === key) return;
+    parts.overlay.dataset.round = key;
+    clear(parts.overlay);
+    parts.bar.dataset.round = "";
+    const notice = () => h("p.note", { dataset: { note: "rematch" } }, `${rematchBy.name} asked for a rematch. `,
+      h("button.btn.small.primary", { type: "button", dataset: { action: "join-rematch" }, onclick: joinRematch }, "Join the rematch"),
+      " ", h("button.btn.small", { type: "button", onclick: leaveKept }, "To the lobby"));
+    if (resultsDismissed === k.round) {
+      parts.bar.hidden = false;
+      clear(parts.bar);
+      parts.bar.append(notice(), h("button.btn", { type: "button", dataset: { action: "results" }, onclick: () => { resultsDismissed = null; parts.overlay.dataset.round = ""; update(store.get()); } }, "Results"));
+      return;
+    }
+    parts.bar.hidden = true;
+    const state = { ...store.get(), room: k.room, timeline: k.timeline };
+    const dialog = resultsDialog(state, {
+      me: me(),
+      onRematch: null,
+      onClose: () => { resultsDismissed = k.round; parts.overlay.dataset.round = ""; update(store.get()); },
+    });
+    dialog.querySelector("[role=dialog] h2")?.after(notice());
+    parts.overlay.append(dialog);
+    parts.overlay.querySelector("[data-action=join-rematch]")?.focus();
+  }
+
   function update(s) {
+    if ((mode === "race" || mode === "watch") && rematchBy && s.room.phase === "lobby") {
+      drawKeptResults();
+      return;
+    }
     if (mode === "lobby") {
       parts.lobby.update(s);
       drawCountdown(s);
@@ -365,7 +434,11 @@ export function mountRoom(ctx, roomId) {
     const now = Date.now() / 1000 + (r.offset || 0);
     if (r.phase === "countdown" && r.countdownAt) {
       const el = parts.overlay?.querySelector(".countdown");
-      if (el) el.textContent = String(Math.max(1, Math.ceil(r.countdownAt - now)));
+      const n = String(Math.max(1, Math.ceil(r.countdownAt - now)));
+      if (el && el.textContent !== n) {
+        el.textContent = n;
+        play("countdown");
+      }
       return;
     }
     if (!parts.clock || !r.startedAt) return;

@@ -109,6 +109,19 @@ export function rulesContent(preset, headingLevel = 2) {
       h("div.rules-examples", {}, examples(preset.options || {}))));
 }
 
+/** How a race is ranked and what happens when its time runs out (docs/protocol.md, Ranking:
+ * the server ranks; this only says it). */
+export function raceRanking() {
+  return h("section.panel.stack", { "aria-labelledby": "rules-ranking", dataset: { rules: "ranking" } },
+    h("h3", { id: "rules-ranking", text: "How a race is ranked" }),
+    h("ul", {},
+      h("li", { text: "Whoever clears the table first wins; the others who clear it follow by time." }),
+      h("li", { text: "Everyone who did not clear it ranks after them: by runs removed (most first), then score (highest first), then moves (fewest first). Equal results share a place." }),
+      h("li", { text: "Clean results (no hint, no move by Auto) rank before assisted ones." }),
+      h("li", { text: "When time runs out (a room with a time limit), every game still playing stops where it stands, counts as timed out and is ranked as it is; the race is over." }),
+      h("li", { text: "Giving up, or leaving the race, ends your game where it stands; you are ranked as it is." })));
+}
+
 /** What makes a result count (the server applies it; this only says it). */
 function fairResults() {
   return h("section.panel.stack", { "aria-labelledby": "rules-fair" },
@@ -134,6 +147,7 @@ export function mountRules(ctx, name) {
         h("a.btn.small", { href: `#/rules/${p.name}`, "aria-current": p.name === preset.name ? "page" : null, text: p.label }))),
       h("h2", { text: preset.label }),
       rulesContent(preset, 3),
+      raceRanking(),
       fairResults(),
       h("div.row", {}, h("a.btn.primary", { href: `#/practice/${preset.name}` }, `Practice ${preset.label}`), h("a.btn", { href: "#/" }, "Start a race")));
   }).catch((err) => {
@@ -169,7 +183,7 @@ export function openRules(name, opener = document.activeElement) {
   loadPresets().then((presets) => {
     const preset = presets.find((p) => p.name === name) || presets[0];
     title.textContent = `Rules: ${preset.label}`;
-    clear(body).append(rulesContent(preset, 3));
+    clear(body).append(rulesContent(preset, 3), raceRanking());
   }).catch((err) => {
     clear(body).append(h("p.error-text", { role: "alert", text: `The rules could not be loaded: ${err.message}` }));
   });

@@ -12,7 +12,8 @@ PROTOCOL_CODES: Final = frozenset(
         "unknown-player", "rate-limited", "spectator", "not-your-seat", "not-creator",
         "room-full", "already-started", "nobody-ready", "not-started", "finished",
         "not-finished", "undo-not-allowed", "hints-not-allowed", "not-allowed", "server-error",
-        "auto-unknown", "busy", "stale", "room-locked", "removed",
+        "auto-unknown", "busy", "stale", "room-locked", "removed", "auto-not-allowed",
+        "undo-reveals",
     }
 )  # fmt: skip
 

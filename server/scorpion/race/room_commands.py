@@ -51,7 +51,7 @@ def run(
         case Ready(ready=ready):
             return set_ready(room, member, ready, out)
         case Start(seq=seq):
-            return room.start(member, seq, now, out)
+            return start(room, member, seq, now, out)
         case Follow(player=player):
             return follow(room, member, player)
         case Rematch(round=round_):
@@ -115,6 +115,23 @@ def set_ready(room: Room, member: Member, ready: bool, out: list[Output]) -> Mes
     return {"ready": ready}
 
 
+def start(room: Room, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
+    """The host who presses Start and sits races (issue 23): pressing Start is saying "ready",
+    as a lichess challenger or a TypeRacer host plays their own race. Checked first with the
+    host counted ready, so a refusal changes nothing."""
+    readies = member.role == "player" and not member.ready
+    member.ready = member.ready or readies
+    try:
+        room.check_start(member)
+    except RaceError:
+        if readies:
+            member.ready = False
+        raise
+    if readies:
+        room.emit(out, {"event": "ready", "player": member.id, "ready": True})
+    return room.start(member, seq, now, out)
+
+
 def follow(room: Room, member: Member, player: str | None) -> Message:
     own = room.racers.get(member.id)
     if own is not None and own.playing and room.phase in RACING:
@@ -152,9 +169,19 @@ def rematch(
     may_sit = member.id not in room.removed and (not room.locked or member.id in room.racers)
     if member.role != "player" and seats_left and may_sit:
         member.role = "player"
+    # Asking for a rematch is saying "I'm ready" for it (issue 23): one click, not two.
+    member.ready = member.role == "player"
     seated = [m.id for m in room.members.players()]
+    ready = [m.id for m in room.members.players() if m.ready]
     room.emit(
-        out, {"event": "rematch", "round": room.round + 1, "by": member.id, "players": seated}
+        out,
+        {
+            "event": "rematch",
+            "round": room.round + 1,
+            "by": member.id,
+            "players": seated,
+            "ready": ready,
+        },
     )
     return {"round": room.round + 1}
 

@@ -3,7 +3,8 @@
 No build step: at start the server reads client/ once, gives every file a version (a hash of
 its content and, for a module, of the modules it imports), rewrites relative imports and
 index.html's links to carry those versions (``/js/store.js?v=1a2b...``), adds a
-``<link rel=modulepreload>`` for every module the page imports, and gzips what compresses.
+``<link rel=modulepreload>`` for every module the page imports statically (a view's module,
+loaded by ``import()`` when its route opens, is not preloaded), and gzips what compresses.
 A versioned URL is cached for a year (its content never changes under that URL); the page
 and unversioned URLs are revalidated (ETag, Last-Modified, 304). Edits to client/ show after
 a server restart.
@@ -100,7 +101,9 @@ class ClientFiles:
             target = "/" + "/".join(_normalise(target.lstrip("/").split("/")))
             if target not in self.sources:
                 return match.group(0)
-            deps.append(target)
+            # A dynamic import() loads when its route opens: versioned, never preloaded.
+            if "(" not in lead:
+                deps.append(target)
             version = self._module(target, (*chain, url)).version
             return f"{lead}{quote}{spec}?v={version}{quote}"
 
