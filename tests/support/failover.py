@@ -58,9 +58,11 @@ async def node_of(server: ServerProcess, api: Api, database: str, tag: str) -> i
     client = await Client.connect(server.ws_url, "probe")
     try:
         assert (await client.hello(token, practice=True))["type"] == "welcome"
+        # Read while the socket is open: an empty practice is dropped (its lease let go)
+        # once its last socket closes.
+        owner = await lease_owner(database, practice_key(player))
     finally:
         await client.close()
-    owner = await lease_owner(database, practice_key(player))
     assert owner is not None
     return owner
 
