@@ -27,7 +27,7 @@ export function mountDaily(ctx, date) {
   // page never polls the HTTP API for them, however many watch.
   const session = openSession(store, { daily: day });
   const title = h("h1", { text: `Daily challenge · ${longDate(day)}` });
-  const sub = h("p.lead");
+  const sub = h("p.lead", { style: "margin-top: -6px" }); // with the title: the board keeps its height
   const main = h("div.race-main");
   // One clock: your time, in the board's score line.
   const clockEl = h("div.clock", { role: "timer", "aria-label": "Your time" }, "0:00");
@@ -120,7 +120,7 @@ export function mountDaily(ctx, date) {
     streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
       h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
       h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))),
-    h("p.muted", { dataset: { streak: "counts" }, text: "Days in a row on which you won your ranked daily. " }, h("a", { href: "#/history" }, "Your history")));
+    h("p.muted", { dataset: { streak: "counts" }, text: "Ranked dailies won, days in a row. " }, h("a", { href: "#/history" }, "History")));
     drawLeaderboard(lb, s.me?.id);
     drawPlaying(d.playing || summary?.playing || {}, s.me?.id);
   }
@@ -193,7 +193,7 @@ export function mountDaily(ctx, date) {
 /** What pressing Play starts. */
 function startNote(d) {
   if (d.ranked !== false && d.today !== false) {
-    return `Your clock starts when you press Play. A ranked attempt ends after ${minutes(d.ranked_limit)}, plenty for a careful game.`;
+    return `Your clock starts when you press Play; a ranked attempt has ${minutes(d.ranked_limit)}.`;
   }
   return "Your clock starts when you press Play. There is no time limit.";
 }

@@ -78,8 +78,9 @@ export function mountHistory(ctx) {
       const rank = played?.rank ? `, rank ${played.rank} of ${played.size}` : "";
       const cls = played ? (played.status === "won" ? ".won" : played.status === "playing" ? ".playing" : ".lost") : "";
       const body = [h("b", { text: String(d) }), played?.rank ? h("small", { text: `#${played.rank}` }) : null];
+      // The link's name starts with what it shows (axe: label-content-name-mismatch).
       cells.push(played
-        ? h(`a.day${cls}`, { href: `#/daily/${date}`, dataset: { date }, "aria-label": `${date}: ${result}${rank}`, title: `${result}${rank}` }, body)
+        ? h(`a.day${cls}`, { href: `#/daily/${date}`, dataset: { date }, title: `${result}${rank}` }, body, h("span.sr-only", { text: ` ${date}: ${result}${rank}` }))
         : h("span.day", { dataset: { date }, "aria-label": `${date}: not played` }, body));
     }
     const st = daily.streak;
@@ -127,7 +128,7 @@ function gameRow(g) {
   const result = g.status === "won" ? `won in ${clock(g.elapsed)}` : g.status === "playing" ? "being played" : STATUS_WORDS[g.status] || g.status;
   const help = g.clean ? "Clean" : `Assisted: ${[g.hints ? `${g.hints} ${g.hints === 1 ? "hint" : "hints"}` : "", g.autos ? `${g.autos} by Auto` : ""].filter(Boolean).join(", ")}`;
   let replay;
-  if (g.replay) replay = h("a", { href: `#${g.replay}`, "aria-label": `Replay of ${what}`, text: "Watch" });
+  if (g.replay) replay = h("a", { href: `#${g.replay}`, "aria-label": `Watch the replay of ${what}`, text: "Watch" });
   else if (g.replay_opens_at) replay = h("span.muted", { text: `opens ${new Date(g.replay_opens_at * 1000).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" })}` });
   else replay = h("span.muted", { text: "–" });
   return h(`tr${g.clean ? "" : ".assisted"}`, { dataset: { game: g.id } },

@@ -126,8 +126,8 @@ function show(root, data) {
       const name = h("h2.replay-name", {}, h("span", { text: racer.name }), caption);
       let el;
       if (thumb) {
-        el = h("button.replay-thumb", { type: "button", dataset: { racer: String(i) }, "aria-label": `Enlarge ${racer.name}'s board`, onclick: () => { big = i; build(); } },
-          name, h("div.thumb-scale", {}, h("div.thumb-host", { "aria-hidden": "true" }, game.el)));
+        el = h("button.replay-thumb", { type: "button", dataset: { racer: String(i) }, onclick: () => { big = i; build(); } },
+          h("span.sr-only", { text: "Enlarge: " }), name, h("div.thumb-scale", {}, h("div.thumb-host", { "aria-hidden": "true" }, game.el)));
         thumbs.append(el);
       } else {
         el = h("section.replay-racer", { dataset: { racer: String(i) } }, name, h("div.replay-host", {}, game.el));

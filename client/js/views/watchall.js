@@ -39,8 +39,8 @@ export function createWatchAll({ rules, onStop }) {
       const caption = h("span.replay-status", {});
       const name = h("h3.replay-name", {}, h("span", { text: racer.name }), caption);
       if (focus && racer.id !== focus) {
-        thumbs.append(h("button.replay-thumb", { type: "button", dataset: { racer: racer.id }, "aria-label": `Enlarge ${racer.name}'s board`, onclick: () => { big = racer.id; build(); } },
-          name, h("div.thumb-scale", {}, h("div.thumb-host", { "aria-hidden": "true" }, game.el))));
+        thumbs.append(h("button.replay-thumb", { type: "button", dataset: { racer: racer.id }, onclick: () => { big = racer.id; build(); } },
+          h("span.sr-only", { text: "Enlarge: " }), name, h("div.thumb-scale", {}, h("div.thumb-host", { "aria-hidden": "true" }, game.el))));
       } else {
         const pick = h("button.btn.small", { type: "button", dataset: { racer: racer.id },
           "aria-pressed": String(big === racer.id), onclick: () => { big = big === racer.id ? null : racer.id; build(); } },
