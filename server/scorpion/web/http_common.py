@@ -49,3 +49,15 @@ async def me(request: Request) -> tuple[Account, str]:
     if player is None:
         raise ApiError(401, "bad-token", "unknown token: create a player with POST /api/players")
     return player, token
+
+
+def page_params(request: Request, default: int, most: int) -> tuple[int, float | None]:
+    """``limit`` (1 to ``most``, ``default`` when absent) and ``before`` (a start time) of a
+    paged list of games; 400 ``bad-field`` for anything else."""
+    try:
+        limit = int(request.query_params.get("limit", str(default)))
+        before_text = request.query_params.get("before")
+        before = float(before_text) if before_text is not None else None
+    except ValueError:
+        raise ApiError(400, "bad-field", "limit is a whole number, before a time") from None
+    return max(1, min(limit, most)), before

@@ -17,7 +17,7 @@ from scorpion.race.leaderboard import Leaderboard
 from scorpion.race.protocol import date_of
 from scorpion.store import SavedGame
 
-from .http_common import api, me, services, today
+from .http_common import api, me, page_params, services, today
 from .http_replays import PAST_ENTRIES
 from .responses import ApiError, ok
 
@@ -66,13 +66,7 @@ async def my_history(request: Request) -> Response:
     """GET /api/me/history?limit=&before= -> {games: [...] newest first, next}"""
     svc = services(request)
     player, _ = await me(request)
-    try:
-        limit = int(request.query_params.get("limit", "20"))
-        before_text = request.query_params.get("before")
-        before = float(before_text) if before_text is not None else None
-    except ValueError:
-        raise ApiError(400, "bad-field", "limit is a whole number, before a time") from None
-    limit = max(1, min(limit, MAX_PAGE))
+    limit, before = page_params(request, 20, MAX_PAGE)
     games = await svc.store.player_games(player.id, limit=limit, before=before)
     now = time.time()
     more = len(games) == limit

@@ -15,7 +15,7 @@ from scorpion.store import Account, SavedGame
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
 from .devices import BadDeviceId, device_hash, device_id
-from .http_common import api, me, services
+from .http_common import api, me, page_params, services
 from .responses import ApiError, json_body, ok
 from .services import Services
 
@@ -175,13 +175,7 @@ async def my_games(request: Request) -> Response:
     """GET /api/me/games?limit=&before= -> {games: [...], next: before-value or null}"""
     svc = services(request)
     player, _ = await me(request)
-    try:
-        limit = int(request.query_params.get("limit", "50"))
-        before_text = request.query_params.get("before")
-        before = float(before_text) if before_text is not None else None
-    except ValueError:
-        raise ApiError(400, "bad-field", "limit is an integer, before a time") from None
-    limit = max(1, min(limit, MAX_GAMES_PAGE))
+    limit, before = page_params(request, 50, MAX_GAMES_PAGE)
     games = await svc.store.player_games(player.id, limit=limit, before=before)
     now = time.time()
     more = len(games) == limit
