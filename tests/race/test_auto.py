@@ -56,9 +56,11 @@ def test_auto_on_a_lost_game_changes_nothing_and_says_so() -> None:
     assert answer["type"] == "applied" and answer["command"] == "auto"
     assert answer["auto"] is None and answer["verdict"] == "lost" and "move" not in answer
     assert answer["status"] == "playing" and answer["view"] == Game.new(1, "classic").view()
-    assert [r for r in h.records if r.kind == "action"] == []  # nothing written
+    # The board is as it was; the verdict is help, counted as a hint: the result is assisted.
+    assert [r.action for r in h.records if r.kind == "action"] == ["hint"]  # type: ignore[attr-defined]
     racer = h.referee.rooms["room1"].racers["a"]
-    assert racer.playing and racer.autos == 0 and a.progress() == []
+    assert racer.playing and (racer.autos, racer.hints, racer.clean) == (0, 1, False)
+    assert [(p["hints"], p["clean"]) for p in a.progress()] == [(1, False)]
     # The player decides: give up (or play on) like any game.
     assert a.command("give-up")["status"] == "gave-up"
     assert a.command("auto")["code"] == "finished"

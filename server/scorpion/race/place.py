@@ -263,7 +263,12 @@ class Place:
             return {"hints": hints, **self.answer_fields(racer)}
         assert isinstance(answer, AutoFound)
         if answer.verdict == "lost":
-            # Auto never gives a game up: the player is asked, and gives up or plays on.
+            # Auto never gives a game up: the player is asked, and gives up or plays on. The
+            # solver's verdict is help all the same: it counts as a hint (an assisted result),
+            # logged as one whatever the hints setting (Auto, which gave it, was allowed).
+            racer.apply(HINT, racer.elapsed(now), replayed=True)
+            out.append(Persist(racer.record(ticket.seq, HINT)))
+            self.help_used(racer, now, out)
             return {"auto": None, "verdict": "lost", **self.answer_fields(racer)}
         if answer.verdict != "won" or answer.move is None:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
