@@ -145,7 +145,8 @@ async def test_todays_share_shows_no_more_than_the_leaderboard(
     share = (await api.call("GET", path)).json()
     board = (await api.call("GET", f"/api/daily/{today}/leaderboard")).json()
     row = next(r for r in board["rows"] if r["player"] == ann_id)
-    assert share["rank"] == row["rank"] == 1 and share["racers"] == 1
+    # Other tests on this server may have played today's daily too: as the board says.
+    assert share["rank"] == row["rank"] and share["racers"] == board["size"]
     assert f"{row['runs']}/4 runs · score {row['score']}" in share["text"]
     await check_shared(api, share, "Ann")
     # The link it ends with is the replay, which waits for the day to close.

@@ -14,6 +14,7 @@ import asyncio
 import re
 import urllib.parse
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -80,19 +81,8 @@ async def daily_card(request: Request, day: str, player_id: str) -> ShareCard:
     names = await names_of(svc, [row])
     replay = await timeline_of([row], names)
     timeline = replay["timeline"][player_id]  # type: ignore[index]
-    elapsed = float(entry["elapsed"])  # type: ignore[arg-type]
-    return ShareCard(
-        title=f"Daily {day}",
-        name=names[player_id],
-        rank=int(entry["rank"]),  # type: ignore[call-overload]
-        racers=len(board),
-        status=str(entry["status"]),
-        elapsed=elapsed,
-        runs=int(entry["runs"]),  # type: ignore[call-overload]
-        score=int(entry["score"]),  # type: ignore[call-overload]
-        strip=strip(timeline, elapsed),
-        url=f"{base_url(request)}/replay/daily/{day}/{quoted(player_id)}",
-    )
+    url = f"{base_url(request)}/replay/daily/{day}/{quoted(player_id)}"
+    return card(f"Daily {day}", names[player_id], entry, len(board), timeline, url)
 
 
 async def room_card(request: Request, room_id: str, round_text: str, player_id: str) -> ShareCard:
@@ -114,19 +104,34 @@ async def room_card(request: Request, room_id: str, round_text: str, player_id: 
     replay = await timeline_of(ended, names)
     racers: list[dict[str, object]] = replay["racers"]  # type: ignore[assignment]
     mine = next(r for r in racers if r["player"] == player_id)
-    elapsed = float(mine["elapsed"])  # type: ignore[arg-type]
     round_ = int(round_text)
     url = f"{base_url(request)}/replay/room/{quoted(room_id)}/{round_}?by={quoted(player_id)}"
+    timeline = replay["timeline"][player_id]  # type: ignore[index]
+    return card(
+        f"room {room_id} · round {round_}", names[player_id], mine, len(racers), timeline, url
+    )
+
+
+def card(
+    title: str,
+    name: str,
+    entry: Mapping[str, object],
+    racers: int,
+    timeline: Sequence[Sequence[float]],
+    url: str,
+) -> ShareCard:
+    """A share card from a ranked entry (a leaderboard row or a round's result)."""
+    elapsed = float(entry["elapsed"])  # type: ignore[arg-type]
     return ShareCard(
-        title=f"room {room_id} · round {round_}",
-        name=names[player_id],
-        rank=int(mine["rank"]),  # type: ignore[call-overload]
-        racers=len(racers),
-        status=str(mine["status"]),
+        title=title,
+        name=name,
+        rank=int(entry["rank"]),  # type: ignore[call-overload]
+        racers=racers,
+        status=str(entry["status"]),
         elapsed=elapsed,
-        runs=int(mine["runs"]),  # type: ignore[call-overload]
-        score=int(mine["score"]),  # type: ignore[call-overload]
-        strip=strip(replay["timeline"][player_id], elapsed),  # type: ignore[index]
+        runs=int(entry["runs"]),  # type: ignore[call-overload]
+        score=int(entry["score"]),  # type: ignore[call-overload]
+        strip=strip(timeline, elapsed),
         url=url,
     )
 
