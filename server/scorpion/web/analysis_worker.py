@@ -7,15 +7,12 @@ idle priority: an analysis may wait, the event loop may not.
 
 from __future__ import annotations
 
-import pickle
-import signal
-import sys
 from dataclasses import dataclass
 from typing import Any, Final
 
 from scorpion.engine import GameRecord, MoveError, get_rules
 
-from .search_worker import frame, read_frame, yield_to_everything
+from .search_worker import serve
 
 # Node budgets (not seconds: the same game gets the same analysis on any machine). About
 # 25,000 nodes a second on this machine: a position at most 4 s, a game at most 40 s.
@@ -61,13 +58,7 @@ def run_analysis(job: AnalysisJob) -> dict[str, Any]:
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
-    yield_to_everything()
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    while (data := read_frame(stdin)) is not None:
-        job: AnalysisJob = pickle.loads(data)
-        stdout.write(frame(pickle.dumps(run_analysis(job))))
-        stdout.flush()
+    serve(run_analysis)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ import pickle
 import signal
 import struct
 import sys
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from scorpion.engine.deals import MAX_DEAL
 from scorpion.race import (
@@ -76,15 +77,20 @@ def yield_to_everything() -> None:
         os.nice(19)
 
 
-def main() -> None:
+def serve(run: Callable[[Any], object]) -> None:
+    """A worker process's loop: each pickled job from stdin, ``run``, its answer to stdout,
+    until stdin closes. The worker yields the CPU to everything else."""
     # Ctrl+C reaches the whole process group: the server stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     yield_to_everything()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while (data := read_frame(stdin)) is not None:
-        request: SearchRequest = pickle.loads(data)
-        stdout.write(frame(pickle.dumps(run_search(request))))
+        stdout.write(frame(pickle.dumps(run(pickle.loads(data)))))
         stdout.flush()
+
+
+def main() -> None:
+    serve(run_search)
 
 
 if __name__ == "__main__":
