@@ -10,7 +10,7 @@ import pytest
 
 from scorpion.race.daily import closes_at
 from support.server import Api, Client, ServerProcess
-from support.sql import script
+from support.sql import past_daily_results
 
 pytestmark = pytest.mark.backends
 
@@ -69,19 +69,11 @@ async def test_a_past_days_ghosts_are_anyones(
 ) -> None:
     past = day(5)
     players = [await api.new_player(n) for n in ("Cy", "Di")]
-    rows = []
-    for i, (pid, _token) in enumerate(players):
-        gid = f"daily:{past}:1:{pid}"
-        rows.append(
-            "INSERT INTO games (id, player_id, daily, ranked, preset, rules, deal, started, "
-            "finished, result, elapsed, moves, actions) VALUES "
-            f"('{gid}', '{pid}', '{past}', {'TRUE' if '://' in database else 1}, 'classic', "
-            f"'{{\"preset\": \"classic\"}}', '7', 1.0, 2.0, 'gave-up', {30.0 + i}, {i}, "
-            f'\'[["deal", 12.5], ["give-up", {30.0 + i}]]\');'
-            "INSERT INTO daily_attempts (day, player_id, game_id) "
-            f"VALUES ('{past}', '{pid}', '{gid}')"
-        )
-    await script(database, ";".join(rows))
+    games = [
+        (pid, 30.0 + i, i, [["deal", 12.5], ["give-up", 30.0 + i]])
+        for i, (pid, _) in enumerate(players)
+    ]
+    await past_daily_results(database, past, 7, games)
     di = players[1][0]
     ghost = (await api.call("GET", f"/api/ghosts/daily/{past}/{di}")).json()  # no token
     assert (ghost["name"], ghost["rank"], ghost["elapsed"]) == ("Di", 2, 31.0)

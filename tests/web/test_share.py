@@ -12,7 +12,7 @@ import urllib.parse
 import pytest
 
 from support.server import Api, Client, ServerProcess, start_race
-from support.sql import script
+from support.sql import past_daily_results
 
 pytestmark = pytest.mark.backends
 
@@ -98,19 +98,8 @@ async def test_a_past_days_share_is_the_leaderboards_row(
 ) -> None:
     past = day(4)
     players = [await api.new_player(n) for n in ("Cy", NAME, "Di")]
-    rows = []
-    for i, (pid, _token) in enumerate(players):
-        gid = f"daily:{past}:1:{pid}"
-        rows.append(
-            "INSERT INTO games (id, player_id, daily, ranked, preset, rules, deal, started, "
-            "finished, result, elapsed, moves, actions) VALUES "
-            f"('{gid}', '{pid}', '{past}', {'TRUE' if '://' in database else 1}, 'classic', "
-            f"'{{\"preset\": \"classic\"}}', '{DEAL}', 1.0, 2.0, 'gave-up', {50.0 + i}, {i}, "
-            f"'[[\"give-up\", {50.0 + i}]]');"
-            "INSERT INTO daily_attempts (day, player_id, game_id) "
-            f"VALUES ('{past}', '{pid}', '{gid}')"
-        )
-    await script(database, ";".join(rows))
+    games = [(pid, 50.0 + i, i, [["give-up", 50.0 + i]]) for i, (pid, _) in enumerate(players)]
+    await past_daily_results(database, past, DEAL, games)
     ann_id = players[1][0]
     share = (await api.call("GET", f"/api/share/daily/{past}/{ann_id}")).json()
     assert share["text"].split("\n")[:4] == [
