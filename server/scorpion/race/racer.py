@@ -196,7 +196,7 @@ class Racer:
             else self.last_elapsed,
             "hints": self.hints,
             "autos": self.autos,
-            "clean": not (self.hints or self.autos),  # ranked apart from assisted results
+            "clean": self.clean,  # ranked apart from assisted results
             # Cards in final order, the bars' measure: the view counts them (it is sent too).
             "ordered": game.view()["ordered"],
         }
