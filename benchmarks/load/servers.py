@@ -3,8 +3,8 @@
 Both listen on a free 127.0.0.1 port; their CPU time and memory are read from
 ``/proc/<pid>``. Every wait is bounded in time. With ``--nginx``, ``--processes N`` or
 ``--redis`` (:data:`SETUP`) a phase's server is a :class:`Deployment`: the app processes
-behind a generated nginx, on one PostgreSQL database (and redis-server), started with the
-helpers of tests/support, as tests/scale does.
+behind a generated nginx, on one PostgreSQL database (and redis-server), started with
+benchmarks/services.py, as tests/scale does.
 """
 
 from __future__ import annotations
@@ -23,12 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BENCHMARKS = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(BENCHMARKS.parent / "tests"))
+from benchmarks.services import Loopback, Nginx, PostgresCluster, RedisServer, postgres_bin
 
-from support.postgres import PostgresCluster, postgres_bin  # noqa: E402
-from support.server import Loopback  # noqa: E402
-from support.services import Nginx, RedisServer  # noqa: E402
+BENCHMARKS = Path(__file__).resolve().parent.parent
 
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")

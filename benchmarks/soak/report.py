@@ -1,0 +1,141 @@
+"""The soak's summary: one markdown section per setup (the same text is printed), kept in
+benchmarks/results/soak.md, where each run replaces its own setup's section.
+
+>>> verdict(1.0, 0.5, 0.5)   # +0.5 over the window, noise 0.5: within 2 noises
+'flat'
+>>> verdict(10.0, 0.5, 0.5)
+'grows'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from .sampling import LogCounts, Sample, fit
+
+HEADER = """\
+# Soak runs
+
+Written by `.venv/bin/python -m benchmarks.soak` (README, "Soak"): each run replaces the
+section of its setup. Slopes are least-squares lines through the second half of the
+samples (after the warm-up), per hour; the noise is the standard deviation of the samples
+around that line; "flat" means the line moves less than twice the noise over the window.
+Raw samples and the logs of each run are in benchmarks/out/ (not kept in git).
+"""
+SHOWN = 15  # distinct error lines listed per log
+
+
+def verdict(slope_per_hour: float, noise: float, window_hours: float) -> str:
+    """Whether the fitted line's drift over the window stays within twice the noise."""
+    drift = slope_per_hour * window_hours
+    if abs(drift) <= 2 * noise:
+        return "flat"
+    return "grows" if drift > 0 else "falls"
+
+
+def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list[str]:
+    """A table row per app process (its memory, open files, rooms and sockets) and one for
+    its worker processes (their memory summed)."""
+    rows = []
+    hours = (window[1] - window[0]) / 3600.0
+    for name in sorted({s.process for s in samples}):
+        own = [s for s in samples if s.process == name and s.t <= window[1]]
+        fitted = [s for s in own if s.t >= window[0]]
+        if len(fitted) < 3:
+            rows.append(f"| {name} | too few samples ({len(fitted)}) in the window |")
+            continue
+        first, last = own[0], own[-1]
+        rss, rss_noise = fit([(s.t, s.rss_kb / 1024) for s in fitted])
+        fds, fds_noise = fit([(s.t, float(s.fds)) for s in fitted])
+        workers, workers_noise = fit([(s.t, s.workers_rss_kb / 1024) for s in fitted])
+        said = f"RSS {verdict(rss, rss_noise, hours)}, fds {verdict(fds, fds_noise, hours)}"
+        rooms = "-" if last.rooms is None else f"{last.rooms:.0f}"
+        sockets = "-" if last.sockets is None else f"{last.sockets:.0f}"
+        rows.append(
+            f"| {name} (pid {last.pid}) | {first.rss_kb / 1024:.1f} | {last.rss_kb / 1024:.1f} "
+            f"| {rss:+.1f} | {rss_noise:.2f} | {first.fds} | {last.fds} | {fds:+.1f} "
+            f"| {fds_noise:.2f} | {rooms} | {sockets} | {said} |"
+        )
+        rows.append(
+            f"| {name}'s {last.workers} workers | {first.workers_rss_kb / 1024:.1f} "
+            f"| {last.workers_rss_kb / 1024:.1f} | {workers:+.1f} | {workers_noise:.2f} "
+            f"| | | | | | | RSS {verdict(workers, workers_noise, hours)} |"
+        )
+    return rows
+
+
+def log_lines(during: dict[str, LogCounts], stopping: dict[str, LogCounts]) -> list[str]:
+    """Per log: WARNING and ERROR counts during the traffic and at the stop, the distinct
+    ERROR lines, and lines in no log format (tracebacks, raw prints)."""
+    lines = [
+        "| log | WARNING | ERROR (and worse) | at the stop: WARNING, ERROR | lines in no format |",
+        "|---|---|---|---|---|",
+    ]
+    for name, counts in during.items():
+        stop = stopping[name]
+        unformatted = sum(counts.other.values()) + sum(stop.other.values())
+        lines.append(
+            f"| {name} | {counts.warnings} | {counts.worse} | {stop.warnings}, {stop.worse} "
+            f"| {unformatted} |"
+        )
+    for name, counts in during.items():
+        errors = counts.errors + stopping[name].errors
+        other = counts.other + stopping[name].other
+        if not errors and not (other and name.startswith("app")):
+            continue
+        lines.append(f"\n{name}: {len(errors)} distinct ERROR lines")
+        lines += [f"    {n} x {text}" for text, n in errors.most_common(SHOWN)]
+        if len(errors) > SHOWN:
+            lines.append(f"    ... {len(errors) - SHOWN} more distinct lines")
+        if other and name.startswith("app"):
+            lines.append(f"{name}: {sum(other.values())} lines in no log format, e.g.")
+            lines += [f"    {n} x {text}" for text, n in other.most_common(5)]
+    return lines
+
+
+def counted(counter: Counter[str]) -> str:
+    return ", ".join(f"{what} {n:,}" for what, n in sorted(counter.items())) or "none"
+
+
+def section(
+    title: str,
+    command: str,
+    head: str,
+    samples: Sequence[Sample],
+    window: tuple[float, float],
+    tally: dict[str, Counter[str]],
+    during: dict[str, LogCounts],
+    stopping: dict[str, LogCounts],
+) -> str:
+    table = [
+        "| process | RSS start (MB) | RSS end (MB) | RSS slope (MB/h) | RSS noise (MB) "
+        "| fds start | fds end | fds slope (/h) | fds noise | rooms in memory (end) "
+        "| sockets (end) | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *process_rows(samples, window),
+    ]
+    parts = [
+        f"## {title}",
+        f"```\n$ {command}\n```",
+        head,
+        "\n".join(table),
+        "\n".join(log_lines(during, stopping)),
+        f"Traffic: {counted(tally['done'])}.",
+        f"Refused commands (expected ones included): {counted(tally['refused'])}.",
+        f"Client errors: {counted(tally['errors'])}.",
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def keep(path: Path, title: str, text: str) -> None:
+    """Replace (or add) the section ``title`` of the results file, setups in order."""
+    sections: dict[str, str] = {}
+    if path.exists():
+        for part in re.split(r"^(?=## )", path.read_text(), flags=re.M)[1:]:
+            sections[part.splitlines()[0][3:]] = part.rstrip() + "\n"
+    sections[title] = text
+    ordered = sorted(sections.items(), key=lambda item: item[0])
+    path.write_text(HEADER + "\n" + "\n".join(body for _, body in ordered))
