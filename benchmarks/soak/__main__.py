@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"starting {deployment.describe()}...", file=sys.stderr, flush=True)
         deployment.start()
         assert deployment.front is not None
+        logs = deployment.logs()
+        begun = {name: size(path) for name, path in logs.items()}
         started = time.time()
         deadline = started + args.minutes * 60
         plan = Plan(deployment.front.url, deployment.front.ws_url, args.seed, deadline,
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         crashed: Counter[str] = Counter()
         tick = started
         # The clients end by themselves (bounded: 3 minutes past the deadline at most).
-        while clients.is_alive() and time.time() < deadline + 240:
+        while clients.is_alive() and not receiving.poll() and time.time() < deadline + 240:
             for app in deployment.apps:
                 if app.proc is None or app.proc.poll() is not None:
                     crashed[f"{app.name} exited"] = 1
@@ -113,11 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         tally = receiving.recv() if receiving.poll(10.0) else {"errors": Counter()}
         tally = {key: Counter(tally.get(key, {})) for key in ("done", "refused", "errors")}
         tally["errors"] += crashed
-        logs = deployment.logs()
         ends = {name: size(path) for name, path in logs.items()}
         deployment.stop()
-        during = {name: scan(path, 0, ends[name]) for name, path in logs.items()}
-        stopping = {name: scan(path, ends[name]) for name, path in logs.items()}
+        counts = {
+            "starting": {name: scan(path, 0, begun[name]) for name, path in logs.items()},
+            "during": {name: scan(path, begun[name], ends[name]) for name, path in logs.items()},
+            "stopping": {name: scan(path, ends[name]) for name, path in logs.items()},
+        }
         deployment.keep_logs(args.out, prefix)
         raw = args.out / f"{prefix}.jsonl"
         raw.write_bytes(b"".join(orjson.dumps(s.row()) + b"\n" for s in samples))
@@ -131,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             f"load average {os.getloadavg()[0]:.2f} at the end. Raw samples: {shown(raw)}"
         )
         text = section(deployment.describe(), command, head, samples, (span / 2, span),
-                       tally, during, stopping)  # fmt: skip
+                       tally, counts)  # fmt: skip
         print(text)
         keep(args.results, deployment.describe(), text)
     finally:

@@ -67,32 +67,42 @@ def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list
     return rows
 
 
-def log_lines(during: dict[str, LogCounts], stopping: dict[str, LogCounts]) -> list[str]:
-    """Per log: WARNING and ERROR counts during the traffic and at the stop, the distinct
-    ERROR lines, and lines in no log format (tracebacks, raw prints)."""
+def log_lines(parts: dict[str, dict[str, LogCounts]]) -> list[str]:
+    """Per log: WARNING and ERROR counts during the traffic, and while starting and
+    stopping; the distinct ERROR lines (all of them) and WARNING lines (the commonest) of
+    the traffic; and lines in no log format (tracebacks, raw prints)."""
     lines = [
-        "| log | WARNING | ERROR (and worse) | at the stop: WARNING, ERROR | lines in no format |",
-        "|---|---|---|---|---|",
+        "| log | WARNING | ERROR (and worse) | while starting: WARNING, ERROR "
+        "| at the stop: WARNING, ERROR | lines in no format |",
+        "|---|---|---|---|---|---|",
     ]
+    during, starting, stopping = parts["during"], parts["starting"], parts["stopping"]
     for name, counts in during.items():
-        stop = stopping[name]
-        unformatted = sum(counts.other.values()) + sum(stop.other.values())
+        start, stop = starting[name], stopping[name]
+        unformatted = sum(sum(p[name].other.values()) for p in parts.values())
         lines.append(
-            f"| {name} | {counts.warnings} | {counts.worse} | {stop.warnings}, {stop.worse} "
-            f"| {unformatted} |"
+            f"| {name} | {counts.warnings} | {counts.worse} | {start.warnings}, {start.worse} "
+            f"| {stop.warnings}, {stop.worse} | {unformatted} |"
         )
     for name, counts in during.items():
-        errors = counts.errors + stopping[name].errors
-        other = counts.other + stopping[name].other
-        if not errors and not (other and name.startswith("app")):
-            continue
-        lines.append(f"\n{name}: {len(errors)} distinct ERROR lines")
-        lines += [f"    {n} x {text}" for text, n in errors.most_common(SHOWN)]
-        if len(errors) > SHOWN:
-            lines.append(f"    ... {len(errors) - SHOWN} more distinct lines")
+        errors = counts.errors + starting[name].errors + stopping[name].errors
+        other = Counter[str]()
+        for part in parts.values():
+            other += part[name].other
+        listed = []
+        if errors:
+            listed.append(f"{name}: {len(errors)} distinct ERROR lines")
+            listed += [f"    {n} x {text}" for text, n in errors.most_common(SHOWN)]
+            if len(errors) > SHOWN:
+                listed.append(f"    ... {len(errors) - SHOWN} more distinct lines")
+        if counts.warned:
+            listed.append(f"{name}: {len(counts.warned)} distinct WARNING lines in the traffic")
+            listed += [f"    {n} x {text}" for text, n in counts.warned.most_common(5)]
         if other and name.startswith("app"):
-            lines.append(f"{name}: {sum(other.values())} lines in no log format, e.g.")
-            lines += [f"    {n} x {text}" for text, n in other.most_common(5)]
+            listed.append(f"{name}: {sum(other.values())} lines in no log format, e.g.")
+            listed += [f"    {n} x {text}" for text, n in other.most_common(5)]
+        if listed:
+            lines += ["", "```", *listed, "```"]
     return lines
 
 
@@ -107,8 +117,7 @@ def section(
     samples: Sequence[Sample],
     window: tuple[float, float],
     tally: dict[str, Counter[str]],
-    during: dict[str, LogCounts],
-    stopping: dict[str, LogCounts],
+    logs: dict[str, dict[str, LogCounts]],
 ) -> str:
     table = [
         "| process | RSS start (MB) | RSS end (MB) | RSS slope (MB/h) | RSS noise (MB) "
@@ -122,7 +131,7 @@ def section(
         f"```\n$ {command}\n```",
         head,
         "\n".join(table),
-        "\n".join(log_lines(during, stopping)),
+        "\n".join(log_lines(logs)),
         f"Traffic: {counted(tally['done'])}.",
         f"Refused commands (expected ones included): {counted(tally['refused'])}.",
         f"Client errors: {counted(tally['errors'])}.",

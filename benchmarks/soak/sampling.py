@@ -103,6 +103,7 @@ FORMATS = (
     (re.compile(r"^\d{4}-\d\d-\d\d \S+ \S+ \[\d+\] (?P<level>[A-Z]+):\s+(?P<text>.*)$"),
      "postgres"),
 )  # fmt: skip
+DECIMAL = re.compile(r"\d+\.\d+")
 LEVELS = {"warn": "WARNING", "crit": "CRITICAL", "emerg": "CRITICAL", "alert": "CRITICAL",
           "fatal": "CRITICAL", "panic": "CRITICAL"}  # fmt: skip
 
@@ -121,11 +122,12 @@ def level_of(line: str) -> tuple[str, str] | None:
 
 @dataclass(slots=True)
 class LogCounts:
-    """The lines of one log: counts by level, each distinct ERROR (and worse) line with its
-    count, and the lines in no known format (tracebacks, raw prints)."""
+    """The lines of one log: counts by level, each distinct ERROR (and worse) and WARNING
+    line with its count, and the lines in no known format (tracebacks, raw prints)."""
 
     levels: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
+    warned: Counter[str] = field(default_factory=Counter)
     other: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -154,8 +156,11 @@ def scan(path: Path, start: int = 0, end: int | None = None) -> LogCounts:
             continue
         level, text = found
         counts.levels[level] += 1
+        text = DECIMAL.sub("N.N", text)[:200]  # times and sizes apart, one line is one kind
         if level in ("ERROR", "CRITICAL"):
-            counts.errors[f"{level} {text[:200]}"] += 1
+            counts.errors[f"{level} {text}"] += 1
+        elif level == "WARNING":
+            counts.warned[text] += 1
     return counts
 
 
