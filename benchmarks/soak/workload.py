@@ -118,16 +118,21 @@ class Client(Conn):
     async def ask(self, kind: str, **fields: Any) -> Frame | None:
         """Send a command and wait for its answer (None: the socket dropped meanwhile; a
         reconnect resends it). A refusal is counted by its code."""
-        if not await until(self.up.is_set, WAIT):
+        if not await self.usable():
             return None
         try:
             answer: Frame = await self.call(kind, timeout=WAIT, **fields)
         except (ConnectionError, TimeoutError, ConnectionClosed):
-            await until(self.up.is_set, WAIT)
+            await self.usable()
             return None
         if answer["type"] == "refused":
             self.tally.refused[f"{kind}: {answer['code']}"] += 1
         return answer
+
+    async def usable(self) -> bool:
+        """Whether the socket is up, after a reconnect under way if need be (bounded)."""
+        await until(lambda: self.up.is_set() or self.closed.is_set(), WAIT)
+        return self.up.is_set()
 
     def cut(self, resume: bool = True) -> None:
         """Abort the socket as a lost network would; with ``resume`` it reconnects."""
@@ -216,7 +221,7 @@ class Soak:
             await asyncio.sleep(rng.uniform(0.3, 1.2))
             if rng.random() < CUT:
                 conn.cut()
-            if not await until(conn.up.is_set, WAIT) or not conn.legal:
+            if not await conn.usable() or not conn.legal:
                 return  # gone, or the game is over
             if conn.status not in (None, "playing"):
                 return
