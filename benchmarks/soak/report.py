@@ -60,7 +60,7 @@ def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list
             f"| {fds_noise:.2f} | {rooms} | {sockets} | {said} |"
         )
         rows.append(
-            f"| {name}'s {last.workers} workers | {first.workers_rss_kb / 1024:.1f} "
+            f"| {name}'s workers ({last.workers} at the end) | {first.workers_rss_kb / 1024:.1f} "
             f"| {last.workers_rss_kb / 1024:.1f} | {workers:+.1f} | {workers_noise:.2f} "
             f"| | | | | | | RSS {verdict(workers, workers_noise, hours)} |"
         )
