@@ -191,10 +191,11 @@ class Store(Protocol):
     """Persistence for the race server: what the web layer uses, no more.
 
     Every method is a coroutine; none blocks the loop. ``commits`` counts committed
-    transactions (a metric).
+    transactions, ``fenced_writes`` writes refused by a newer lease token (metrics).
     """
 
     commits: int
+    fenced_writes: int
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...
