@@ -18,7 +18,7 @@ def setting(text: str, pattern: str) -> str:
 
 
 def test_file_limits_leave_room_for_every_connection_the_server_accepts() -> None:
-    unit = (DEPLOY / "scorpion-race.service").read_text()
+    unit = (DEPLOY / "scorpion-race@.service").read_text()
     compose = (DEPLOY / "compose.yaml").read_text()
     nofile = int(setting(unit, r"^LimitNOFILE=(\d+)$"))
     assert nofile >= Limits().max_connections + 1024  # sockets, database, logs, worker
