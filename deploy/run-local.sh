@@ -11,6 +11,10 @@
 #   deploy/run-local.sh status DIR
 #   deploy/run-local.sh psql DIR [psql arguments]   # as the cluster's superuser
 #
+# Each app process runs under a supervisor (this script, `supervise`): an app that dies is
+# started again after 1 s, then 2, 4... up to 30 s; one that ran 60 s counts as healthy
+# again; after $RUN_LOCAL_MAX_RESTARTS (default 5) quick deaths in a row it gives up (and
+# says so in the app's log). `stop` tells the supervisors, which stop their apps.
 # --processes N (more than 1 needs --redis, and PostgreSQL) runs N app processes on one
 # database and one redis-server (docs/scaling.md); --redis alone runs one process with it.
 # Needs: apt-get install postgresql nginx curl (and redis-server for --redis). The app is $APP_BIN (default: the
@@ -27,6 +31,9 @@ nginx_bin="${NGINX_BIN:-/usr/sbin/nginx}"
 redis_bin="${REDIS_BIN:-/usr/bin/redis-server}"
 redis_cli="$(dirname "$redis_bin")/redis-cli"
 scorpion_bin="${APP_BIN:-$repo/.venv/bin/scorpion}"
+max_restarts="${RUN_LOCAL_MAX_RESTARTS:-5}"
+restart_delay_max=30  # seconds
+healthy_after=60  # seconds an app must run for its restarts to count from 0 again
 
 die() { echo "run-local.sh: $*" >&2; exit 1; }
 
@@ -155,21 +162,60 @@ start_app() {
         *) die "--db must be sqlite or postgresql, not $db_kind" ;;
     esac
     [ "$use_redis" = 0 ] || redis="redis://:$REDIS_PASSWORD@127.0.0.1:$redis_port/0"
-    mkdir -p "$dir/app"
+    mkdir -p "$dir/app" "$dir/supervise"
     for ((i = 0; i < processes; i++)); do
         port=$((app_port + i)) name="$(app_name "$i")"
+        rm -f "$dir/$name.pid"
         # nginx on this host is the only proxy whose X-Forwarded-For the app believes.
         SCORPION_TRUSTED_PROXIES="${SCORPION_TRUSTED_PROXIES:-127.0.0.1}" \
         SCORPION_HOST=127.0.0.1 SCORPION_PORT="$port" SCORPION_DB="$db" SCORPION_REDIS="$redis" \
-            setsid "$scorpion_bin" serve --client "$repo/client" \
+            setsid "$here/run-local.sh" supervise "$dir" "$name" \
             </dev/null >>"$dir/logs/$name.log" 2>&1 &
-        echo $! >"$dir/$name.pid"
+        echo $! >"$dir/supervise/$name.pid"
     done
     for ((i = 0; i < processes; i++)); do
         port=$((app_port + i)) name="$(app_name "$i")"
-        wait_http "http://127.0.0.1:$port/readyz" 60 "$(cat "$dir/$name.pid")" ||
+        wait_http "http://127.0.0.1:$port/readyz" 60 "$(cat "$dir/supervise/$name.pid")" ||
             die "$name ended or is not ready after 60 s: $(tail -n 3 "$dir/logs/$name.log")"
     done
+}
+
+say() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) run-local.sh: $*"; }
+
+# Runs app $1 (its settings in the environment, its output to the caller's) and starts it
+# again when it dies, with a growing delay, up to $max_restarts quick deaths in a row.
+# TERM: stop the app (TERM: it closes its sockets with 1001) and restart nothing.
+cmd_supervise() {
+    local name="$1" child="" stopping=0 status started delay=1 failures=0
+    trap 'stopping=1; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null || true' TERM INT
+    while :; do
+        started=$SECONDS
+        "$scorpion_bin" serve --client "$repo/client" </dev/null &
+        child=$!
+        echo "$child" >"$dir/$name.pid"
+        while :; do  # a TERM interrupts wait: wait again until the app has ended
+            status=0
+            wait "$child" || status=$?
+            kill -0 "$child" 2>/dev/null || break
+        done
+        child=""
+        [ "$stopping" = 0 ] || break
+        if [ $((SECONDS - started)) -ge "$healthy_after" ]; then failures=0 delay=1; fi
+        failures=$((failures + 1))
+        if [ "$failures" -gt "$max_restarts" ]; then
+            say "$name exited with status $status; $max_restarts restarts in a row failed: giving up"
+            rm -f "$dir/$name.pid"
+            exit 1
+        fi
+        say "$name exited with status $status; restart $failures of $max_restarts in $delay s"
+        sleep "$delay" &
+        child=$!
+        wait "$child" || true
+        child=""
+        [ "$stopping" = 0 ] || break
+        delay=$((delay * 2 > restart_delay_max ? restart_delay_max : delay * 2))
+    done
+    say "$name stopped (status $status)"
 }
 
 write_nginx_conf() {
@@ -277,10 +323,19 @@ cmd_stop() {
     # end, and PostgreSQL stops last.
     # Redis stops after the apps (they give their rooms up through the database, and
     # forwarded sockets are told to reconnect through Redis).
-    local pidfile
+    # An app's supervisor passes the TERM on and restarts nothing; an app whose supervisor
+    # is gone (it gave up, or was killed) is told directly.
+    local pidfile name
     signal_process "$dir/nginx/nginx.pid" QUIT
-    for pidfile in "$dir"/app.pid "$dir"/app-*.pid; do signal_process "$pidfile" TERM; done
+    for pidfile in "$dir"/app.pid "$dir"/app-*.pid; do
+        name="$(basename "$pidfile" .pid)"
+        if [ -f "$dir/supervise/$name.pid" ] && kill -0 "$(cat "$dir/supervise/$name.pid")" 2>/dev/null
+        then signal_process "$dir/supervise/$name.pid" TERM
+        else signal_process "$pidfile" TERM
+        fi
+    done
     for pidfile in "$dir"/app.pid "$dir"/app-*.pid; do wait_process "$pidfile" 30; done
+    for pidfile in "$dir"/supervise/*.pid; do wait_process "$pidfile" 10; done
     wait_process "$dir/nginx/nginx.pid" 20
     signal_process "$dir/redis/redis.pid" TERM
     wait_process "$dir/redis/redis.pid" 20
@@ -335,5 +390,6 @@ case "$command" in
     stop) cmd_stop ;;
     status) cmd_status ;;
     psql) cmd_psql "$@" ;;
+    supervise) cmd_supervise "$@" ;;
     *) usage ;;
 esac

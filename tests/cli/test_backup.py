@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.server import Api, Client, ServerProcess, start_race
+from support.postgres import PostgresCluster
+from support.server import Api, Client, ServerProcess, free_port, start_race
 
 DEAL = 4242
 
@@ -78,3 +79,49 @@ async def test_backup_during_a_race_restores_to_a_working_server(tmp_path: Path)
                 await client.close()
     finally:
         restored.stop()
+
+
+async def test_a_postgresql_backup_is_private_and_restores(
+    tmp_path: Path, postgres: PostgresCluster
+) -> None:
+    url = postgres.new_database()
+    server = ServerProcess(url, log_path=tmp_path / "server.log")
+    server.start()
+    try:
+        async with Api(server.url) as api:
+            _, token = await api.new_player("Ann")
+            dump = tmp_path / "saved" / "race.dump"
+            clean = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
+            done = subprocess.run(  # while serving, under a umask that would give 0644
+                [sys.executable, "-m", "scorpion", "backup", str(dump), "--db", url],
+                env=clean, capture_output=True, text=True, timeout=120, umask=0o022,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            assert stat.S_IMODE(dump.stat().st_mode) == 0o600
+            assert not list(dump.parent.glob("*.partial"))
+    finally:
+        server.stop()
+    restored = postgres.new_database()
+    loaded = subprocess.run(
+        [str(postgres.bin / "pg_restore"), "--no-owner", "-d", restored, str(dump)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert loaded.returncode == 0, loaded.stderr
+    assert postgres.psql("SELECT name FROM players", restored) == "Ann"
+    again = ServerProcess(restored, log_path=tmp_path / "restored.log")
+    again.start()
+    try:
+        async with Api(again.url) as api:
+            me = await api.call("GET", "/api/me", token)
+            assert me.status_code == 200 and me.json()["player"]["name"] == "Ann"
+    finally:
+        again.stop()
+
+
+def test_a_failed_postgresql_backup_leaves_no_file(tmp_path: Path) -> None:
+    dump = tmp_path / "race.dump"
+    unreachable = f"postgresql://scorpion:Zq9pass@127.0.0.1:{free_port()}/scorpion"
+    done = scorpion("backup", str(dump), "--db", unreachable)
+    assert done.returncode == 1 and "pg_dump failed" in done.stderr, done.stderr
+    assert "Zq9pass" not in done.stderr + done.stdout  # the password is never echoed
+    assert list(tmp_path.iterdir()) == []

@@ -10,6 +10,7 @@ redis-server with a race through nginx across them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -20,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -71,13 +72,17 @@ class Topology:
         )
 
 
-def run_local(*args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+def run_local(
+    *args: str, timeout: float = 120.0, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    given = env or {}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCORPION_", "POSTGRES_"))}
     env.update(
         APP_BIN=str(Path(sys.executable).parent / "scorpion"),
         SCORPION_DAILY_SEARCH="none",
         SCORPION_LIMITS=json.dumps(LIMITS),
     )
+    env.update(given)
     return subprocess.run(
         [str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, env=env
     )
@@ -90,12 +95,12 @@ def new_folder() -> Path:
     return folder
 
 
-def start(top: Topology) -> subprocess.CompletedProcess[str]:
+def start(top: Topology, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     cluster = ("--redis", "--redis-port", str(top.redis_port), "--processes", str(top.processes))
     return run_local(
         "start", str(top.dir), "--db", top.db_kind, "--http-port", str(top.http_port),
         "--app-port", str(top.app_port), "--pg-port", str(top.pg_port),
-        *(cluster if top.processes > 1 else ()),
+        *(cluster if top.processes > 1 else ()), env=env,
     )  # fmt: skip
 
 
@@ -103,6 +108,7 @@ def running(folder: Path) -> list[str]:
     """The pid files of the topology's processes still there (stop removes them)."""
     pids = ["app.pid", "nginx/nginx.pid", "pg/data/postmaster.pid", "redis/redis.pid"]
     apps = [str(p.relative_to(folder)) for p in folder.glob("app-*.pid")]
+    apps += [str(p.relative_to(folder)) for p in folder.glob("supervise/*.pid")]
     return [name for name in pids if (folder / name).exists()] + apps
 
 
@@ -424,3 +430,86 @@ def test_several_processes_need_redis_and_postgresql() -> None:
         assert not running(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def pid_of(path: Path) -> int | None:
+    """The live process in a pid file, or None."""
+    try:
+        pid = int(path.read_text())
+        os.kill(pid, 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return None
+    return pid
+
+
+def wait_for(check: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"not {what} after {timeout} s"
+        time.sleep(0.1)
+
+
+def test_a_dead_app_is_restarted_and_a_crash_loop_given_up() -> None:
+    top = Topology(new_folder(), "sqlite", free_port(), free_port(), free_port())
+    # The app through a wrapper that refuses to start while the flag file exists.
+    flag = top.dir / "refuse-to-start"
+    wrapper = top.dir / "scorpion-wrapper"
+    wrapper.write_text(
+        f"#!/bin/sh\n[ -e {flag} ] && {{ echo 'refusing to start'; exit 3; }}\n"
+        f'exec {Path(sys.executable).parent / "scorpion"} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    env = {"APP_BIN": str(wrapper), "RUN_LOCAL_MAX_RESTARTS": "2"}
+    pidfile, log = top.dir / "app.pid", top.dir / "logs" / "app.log"
+    try:
+        started = start(top, env)
+        assert started.returncode == 0, started.stderr + top.logs()
+        first = pid_of(pidfile)
+        assert first is not None
+        os.kill(first, signal.SIGKILL)  # as the OOM killer would
+
+        def back() -> bool:
+            pid = pid_of(pidfile)
+            if pid in (None, first):
+                return False
+            with contextlib.suppress(httpx.HTTPError):
+                return httpx.get(f"{top.url}/readyz", timeout=2.0).status_code == 200
+            return False
+
+        wait_for(back, "restarted and ready through nginx")
+
+        # A crash loop (the app ran under 60 s, so it counts): killed again, restarted after
+        # 2 s; that start fails; the supervisor gives up rather than loop for ever.
+        flag.touch()
+        second = pid_of(pidfile)
+        assert second is not None
+        os.kill(second, signal.SIGKILL)
+        supervisor = top.dir / "supervise" / "app.pid"
+        wait_for(lambda: pid_of(supervisor) is None, "given up", timeout=30.0)
+        said = re.findall(r"run-local.sh: app exited with (.*)", log.read_text())
+        assert said == [
+            "status 137; restart 1 of 2 in 1 s",
+            "status 137; restart 2 of 2 in 2 s",
+            "status 3; 2 restarts in a row failed: giving up",
+        ], log.read_text()[-2000:]
+        assert pid_of(pidfile) is None
+    finally:
+        stop_and_remove(top.dir)
+
+
+def test_stop_restarts_nothing() -> None:
+    """stop goes through the supervisors: every app ends once, none comes back."""
+    top = Topology(new_folder(), "sqlite", free_port(), free_port(), free_port())
+    try:
+        started = start(top)
+        assert started.returncode == 0, started.stderr + top.logs()
+        app = pid_of(top.dir / "app.pid")
+        assert app is not None
+        stopped = run_local("stop", str(top.dir))
+        assert stopped.returncode == 0, stopped.stderr
+        assert not running(top.dir) and pid_of(top.dir / "app.pid") is None
+        text = (top.dir / "logs" / "app.log").read_text()
+        # Ended by the TERM (uvicorn exits by the signal once its sockets are closed).
+        assert re.findall(r"run-local.sh: (.*)", text) == ["app stopped (status 143)"], text
+    finally:
+        stop_and_remove(top.dir)

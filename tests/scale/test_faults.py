@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 from typing import Any
@@ -83,11 +84,27 @@ async def until(check: Any, timeout: float = 15.0) -> None:
         await asyncio.sleep(0.1)
 
 
+async def metric(server: ServerProcess, name: str) -> float:
+    async with httpx.AsyncClient() as http:
+        text = (await http.get(server.url + "/metrics")).text
+    found = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
+    assert found is not None, name
+    return float(found.group(1))
+
+
 async def test_a_paused_owner_is_fenced_and_its_sockets_reconnect(
     cluster: Cluster, api: Api
 ) -> None:
     s0, s1, _ = cluster.servers
     room, (ann, bob), tokens = await owner_and_forwarded(s0, s1, api)
+    # Bob's socket is forwarded from s1 to s0 over Redis: both count it.
+    assert await metric(s1, "scorpion_redis_configured") == 1
+    assert await metric(s1, "scorpion_forwarded_sockets") == 1
+    assert await metric(s1, "scorpion_redis_published_total") >= 1  # his hello and move
+    assert await metric(s0, "scorpion_redis_received_total") >= 1
+    assert await metric(s1, "scorpion_forwarded_frames_total") >= 2  # welcome, applied
+    assert await metric(s0, "scorpion_places_owned") >= 1
+    assert await metric(s1, "scorpion_lease_takeovers_total") == 0
     assert s0.proc is not None
     os.kill(s0.proc.pid, signal.SIGSTOP)
     try:
@@ -111,6 +128,10 @@ async def test_a_paused_owner_is_fenced_and_its_sockets_reconnect(
     assert "lost the lease" in s0.log() or "owned elsewhere" in s0.log()
     await back(ann, s1, tokens["Ann"], room)
     await move(ann)
+    # s1 took the room from a lease that ran out; s0 found it lost, or its write fenced.
+    assert await metric(s1, "scorpion_lease_takeovers_total") >= 1
+    lost = await metric(s0, "scorpion_leases_lost_total")
+    assert lost + await metric(s0, "scorpion_fenced_writes_total") >= 1
 
 
 async def test_redis_restarted_degrades_only_what_crosses_processes(

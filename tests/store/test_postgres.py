@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from scorpion.store import AppendLog, OpenRoom, StoreUnavailable
+from scorpion.store.base import NewerSchema
 from scorpion.store.postgres import PostgresStore, kept_secret
 from scorpion.store.postgres_schema import META, SCHEMA_V1, VERSION
 from support.postgres import PostgresCluster
@@ -57,7 +58,7 @@ async def test_a_version_1_database_is_migrated(postgres: PostgresCluster) -> No
     assert await store.daily_deal("2026-11-29") is None  # version 2's table exists
     await store.close()
     postgres.psql("UPDATE meta SET value = '99' WHERE key = 'schema'", url)
-    with pytest.raises(ValueError, match="newer"):
+    with pytest.raises(NewerSchema, match=r"newer than this server's .*roll forward"):
         await PostgresStore(url).open()
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -11,8 +13,10 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
-from support.server import free_port
+from scorpion.store.schema import VERSION
+from support.server import ServerProcess, free_port
 
 
 def serve(cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -90,3 +94,22 @@ def test_environment_database_and_secret(tmp_path: Path) -> None:
     assert db.is_file()
     assert not (db.parent / "secret").exists()  # a given secret is not written down
     assert not (tmp_path / "data").exists()
+
+
+def test_an_older_server_refuses_a_database_a_newer_one_upgraded(tmp_path: Path) -> None:
+    """A rollback without restoring the backup: the server stops at start, names both
+    schemas and says what to do; the database is left as it was."""
+    db = tmp_path / "scorpion.db"
+    server = ServerProcess(db)
+    server.start()
+    server.stop()
+    newer = VERSION + 1
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        conn.execute(f"PRAGMA user_version={newer}")
+    with pytest.raises(RuntimeError, match="exited 1") as failed:
+        server.start()
+    said = str(failed.value)
+    assert f"has schema {newer}, newer than this server's {VERSION}" in said, said
+    assert "roll forward" in said and "restore the backup taken before the upgrade" in said
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == newer

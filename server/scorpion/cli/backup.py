@@ -1,7 +1,9 @@
 """``scorpion backup FILE``: a consistent copy of the database, safe while serving.
 
-The server secret is saved beside it as FILE.secret (both 0600). Restore with
-``scorpion restore FILE`` (deploy/README.md).
+A SQLite file is copied with SQLite's backup API, the server secret saved beside it as
+FILE.secret (both 0600); restore with ``scorpion restore FILE``. A PostgreSQL database
+is dumped with ``pg_dump`` (custom format, 0600; the secret the processes share is in
+it); restore with ``pg_restore`` (deploy/README.md).
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ def database(command: str, db: str | None) -> tuple[Settings, Path]:
 def run(args: argparse.Namespace) -> int:
     from scorpion.store.backup import backup, secret_path
 
+    try:
+        given = settings_from({"db": args.db})
+    except BadSettings as exc:
+        raise SystemExit(f"scorpion backup: {exc}") from None
+    if given.db.kind == "postgresql":
+        return dump_postgresql(given, args.file)
     chosen, path = database("backup", args.db)
     secret = chosen.secret or None
     kept = path.parent / SECRET_FILE
@@ -49,4 +57,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"the secret is in {secret_path(args.file)}: keep both files together, privately")
     else:
         print("no secret found: keep the server's SCORPION_SECRET with the backup")
+    return 0
+
+
+def dump_postgresql(given: Settings, target: Path) -> int:
+    from scorpion.store.backup import secret_path
+    from scorpion.store.lock import write_private
+    from scorpion.store.pg_backup import dump, without_password
+
+    try:
+        dump(given.db.url, target)
+    except (StoreError, OSError) as exc:
+        raise SystemExit(f"scorpion backup: {exc}") from None
+    print(f"dumped {without_password(given.db.url)[0]} to {target} (pg_dump, custom format)")
+    if given.secret:  # SCORPION_SECRET wins over the one kept in the database: keep it too
+        write_private(secret_path(target), given.secret + "\n")
+        print(f"the secret is in {secret_path(target)}: keep both files together, privately")
     return 0

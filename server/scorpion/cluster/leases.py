@@ -53,6 +53,7 @@ class Leases:
         self.url = url
         self.ttl = ttl
         self.node = 0  # this process's number, given by :meth:`open`
+        self.takeovers = 0  # places taken from an expired lease, not a released one (a metric)
         self._pool: asyncpg.Pool | None = None
 
     async def open(self) -> int:
@@ -82,9 +83,13 @@ class Leases:
         owner reads next, and any later write of the old owner is refused.
         """
         async with self._live().acquire() as conn, conn.transaction():
-            await conn.execute("SELECT 1 FROM leases WHERE place = $1 FOR UPDATE", place)
+            held = await conn.fetchval("SELECT 1 FROM leases WHERE place = $1 FOR UPDATE", place)
             token = await conn.fetchval(_TAKE, place, self.node, self.ttl)
-        return None if token is None else int(token)
+        if token is None:
+            return None
+        # A released lease is deleted: a row still there ran out (its owner died or paused).
+        self.takeovers += held is not None
+        return int(token)
 
     async def owner(self, place: str) -> tuple[int, bool] | None:
         """(owner node, lease still live) of ``place``, or None when nobody ever took it."""

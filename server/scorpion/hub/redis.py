@@ -77,7 +77,9 @@ class RedisHub:
         self.close_local = close_local
         self.on_request: RequestHandler = lambda kind, body: None
         self.up = False
-        self.dropped = 0
+        # Counted for /metrics: messages dropped, published and received; failures.
+        self.dropped = self.published = self.received = self.errors = 0
+        self.forwarded_frames = 0  # frames from other nodes delivered to sockets here
         self._redis = aioredis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
         self._queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue(QUEUE_LIMIT)
         self._frames: dict[int, list[bytes]] = {}  # frames gathered per node this turn
@@ -205,6 +207,7 @@ class RedisHub:
                         self._dispatch(message["data"])
             except (RedisError, OSError) as exc:
                 self._subscribed = self.up = False
+                self.errors += 1
                 log.warning("redis subscription lost: %s", exc)
             finally:
                 with contextlib.suppress(RedisError, OSError):
@@ -213,11 +216,13 @@ class RedisHub:
 
     def _dispatch(self, data: bytes) -> None:
         kind, body = data[:1], data[1:]
+        self.received += 1
         try:
             if kind == b"F":
                 lines = body.split(b"\n")
                 for ids, frame in zip(lines[::2], lines[1::2], strict=True):
-                    self.local.send([int(i) for i in ids.split(b",")], frame.decode())
+                    conns = [int(i) for i in ids.split(b",")]
+                    self.forwarded_frames += self.local.send(conns, frame.decode())
             elif kind == b"C":
                 conn, code, reason = orjson.loads(body)
                 self.close_local(int(conn), int(code), str(reason))
@@ -236,8 +241,10 @@ class RedisHub:
                     for node, message in batch:
                         pipe.publish(channel(node), message)
                     await pipe.execute()
+                self.published += len(batch)
             except (RedisError, OSError) as exc:
                 self.dropped += len(batch)
+                self.errors += 1
                 self.up = False
                 log.warning("redis publish failed, %d messages dropped: %s", len(batch), exc)
 

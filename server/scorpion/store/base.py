@@ -36,6 +36,20 @@ class Fenced(StoreError):
     took the place over (docs/scaling.md). Nothing of the write was kept."""
 
 
+class NewerSchema(StoreError):
+    """The database was upgraded by a newer version of the server: this one refuses to
+    start on it rather than misread what it does not know (deploy/README.md, "Upgrades and
+    rollbacks")."""
+
+    def __init__(self, database: str, found: int, supported: int) -> None:
+        super().__init__(
+            f"{database} has schema {found}, newer than this server's {supported}: a newer "
+            "Scorpion Race upgraded it. Run that version (roll forward), or restore the "
+            "backup taken before the upgrade to run this one (deploy/README.md, "
+            "'Upgrades and rollbacks')"
+        )
+
+
 class StoreUnavailable(StoreError):
     """The database cannot be reached (yet): retry later; nothing was written."""
 
@@ -191,10 +205,11 @@ class Store(Protocol):
     """Persistence for the race server: what the web layer uses, no more.
 
     Every method is a coroutine; none blocks the loop. ``commits`` counts committed
-    transactions (a metric).
+    transactions, ``fenced_writes`` writes refused by a newer lease token (metrics).
     """
 
     commits: int
+    fenced_writes: int
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...

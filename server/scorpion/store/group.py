@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from .base import StoreError
+from .base import Fenced, StoreError
 
 Outcome = tuple[bool, Any]  # (True, result) or (False, the StoreError to raise)
 
@@ -23,6 +23,7 @@ class GroupCommit:
         self._pending: list[tuple[Any, asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed (for tests and metrics)
+        self.fenced_writes = 0  # writes refused by their place's lease token (a metric)
 
     async def _commit_batch(self, ops: list[Any]) -> list[Outcome]:
         """Apply ``ops`` in one transaction and commit; one outcome per op, in order."""
@@ -61,4 +62,5 @@ class GroupCommit:
                 if ok:
                     future.set_result(value)
                 else:
+                    self.fenced_writes += isinstance(value, Fenced)
                     future.set_exception(value)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import asyncpg
 
-from .base import DuplicateError, StoreError, StoreUnavailable
+from .base import DuplicateError, NewerSchema, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
 from .postgres_schema import META, MIGRATIONS, VERSION
 
@@ -99,7 +99,7 @@ class PostgresWorker(GroupCommit):
             found = await conn.fetchval("SELECT value FROM meta WHERE key = 'schema'")
             current = int(found or 0)
             if current > VERSION:
-                raise StoreError(f"the database has schema {current}, newer than {VERSION}")
+                raise NewerSchema("the database", current, VERSION)
             for version in range(current + 1, VERSION + 1):
                 await conn.execute(MIGRATIONS[version])
             await conn.execute(

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 from urllib.parse import quote
 
 from . import lock
-from .base import DuplicateError, StoreError, StoreUnavailable
+from .base import DuplicateError, NewerSchema, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
 from .schema import MIGRATIONS, PRAGMAS, VERSION
 
@@ -61,7 +61,7 @@ class SQLiteWorker(GroupCommit):
             conn.execute(pragma)
         current = conn.execute("PRAGMA user_version").fetchone()[0]
         if current > VERSION:
-            raise StoreError(f"database {self.path} has schema {current}, newer than {VERSION}")
+            raise NewerSchema(f"the database {self.path}", current, VERSION)
         for version in range(current + 1, VERSION + 1):
             conn.execute("BEGIN IMMEDIATE")
             for statement in MIGRATIONS[version].split(";"):

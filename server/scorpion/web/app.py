@@ -19,6 +19,7 @@ from scorpion.store import Store, StoreUnavailable, open_store
 
 from .config import Database, Settings, find_client_dir
 from .http_api import routes
+from .http_metrics import RequestMetrics, known
 from .http_share import replay_head
 from .logs import AccessLog
 from .responses import error
@@ -122,9 +123,14 @@ def create_app(
         log.warning("no browser client found: / answers 404 (give --client FOLDER)")
     app = App(
         routes=[*routes(), *static_routes(client, replay_head)],
-        middleware=[Middleware(AccessLog), Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(AccessLog),
+            Middleware(RequestMetrics, metrics=services.metrics),
+            Middleware(SecurityHeaders),
+        ],
         exception_handlers={StoreUnavailable: store_unavailable, Exception: server_error},
         lifespan=lifespan,
     )
     app.state.services = services
+    known(services.metrics, app.routes)
     return app

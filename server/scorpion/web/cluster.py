@@ -62,6 +62,7 @@ class Cluster:
         self._loading: set[str] = set()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # place: (lock, its users)
         self._jobs: set[asyncio.Task[None]] = set()
+        self.renew_failures = self.leases_lost = 0  # counted for /metrics
 
     @property
     def node(self) -> int:
@@ -220,6 +221,7 @@ class Cluster:
                 last_ok = time.monotonic()
                 await self.leases.release(closed)
             except Exception as exc:
+                self.renew_failures += 1
                 if time.monotonic() - last_ok > ttl and self.held:
                     log.error(
                         "leases not renewed for %.1f s (%s): dropping all", self.leases.ttl, exc
@@ -232,6 +234,7 @@ class Cluster:
                     del self.held[place]
             for place, token in held.items():
                 if place not in kept and self.held.get(place) == token:
+                    self.leases_lost += 1
                     log.warning("lost the lease of %s: dropping it", place)
                     self.drop(place)
 

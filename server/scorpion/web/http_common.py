@@ -32,8 +32,7 @@ def api(handler: Handler) -> Handler:
     async def wrapped(request: Request) -> Response:
         try:
             return await handler(request)
-        except ApiError as exc:
-            services(request).metrics.http_errors.labels(str(exc.status)).inc()
+        except ApiError as exc:  # counted in scorpion_http_errors_total by RequestMetrics
             return error(exc.status, exc.code, exc.message, exc.extra)
 
     wrapped.__name__ = handler.__name__

@@ -4,15 +4,46 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
 
 # Seconds: from a millisecond (a commit on a quiet server) to seconds (a disk in trouble).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 SEARCH_BUCKETS = (0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 LOOP_LAG_EVERY = 0.5  # seconds between two event-loop lag samples
+# The statuses the app answers errors with, and refusals any command can meet: their
+# counters are exported at 0 from the start, so rate() and alerts see them before the first.
+HTTP_ERROR_STATUSES = (400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 503)
+COMMON_REFUSALS = ("bad-json", "bad-field", "rate-limited", "busy", "server-error")
+# Counters kept as plain numbers by what counts them (the Redis hub, the leases, the
+# store): name, help. Each reads 0 until Services binds it (always 0 with one process).
+COUNTED = {
+    "scorpion_redis_published": "Messages published to Redis (frames, requests, closes)",
+    "scorpion_redis_received": "Messages received from Redis",
+    "scorpion_redis_errors": "Redis failures: a publish batch failed or the subscription was lost",
+    "scorpion_redis_dropped": "Messages not sent because Redis was away or the queue full",
+    "scorpion_lease_takeovers": "Places taken over from an expired lease (a dead or paused owner)",
+    "scorpion_lease_renew_failures": "Lease renewals that failed (PostgreSQL did not answer)",
+    "scorpion_leases_lost": "Leases found taken over by another process at renewal",
+    "scorpion_fenced_writes": "Writes refused because another process holds the place's lease",
+    "scorpion_forwarded_frames": "Frames from another process delivered to sockets here",
+}
+
+
+class Counted(Collector):
+    """The :data:`COUNTED` counters, read from their owners at each scrape."""
+
+    def __init__(self) -> None:
+        self.read: dict[str, Callable[[], float]] = {name: lambda: 0.0 for name in COUNTED}
+
+    def collect(self) -> Iterator[Metric]:
+        for name, doc in COUNTED.items():
+            yield CounterMetricFamily(name, doc, value=self.read[name]())
 
 
 class Metrics:
@@ -39,6 +70,24 @@ class Metrics:
         self.commits = Gauge("scorpion_store_commits", "Store transactions committed", registry=r)
         self.http_errors = Counter(
             "scorpion_http_errors", "HTTP requests answered with an error", ["status"], registry=r
+        )
+        for status in HTTP_ERROR_STATUSES:
+            self.http_errors.labels(str(status))
+        for reason in COMMON_REFUSALS:
+            self.refused.labels(reason)
+        # By route template (web/http_metrics.py): a bounded set of label values.
+        self.http_requests = Counter(
+            "scorpion_http_requests",
+            "HTTP requests answered, by route template, method and status class",
+            ["route", "method", "status"],
+            registry=r,
+        )
+        self.http_seconds = Histogram(
+            "scorpion_http_request_seconds",
+            "From an HTTP request received to its answer's last byte sent",
+            ["route", "method"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
         )
         self.ack_seconds = Histogram(
             "scorpion_ack_seconds",
@@ -74,6 +123,9 @@ class Metrics:
 
         # Several processes (docs/scaling.md); 0 with one process.
         self.redis_up = Gauge("scorpion_redis_up", "1 while Redis answers (fan-out)", registry=r)
+        self.redis_configured = Gauge(
+            "scorpion_redis_configured", "1 when one of several processes (--redis)", registry=r
+        )
         self.places_owned = Gauge(
             "scorpion_places_owned",
             "Rooms, dailies and practices this process holds a lease on",
@@ -87,6 +139,8 @@ class Metrics:
         self.forwarded_commands = Counter(
             "scorpion_forwarded_commands", "Commands forwarded to another process", registry=r
         )
+        self.counted = Counted()
+        r.register(self.counted)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -90,6 +90,8 @@ class Services:
             self.metrics.forwarded_sockets.set_function(
                 lambda: len(self.cluster.forwarder.forwarded) if self.cluster else 0
             )
+            self.metrics.redis_configured.set(1)
+            self._count_cluster(redis_hub, self.cluster)
         self.new_players = KeyedBuckets(
             limits.new_players_per_minute / 60, limits.new_players_burst
         )
@@ -102,6 +104,7 @@ class Services:
         self.metrics.connections.set_function(lambda: self.connections.count)
         self.metrics.rooms.set_function(lambda: len(self.referee.rooms))
         self.metrics.commits.set_function(lambda: self.store.commits)
+        self.metrics.counted.read["scorpion_fenced_writes"] = lambda: self.store.fenced_writes
         self.metrics.search_queue.set_function(
             lambda: self.searches.queue.qsize() + self.searches.running
         )
@@ -109,6 +112,18 @@ class Services:
         self.metrics.analysis_queue.set_function(
             lambda: len(self.analyses.order) + len(self.analyses.running)
         )
+
+    def _count_cluster(self, hub: RedisHub, cluster: Cluster) -> None:
+        """The counters of metrics.COUNTED that the hub and the cluster keep."""
+        read = self.metrics.counted.read
+        read["scorpion_redis_published"] = lambda: hub.published
+        read["scorpion_redis_received"] = lambda: hub.received
+        read["scorpion_redis_errors"] = lambda: hub.errors
+        read["scorpion_redis_dropped"] = lambda: hub.dropped
+        read["scorpion_forwarded_frames"] = lambda: hub.forwarded_frames
+        read["scorpion_lease_takeovers"] = lambda: cluster.leases.takeovers
+        read["scorpion_lease_renew_failures"] = lambda: cluster.renew_failures
+        read["scorpion_leases_lost"] = lambda: cluster.leases_lost
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for
