@@ -56,13 +56,13 @@ def test_dashboard_and_alerts_cover_http_redis_leases_and_forwarding() -> None:
         assert names & alerted, what
     shown_too = {"scorpion_places_owned", "scorpion_forwarded_frames_total"}
     assert shown_too <= shown
-    promtool = shutil.which("promtool")
-    if promtool is not None:  # Debian's prometheus package: the rules as Prometheus reads them
-        checked = subprocess.run(
-            [promtool, "check", "rules", str(DEPLOY / "alerts.yml")],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert checked.returncode == 0, checked.stdout + checked.stderr
+    promtool = shutil.which("promtool")  # Debian's prometheus (tests/setup/system-deps)
+    assert promtool is not None
+    checked = subprocess.run(
+        [promtool, "check", "rules", str(DEPLOY / "alerts.yml")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_prometheus_scrapes_every_process() -> None:
@@ -87,10 +87,10 @@ def test_prometheus_scrapes_every_process() -> None:
         assert config["rule_files"] == ["alerts.yml"]
         assert config["scrape_configs"][0]["job_name"] == "scorpion-race"  # as alerts.yml
     promtool = shutil.which("promtool")
-    if promtool is not None:
-        for name in ("prometheus.yml", "prometheus-compose.yml"):
-            checked = subprocess.run(
-                [promtool, "check", "config", name], cwd=DEPLOY,
-                capture_output=True, text=True, timeout=60,
-            )  # fmt: skip
-            assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert promtool is not None
+    for name in ("prometheus.yml", "prometheus-compose.yml"):
+        checked = subprocess.run(
+            [promtool, "check", "config", name], cwd=DEPLOY,
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert checked.returncode == 0, checked.stdout + checked.stderr
