@@ -16,7 +16,7 @@ from scorpion.store import Account, SavedGame
 from .auth import BadName, clean_name, new_id, new_token, token_hash
 from .devices import BadDeviceId, device_hash, device_id
 from .http_common import api, me, page_params, services
-from .responses import ApiError, json_body, ok
+from .responses import ApiError, json_body, ok, require_json
 from .services import Services
 
 MAX_GAMES_PAGE = 100
@@ -58,6 +58,7 @@ def client_key(request: Request) -> str:
 async def create_player(request: Request) -> Response:
     """POST /api/players {name?, device_id?} -> 201 {player, token}"""
     svc = services(request)
+    require_json(request)  # before the address's budget is spent
     if not svc.new_players.take(client_key(request)):
         raise ApiError(429, "rate-limited", "too many new players from this address: wait")
     body = await json_body(request, svc.settings.limits, required=False)
