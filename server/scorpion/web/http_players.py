@@ -16,6 +16,7 @@ from scorpion.store import Account, SavedGame
 from .auth import BadName, clean_name, new_id, new_token, token_hash
 from .devices import BadDeviceId, device_hash, device_id
 from .http_common import api, me, page_params, services
+from .limits import address_key
 from .responses import ApiError, json_body, ok, require_json
 from .services import Services
 
@@ -51,7 +52,8 @@ async def remember_device(svc: Services, player_id: str, device: str | None) -> 
 
 
 def client_key(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The key of the request's address in the per-address limits (an IPv6 /64)."""
+    return address_key(request.client.host) if request.client else "?"
 
 
 @api

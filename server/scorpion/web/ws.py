@@ -29,6 +29,7 @@ from scorpion.race.protocol import (
 )
 
 from .connection import Connection
+from .limits import address_key
 from .logs import CONN_ID
 from .services import Services
 
@@ -69,8 +70,9 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
+    key = address_key(address)  # sockets per address count an IPv6 /64 as one
     # Not ready: starting (waiting for the database, restoring the rooms).
-    if not svc.ready or svc.closing or not svc.connections.admits(address):
+    if not svc.ready or svc.closing or not svc.connections.admits(key):
         log.warning("websocket from %s refused: server starting, busy or closing", address)
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
@@ -79,7 +81,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     conn_id = svc.connections.new_id()
     CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
     conn = Connection(conn_id, websocket, send, limits, svc.metrics)
-    svc.connections.add(conn, address)
+    svc.connections.add(conn, key)
     attached = False
     try:
         attached = await hello(svc, conn, websocket)
@@ -93,7 +95,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     except WebSocketDisconnect:
         pass
     finally:
-        svc.connections.remove(conn, address)
+        svc.connections.remove(conn, key)
         svc.hub.detach(conn.id)
         if attached and not (svc.cluster is not None and svc.cluster.forwarder.bye(conn.id)):
             await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
