@@ -1,4 +1,5 @@
-"""A token bucket: the per-connection command rate limit; the key of a client address.
+"""A token bucket: the per-connection command rate limit; the flood gauge that closes a
+connection refused too often; the key of a client address.
 
 >>> clock = [0.0]
 >>> bucket = TokenBucket(rate=2, burst=3, clock=lambda: clock[0])
@@ -15,6 +16,7 @@ import functools
 import ipaddress
 import time
 from collections.abc import Callable
+from typing import Literal
 
 
 class TokenBucket:
@@ -35,6 +37,43 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+
+Verdict = Literal["answer", "count", "flood"]
+
+
+class FloodGauge:
+    """How flooded one connection is: its rate-limited frames as a leaky count, one added
+    per refusal, ``limit / window`` leaking away a second. Past ``limit``: a flood (the
+    connection is closed); so refusals at more than ``limit`` per ``window`` close it however
+    they are paced (a count "in a row" is reset by every frame let through). Only the
+    refusals up to ``answered`` are answered: past that they are only counted, which costs
+    next to nothing. An honest client, refused now and then, stays near zero.
+
+    >>> gauge = FloodGauge(limit=4, window=2.0, answered=2, now=0.0)
+    >>> [gauge.refuse(0.0) for _ in range(5)]
+    ['answer', 'answer', 'count', 'count', 'flood']
+    >>> paced = FloodGauge(limit=4, window=2.0, answered=2, now=0.0)  # 2 leak away a second
+    >>> [paced.refuse(t / 2) for t in range(8)]  # one refusal every 0.5 s: never a flood
+    ['answer', 'answer', 'answer', 'answer', 'answer', 'answer', 'answer', 'answer']
+    >>> [paced.refuse(4.0 + t / 8) for t in range(6)]  # one every 1/8 s: a flood in a second
+    ['answer', 'answer', 'count', 'count', 'count', 'flood']
+    """
+
+    __slots__ = ("answered", "leak", "level", "limit", "stamp")
+
+    def __init__(self, limit: float, window: float, answered: float, now: float) -> None:
+        self.limit, self.answered, self.leak = limit, answered, limit / window
+        self.level = 0.0
+        self.stamp = now
+
+    def refuse(self, now: float) -> Verdict:
+        """Count one refusal at ``now``: answer it, only count it, or close (a flood)."""
+        self.level = max(0.0, self.level - (now - self.stamp) * self.leak) + 1.0
+        self.stamp = now
+        if self.level > self.limit:
+            return "flood"
+        return "answer" if self.level <= self.answered else "count"
 
 
 class KeyedBuckets:

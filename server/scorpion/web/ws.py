@@ -29,7 +29,7 @@ from scorpion.race.protocol import (
 )
 
 from .connection import Connection
-from .limits import address_key
+from .limits import FloodGauge, address_key
 from .logs import CONN_ID
 from .services import Services
 
@@ -160,22 +160,36 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
     return True
 
 
-async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
-    svc.metrics.commands.inc()
-    started = time.perf_counter()
-    if not conn.bucket.take():  # before decoding: junk frames count against the limit too
-        conn.refusals += 1
+def rate_limited(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
+    """A frame over the rate: answered ``rate-limited`` (with its seq), or once the
+    connection is refused often only counted, or past the flood limit the socket closed.
+    Kept cheap: a flood must not cost the server more than it costs the flooder."""
+    limits = svc.settings.limits
+    now = time.monotonic()
+    if conn.flood is None:
+        conn.flood = FloodGauge(
+            limits.flood_refusals, limits.flood_window, limits.refusals_answered, now
+        )
+    verdict = conn.flood.refuse(now)
+    svc.metrics.rate_limited.inc()
+    if verdict == "answer":
         try:
             data = decode(svc, message)
             seq = seq_of(data) if isinstance(data, dict) else None
         except Refusal:
             seq = None
-        refuse(svc, conn, Refusal("rate-limited", "too many commands: slow down", seq))
-        if conn.refusals >= svc.settings.limits.flood_refusals:
-            log.warning("closing connection %s of %s: flood", conn.id, conn.player)
-            conn.close(FLOOD, "flood: too many commands")
+        conn.send(refused(seq, "rate-limited", "too many commands: slow down"))
+    elif verdict == "flood":
+        log.warning("closing connection %s of %s: flood", conn.id, conn.player)
+        conn.close(FLOOD, "flood: too many commands")
+
+
+async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
+    svc.metrics.commands.inc()
+    started = time.perf_counter()
+    if not conn.bucket.take():  # before decoding: junk frames count against the limit too
+        rate_limited(svc, conn, message)
         return
-    conn.refusals = 0
     try:
         data = decode(svc, message)
     except Refusal as exc:
