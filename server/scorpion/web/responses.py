@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from .config import Limits
@@ -48,7 +48,9 @@ def require_json(request: Request) -> None:
     budgets (new players, codes tried). Checked before anything is counted."""
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
-        raise ApiError(415, "not-json", "send the body as JSON with 'Content-Type: application/json'")
+        raise ApiError(
+            415, "not-json", "send the body as JSON with 'Content-Type: application/json'"
+        )
 
 
 async def json_body(request: Request, limits: Limits, required: bool = True) -> dict[str, Any]:
@@ -59,10 +61,13 @@ async def json_body(request: Request, limits: Limits, required: bool = True) -> 
     if length is not None and (not length.isdigit() or int(length) > limits.max_body):
         raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limits.max_body:
-            raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limits.max_body:
+                raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
+    except ClientDisconnect:  # gone, or its body too slow (closed by http_protocol)
+        raise ApiError(408, "timeout", "the body did not arrive in time") from None
     if not body.strip():
         if required:
             raise ApiError(400, "bad-json", "the body must be a JSON object")
