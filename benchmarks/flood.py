@@ -187,7 +187,10 @@ async def run(name: str, limits: dict[str, float], args: argparse.Namespace, tmp
         else:
             print("  none closed")
     finally:
-        server.stop()
+        try:
+            server.stop()
+        except RuntimeError:  # seen once with 80 flooders: note it, and go on
+            print("  the server did not stop within 20 s of SIGTERM: killed")
 
 
 async def main() -> None:
