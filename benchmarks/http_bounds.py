@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load.servers import cpu_and_rss  # noqa: E402
-from support.server import ServerProcess  # noqa: E402
+from load.servers import cpu_and_rss
+from support.server import ServerProcess
 
 HEADS = {
     "head": b"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Never-Ends: ",
