@@ -11,9 +11,9 @@ connection runs while the client owes the server something (the head of its next
 request, or the rest of a body). It stops while the app works on a request, and when a
 websocket takes the connection over (its own limits apply there).
 
-A refused or abandoned request is answered, then the connection lingers a moment, reading
-and discarding, before it closes: closing with unread data would reset the connection and
-the client might never read the answer.
+A refused or stalled request is answered (431, 408) or not, then the connection lingers a
+moment, reading and discarding, before it closes: closing with unread data would reset the
+connection, and the client might never read the answer.
 """
 
 from __future__ import annotations
@@ -77,12 +77,15 @@ class BoundedHttp(HttpToolsProtocol):
         self.deadline = None
         if self.transport.is_closing():
             return
-        if self.in_head and self.head_bytes and not self.lingering:  # a head begun, unfinished
+        if self.lingering or (self.in_head and not self.head_bytes):  # silent, or idle
+            self.transport.close()
+            return
+        if self.in_head:  # a head begun and not finished: say so
             message = f"the request head did not arrive within {self.limits.head_timeout:g} s"
             self.transport.write(refusal(408, "timeout", message))
-        # Silent, lingering, or a body that stopped (the app waiting for it sees the
-        # client gone): closed.
-        self.transport.close()
+        # A head or a body that stopped (the app waiting for that body sees the client
+        # gone once the connection closes).
+        self._linger()
 
     def _linger(self) -> None:
         """No more answers on this connection: say so (FIN), read and discard a moment."""
@@ -168,10 +171,10 @@ class BoundedHttp(HttpToolsProtocol):
         super().on_response_complete()
         if self.transport.is_closing() or self.lingering:
             return
-        if not self.in_head:  # answered before the whole body came: it will not be read
-            self._linger()
-        elif self.cycle is not None and self.cycle.response_complete:  # nothing pipelined
-            self._arm(self.limits.head_timeout)
+        # Answered before the whole body came (413, 401): the rest is parsed and dropped
+        # by uvicorn, under the body's deadline, and the connection stays usable after.
+        if self.in_head and self.cycle is not None and self.cycle.response_complete:
+            self._arm(self.limits.head_timeout)  # nothing pipelined: the next head is due
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()  # the websocket protocol takes the transport, with its own limits
