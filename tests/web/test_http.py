@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 import pytest
@@ -50,12 +51,60 @@ async def test_player_lifecycle(api: Api) -> None:
 
 
 async def test_default_name_and_bad_names(api: Api) -> None:
-    r = await api.call("POST", "/api/players")
+    r = await api.call("POST", "/api/players", body={})
     assert r.status_code == 201 and r.json()["player"]["name"].startswith("Player ")
     for bad in ["", "   ", "x" * 25, "a\x00b", "bell\x07", "rtl\u202eevil", 42, None]:
         r = await api.call("POST", "/api/players", body={"name": bad})
         assert r.status_code == 400, bad
         assert r.json()["error"]["code"] == "bad-name"
+
+
+# One new player per address, then none for a long while (codes: 10 tries per address).
+ONE_EACH = '{"new_players_burst": 1, "new_players_per_minute": 0.001}'
+
+
+async def test_posts_without_json_content_type_are_refused_and_spend_nothing(
+    tmp_path: Path,
+) -> None:
+    """A page on another site can make a visitor's browser POST a form or text/plain
+    without asking first: such a POST is refused (415) before any budget is counted."""
+    server = ServerProcess(tmp_path / "j.db", args=("--limits", ONE_EACH))
+    server.start()
+    try:
+        async with Api(server.url) as api:
+            body = '{"name": "Eve", "code": "ABCD-EFGH"}'
+            for path in ("/api/players", "/api/recover", "/api/devices/claim"):
+                for headers in (
+                    {"Content-Type": "text/plain"},
+                    {"Content-Type": "application/x-www-form-urlencoded"},
+                    {"Content-Type": "multipart/form-data; boundary=x"},
+                    {},
+                ):
+                    for _ in range(3):
+                        r = await api.http.post(path, content=body, headers=headers)
+                        assert r.status_code == 415, (path, headers, r.text)
+                        assert r.json()["error"]["code"] == "not-json"
+                        assert "application/json" in r.json()["error"]["message"]
+            # Nothing was spent: the one new player and the ten code tries are all there.
+            json_headers = {"Content-Type": "application/json; charset=utf-8"}
+            r = await api.http.post("/api/players", content=body, headers=json_headers)
+            assert r.status_code == 201 and r.json()["player"]["name"] == "Eve"
+            token = r.json()["token"]
+            assert (await api.call("POST", "/api/players", body={})).status_code == 429
+            tries = [
+                (await api.call("POST", "/api/recover", body={"code": "ABCD-EFGH"})).status_code
+                for _ in range(11)
+            ]
+            assert tries == [400] * 10 + [429]  # unknown code ten times, then the budget
+            # The routes of a player (with a token) that take JSON say the same.
+            auth = {"Authorization": f"Bearer {token}", "Content-Type": "text/plain"}
+            r = await api.http.post("/api/rooms", content="{}", headers=auth)
+            assert r.status_code == 415 and r.json()["error"]["code"] == "not-json"
+            r = await api.http.patch("/api/me", content='{"name": "X"}', headers=auth)
+            assert r.status_code == 415 and r.json()["error"]["code"] == "not-json"
+            assert (await api.call("POST", "/api/rooms", token, {})).status_code == 201
+    finally:
+        server.stop()
 
 
 async def test_auth_errors(api: Api) -> None:

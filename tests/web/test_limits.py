@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import socket
 import time
@@ -13,6 +14,7 @@ import httpx
 import orjson
 import pytest
 from websockets.client import ClientProtocol
+from websockets.exceptions import ConnectionClosed
 from websockets.uri import parse_uri
 
 from support.server import Api, Client, ServerProcess
@@ -92,6 +94,44 @@ async def test_flood_is_rate_limited_then_closed(strict: ServerProcess) -> None:
         assert code == 4029 and "flood" in reason
         assert (await calm.call("ping"))["type"] == "applied"
         assert metric(strict, 'scorpion_refused_commands_total{reason="rate-limited"}') >= 100
+
+
+async def test_a_paced_flood_is_closed_and_mostly_unanswered(tmp_path: Path) -> None:
+    """Batches of 100 frames 50 ms apart (the default rate lets one through every 50 ms):
+    never 200 refusals in a row, yet at 2,000 refusals a second the socket is closed (4029).
+    Past the first refusals of the window they are only counted, not answered."""
+    server = start_server(tmp_path, {})  # the defaults: 20/s, bursts of 40, 200 per 10 s
+    try:
+        async with Api(server.url) as api:
+            flooder = await authed(server, api, "Pace")
+            calm = await authed(server, api, "Calm")
+            seq = 0
+            sent = 0
+
+            async def pace() -> None:
+                nonlocal seq, sent
+                for _ in range(200):  # 20,000 frames at most; the close ends it far sooner
+                    for _ in range(100):
+                        seq += 1
+                        await flooder.send_raw(f'{{"type": "ping", "seq": {seq}}}')
+                        sent += 1
+                    await asyncio.sleep(0.05)  # the pacing under test, not a wait for the server
+
+            pacer = asyncio.ensure_future(pace())
+            code, reason = await flooder.closed(timeout=30)
+            pacer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await pacer
+            assert code == 4029 and "flood" in reason
+            refused = [f for f in flooder.frames if f.get("type") == "refused"]
+            assert all(f["code"] == "rate-limited" for f in refused)
+            counted = metric(server, 'scorpion_refused_commands_total{reason="rate-limited"}')
+            assert counted > 200  # over the flood limit, and only the first 50 answered
+            assert len(refused) <= 60  # (a few more while the count leaks, on a slow machine)
+            assert sent < 20_000  # closed while pacing, not at the end
+            assert (await calm.call("ping"))["type"] == "applied"  # others carry on
+    finally:
+        server.stop()
 
 
 async def test_connections_per_address_are_limited(strict: ServerProcess) -> None:

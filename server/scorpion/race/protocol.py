@@ -26,7 +26,7 @@ BAD_TOKEN: Final = 4001  # unknown token (or the player was deleted)
 UNKNOWN_ROOM: Final = 4004  # no such room, or no such daily date
 TOO_SLOW: Final = 4008  # the send queue overflowed: the client reads too slowly
 IDLE: Final = 4010  # silent for too long: clients send ping
-FLOOD: Final = 4029  # too many commands refused in a row
+FLOOD: Final = 4029  # commands refused too often (scorpion.web.limits.FloodGauge)
 
 DAILY_PREFIX: Final = "daily:"  # a daily's key: its log, its records, its search tickets
 

@@ -123,12 +123,23 @@ class Limits(BaseModel):
     send_queue: Count = 256  # frames waiting for a slow reader before it is dropped
     rate: Positive = 20.0  # commands per second, sustained
     burst: Positive = 40.0  # commands allowed at once
-    flood_refusals: Count = 200  # rate-limited commands in a row before the socket is closed
+    # Rate-limited commands at more than flood_refusals per flood_window seconds close the
+    # socket (a leaky count: pacing frames does not reset it); only the first
+    # refusals_answered of them are answered, the rest are only counted.
+    flood_refusals: Count = 200
+    flood_window: Positive = 10.0
+    refusals_answered: Count = 50
     auth_timeout: Positive = 10.0  # seconds to send the first (hello) message
     idle_timeout: Positive = 60.0  # seconds without any message before the socket is closed
     max_connections: Count = 20_000
     max_connections_per_address: Count = 500  # one address (a NAT may hide many players)
     max_body: Count = 16 * 1024  # bytes of an HTTP request body
+    # HTTP without nginx in front (scorpion.web.http_protocol): the request line and headers
+    # (431 beyond), the seconds for them to arrive (from the connection's opening or the
+    # previous answer: an idle connection is closed then), the seconds for the rest of a body.
+    max_head: Count = 16 * 1024
+    head_timeout: Positive = 10.0
+    body_timeout: Positive = 10.0
     new_players_per_minute: Positive = 10.0  # per client address
     new_players_burst: Positive = 30.0
     rooms_per_hour: Positive = 60.0  # per player

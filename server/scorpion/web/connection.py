@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket
 from scorpion.race.protocol import GOING_AWAY, TOO_SLOW
 
 from .config import Limits
-from .limits import TokenBucket
+from .limits import FloodGauge, TokenBucket
 from .metrics import Metrics
 
 log = logging.getLogger("scorpion.web")
@@ -87,13 +87,13 @@ class Connection:
         "_writer",
         "bucket",
         "close_code",
+        "flood",
         "id",
         "last_seen",
         "limit",
         "metrics",
         "on_drop",
         "player",
-        "refusals",
         "room",
         "ws",
     )
@@ -121,7 +121,7 @@ class Connection:
         # wherever the frame came from (deliver() runs in the task of whoever made it).
         self._context = contextvars.copy_context()
         self.bucket = TokenBucket(limits.rate, limits.burst)
-        self.refusals = 0  # rate-limited commands in a row
+        self.flood: FloodGauge | None = None  # made at its first rate-limited command
         self.last_seen = time.monotonic()
         self.player: str | None = None
         self.room: str | None = None

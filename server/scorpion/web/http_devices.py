@@ -14,7 +14,7 @@ from .auth import new_token, token_hash
 from .devices import CODE_LENGTH, CODE_SECONDS, MAX_CODE, RECOVERY_LENGTH, code_hash, new_code
 from .http_common import api, me, services
 from .http_players import client_key, device_from, player_json, remember_device
-from .responses import ApiError, json_body, ok
+from .responses import ApiError, json_body, ok, require_json
 
 
 def _made(request: Request, player_id: str) -> None:
@@ -25,6 +25,7 @@ def _made(request: Request, player_id: str) -> None:
 async def _typed_code(request: Request) -> tuple[str, str | None]:
     """The code typed and the device id sent (checked before the code is used)."""
     svc = services(request)
+    require_json(request)  # before the address's budget is spent
     if not svc.devices.tries.take(client_key(request)):
         raise ApiError(429, "rate-limited", "too many codes tried from this address: wait")
     body = await json_body(request, svc.settings.limits)

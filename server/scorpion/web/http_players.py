@@ -16,7 +16,8 @@ from scorpion.store import Account, SavedGame
 from .auth import BadName, clean_name, new_id, new_token, token_hash
 from .devices import BadDeviceId, device_hash, device_id
 from .http_common import api, me, page_params, services
-from .responses import ApiError, json_body, ok
+from .limits import address_key
+from .responses import ApiError, json_body, ok, require_json
 from .services import Services
 
 MAX_GAMES_PAGE = 100
@@ -51,13 +52,15 @@ async def remember_device(svc: Services, player_id: str, device: str | None) -> 
 
 
 def client_key(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The key of the request's address in the per-address limits (an IPv6 /64)."""
+    return address_key(request.client.host) if request.client else "?"
 
 
 @api
 async def create_player(request: Request) -> Response:
     """POST /api/players {name?, device_id?} -> 201 {player, token}"""
     svc = services(request)
+    require_json(request)  # before the address's budget is spent
     if not svc.new_players.take(client_key(request)):
         raise ApiError(429, "rate-limited", "too many new players from this address: wait")
     body = await json_body(request, svc.settings.limits, required=False)

@@ -62,6 +62,8 @@ class Metrics:
         self.refused = Counter(
             "scorpion_refused_commands", "Commands refused", ["reason"], registry=r
         )
+        # Bound once: a flood counts its refusals here (labels() costs 3 us, inc() 1).
+        self.rate_limited = self.refused.labels("rate-limited")
         self.send_drops = Counter(
             "scorpion_send_queue_drops", "Connections dropped for a full send queue", registry=r
         )

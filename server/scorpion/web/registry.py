@@ -36,7 +36,8 @@ class Registry:
         return self.base | next(self._ids)
 
     def admits(self, address: str) -> bool:
-        """Whether a new socket from ``address`` stays within the limits."""
+        """Whether a new socket from ``address`` (its key: :func:`.limits.address_key`, an
+        IPv6 /64 counts as one address) stays within the limits."""
         return (
             len(self.by_id) < self.max_connections
             and self.per_address[address] < self.max_per_address

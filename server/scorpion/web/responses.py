@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from .config import Limits
@@ -41,16 +41,33 @@ def error(
     )
 
 
+def require_json(request: Request) -> None:
+    """415 ``not-json`` unless ``Content-Type`` is ``application/json``. A page on any site
+    may make a visitor's browser POST a form or ``text/plain`` without asking (no CORS
+    preflight), but not ``application/json``: so no other site spends this address's
+    budgets (new players, codes tried). Checked before anything is counted."""
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise ApiError(
+            415, "not-json", "send the body as JSON with 'Content-Type: application/json'"
+        )
+
+
 async def json_body(request: Request, limits: Limits, required: bool = True) -> dict[str, Any]:
-    """The request's JSON object body, or ApiError (413 too large, 400 not a JSON object)."""
+    """The request's JSON object body, or ApiError (415 not said to be JSON, 413 too large,
+    400 not a JSON object)."""
+    require_json(request)
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limits.max_body):
         raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limits.max_body:
-            raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limits.max_body:
+                raise ApiError(413, "too-large", f"the body is over {limits.max_body} bytes")
+    except ClientDisconnect:  # gone, or its body too slow (closed by http_protocol)
+        raise ApiError(408, "timeout", "the body did not arrive in time") from None
     if not body.strip():
         if required:
             raise ApiError(400, "bad-json", "the body must be a JSON object")

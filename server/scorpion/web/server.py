@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 
 from .app import create_app
 from .config import Settings
+from .http_protocol import bounded_http
 from .services import Services
 
 log = logging.getLogger("scorpion.web")
@@ -48,6 +49,7 @@ def uvicorn_config(
         host=settings.host,
         port=settings.port,
         interface="asgi3",  # App.__call__ returns a coroutine without being one
+        http=bounded_http(settings.limits),  # httptools, with bounded heads and deadlines
         ws="websockets-sansio",
         ws_per_message_deflate=False,  # small frames: compression costs memory, not bandwidth
         ws_max_size=settings.limits.hard_frame,

@@ -29,6 +29,7 @@ from scorpion.race.protocol import (
 )
 
 from .connection import Connection
+from .limits import FloodGauge, address_key
 from .logs import CONN_ID
 from .services import Services
 
@@ -69,8 +70,9 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
+    key = address_key(address)  # sockets per address count an IPv6 /64 as one
     # Not ready: starting (waiting for the database, restoring the rooms).
-    if not svc.ready or svc.closing or not svc.connections.admits(address):
+    if not svc.ready or svc.closing or not svc.connections.admits(key):
         log.warning("websocket from %s refused: server starting, busy or closing", address)
         await websocket.accept()
         await websocket.close(TRY_AGAIN, "server busy or restarting: retry shortly")
@@ -79,7 +81,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     conn_id = svc.connections.new_id()
     CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
     conn = Connection(conn_id, websocket, send, limits, svc.metrics)
-    svc.connections.add(conn, address)
+    svc.connections.add(conn, key)
     attached = False
     try:
         attached = await hello(svc, conn, websocket)
@@ -93,7 +95,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     except WebSocketDisconnect:
         pass
     finally:
-        svc.connections.remove(conn, address)
+        svc.connections.remove(conn, key)
         svc.hub.detach(conn.id)
         if attached and not (svc.cluster is not None and svc.cluster.forwarder.bye(conn.id)):
             await svc.bridge.run(svc.referee.disconnect(conn.id, time.time()))
@@ -158,22 +160,36 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
     return True
 
 
-async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
-    svc.metrics.commands.inc()
-    started = time.perf_counter()
-    if not conn.bucket.take():  # before decoding: junk frames count against the limit too
-        conn.refusals += 1
+def rate_limited(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
+    """A frame over the rate: answered ``rate-limited`` (with its seq), or once the
+    connection is refused often only counted, or past the flood limit the socket closed.
+    Kept cheap: a flood must not cost the server more than it costs the flooder."""
+    limits = svc.settings.limits
+    now = time.monotonic()
+    if conn.flood is None:
+        conn.flood = FloodGauge(
+            limits.flood_refusals, limits.flood_window, limits.refusals_answered, now
+        )
+    verdict = conn.flood.refuse(now)
+    svc.metrics.rate_limited.inc()
+    if verdict == "answer":
         try:
             data = decode(svc, message)
             seq = seq_of(data) if isinstance(data, dict) else None
         except Refusal:
             seq = None
-        refuse(svc, conn, Refusal("rate-limited", "too many commands: slow down", seq))
-        if conn.refusals >= svc.settings.limits.flood_refusals:
-            log.warning("closing connection %s of %s: flood", conn.id, conn.player)
-            conn.close(FLOOD, "flood: too many commands")
+        conn.send(refused(seq, "rate-limited", "too many commands: slow down"))
+    elif verdict == "flood":
+        log.warning("closing connection %s of %s: flood", conn.id, conn.player)
+        conn.close(FLOOD, "flood: too many commands")
+
+
+async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
+    svc.metrics.commands.inc()
+    started = time.perf_counter()
+    if not conn.bucket.take():  # before decoding: junk frames count against the limit too
+        rate_limited(svc, conn, message)
         return
-    conn.refusals = 0
     try:
         data = decode(svc, message)
     except Refusal as exc:
