@@ -39,3 +39,37 @@ async def test_a_known_token_is_read_from_the_store_once() -> None:
 def test_names_that_would_disguise_a_player_are_refused(name: str) -> None:
     with pytest.raises(BadName):
         clean_name(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "A\u200bda",  # zero-width space
+        "Ada\u2060",  # word joiner
+        "A\u00adda",  # soft hyphen
+        "Ada\U000e0041",  # a tag character
+        "\u061cAda",  # Arabic letter mark
+        "Ada\u3164",  # Hangul filler
+        "A\u115fda",
+        "Ada\uffa0",
+        "A\u200dda",  # a joiner between letters joins nothing
+        "Ada\ufe0f",  # a variation selector after a letter
+    ],
+)
+def test_invisible_and_format_characters_are_refused(name: str) -> None:
+    with pytest.raises(BadName, match="invisible or format characters"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ada \U0001f469\u200d\U0001f4bb",  # woman technologist: a joiner
+        "\u2764\ufe0f\u200d\U0001f525",  # heart on fire: a variation selector and a joiner
+        "\U0001f469\U0001f3fd\u200d\U0001f4bb",  # with a skin tone
+        "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",  # England
+        "Bo 1\ufe0f\u20e3",  # keycap one
+    ],
+)
+def test_emoji_sequences_keep_their_joiners(name: str) -> None:
+    assert clean_name(name) == name

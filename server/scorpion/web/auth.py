@@ -19,6 +19,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from scorpion.race.confusables import ignorable
 from scorpion.store import Account, Store
 
 MAX_NAME = 24
@@ -33,6 +34,40 @@ def _visible(ch: str) -> bool:
     """Whether ``ch`` draws something on its own: not a space, a format (zero-width)
     character, a combining mark or a blank letter."""
     return ch not in _BLANKS and unicodedata.category(ch)[0] not in "ZM" and ch.isprintable()
+
+
+# Invisible characters kept inside an emoji sequence only: the joiner of 👩‍💻, the emoji
+# and text variation selectors (❤️), and the tags of a subdivision flag (🏴 + tags + cancel).
+_ZWJ, _VARIATIONS, _TAGS, _CANCEL_TAG = "\u200d", "\ufe0e\ufe0f", range(0xE0020, 0xE007F), "\U000e007f"
+
+
+def _emoji(ch: str) -> bool:
+    """An emoji or emoji-like symbol (Symbol, other), or a skin tone modifier."""
+    return unicodedata.category(ch) == "So" or 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def _in_emoji(text: str, i: int) -> bool:
+    """Whether the invisible character ``text[i]`` belongs to an emoji sequence.
+
+    >>> _in_emoji("👩\u200d💻", 1), _in_emoji("A\u200dda", 1), _in_emoji("❤\ufe0f", 1)
+    (True, False, True)
+    """
+    ch, before = text[i], text[:i]
+    if ch in _VARIATIONS:
+        return bool(before) and (_emoji(before[-1]) or before[-1] in "0123456789#*")
+    if ch == _ZWJ:
+        base, after = before.rstrip(_VARIATIONS), text[i + 1 : i + 2]
+        return bool(base) and _emoji(base[-1]) and bool(after) and _emoji(after)
+    if ord(ch) in _TAGS or ch == _CANCEL_TAG:
+        start = i
+        while start and ord(text[start - 1]) in _TAGS:
+            start -= 1
+        end = i + (ch != _CANCEL_TAG)
+        while end < len(text) and ord(text[end]) in _TAGS:
+            end += 1
+        flag = start and text[start - 1] == "\U0001f3f4"
+        return bool(flag) and start < end and text[end : end + 1] == _CANCEL_TAG
+    return False
 
 
 class BadName(ValueError):
@@ -81,7 +116,8 @@ def clean_name(name: object) -> str:
 
     Names are stored and sent as plain text (the client renders them with
     textContent), so markup is harmless and kept; what is refused is what could
-    disguise a name: control and format characters, and over-long names.
+    disguise a name: control characters, format and other invisible characters (but
+    the joiners and variation selectors inside an emoji sequence), over-long names.
 
     >>> clean_name("  Ann   Lee ")
     'Ann Lee'
@@ -91,7 +127,11 @@ def clean_name(name: object) -> str:
     Traceback (most recent call last):
     ...
     scorpion.web.auth.BadName: a name cannot contain control characters
-    >>> clean_name("\\u200b\\u200b")
+    >>> clean_name("A\\u200bda")
+    Traceback (most recent call last):
+    ...
+    scorpion.web.auth.BadName: a name cannot contain invisible or format characters (U+200B)
+    >>> clean_name("\\u2800")
     Traceback (most recent call last):
     ...
     scorpion.web.auth.BadName: a name needs at least one visible character
@@ -106,6 +146,11 @@ def clean_name(name: object) -> str:
     for ch in text:
         if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn"):
             raise BadName("a name cannot contain control characters")
+    for i, ch in enumerate(text):
+        if (unicodedata.category(ch) == "Cf" or ignorable(ch)) and not _in_emoji(text, i):
+            raise BadName(
+                f"a name cannot contain invisible or format characters (U+{ord(ch):04X})"
+            )
     if not any(_visible(ch) for ch in text):
         raise BadName("a name needs at least one visible character")
     return text
