@@ -88,7 +88,8 @@ def generate(confusables_txt: str) -> str:
     >>> generate("# Version: 17.0.0\\n0430 ;\\t0061 ;\\tMA\\t# CYRILLIC A\\n").splitlines()[1:]
     ['# Version: 17.0.0', '0430\\t0061']
     """
-    header, rows = [], []
+    header: list[str] = []
+    rows: list[str] = []
     for line in confusables_txt.lstrip("\ufeff").splitlines():
         if line.startswith("#") and not rows:
             header.append(line)
