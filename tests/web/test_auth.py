@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from scorpion.store import Account
-from scorpion.web.auth import BadName, Tokens, clean_name, token_hash
+from scorpion.web.auth import TOUCH_SECONDS, BadName, Tokens, clean_name, token_hash
 
 
 class CountingStore:
     def __init__(self, players: dict[bytes, Account]) -> None:
         self.players = players
         self.lookups = 0
+        self.touched: list[tuple[bytes, float]] = []
+        self.during_lookup: Callable[[], None] = lambda: None
 
     async def player_by_token(self, key: bytes) -> Account | None:
         self.lookups += 1
+        self.during_lookup()
         return self.players.get(key)
+
+    async def touch_token(self, key: bytes, now: float) -> None:
+        self.touched.append((key, now))
 
     async def player_by_device_token(self, key: bytes) -> Account | None:
         return None  # no other devices here (tests/web/test_devices.py has them)
@@ -33,6 +41,36 @@ async def test_a_known_token_is_read_from_the_store_once() -> None:
     tokens.forget_player("p1")
     store.players.clear()  # deleted from the store too
     assert await tokens.player("t1") is None
+
+
+async def test_a_cached_token_is_checked_again_after_the_bound() -> None:
+    """A sign-out whose message never came (Redis away) is seen within ``recheck``; last
+    use is written when first read, then at most every TOUCH_SECONDS."""
+    ann = Account("p1", "Ann", 0.0)
+    store = CountingStore({token_hash("t1"): ann})
+    now = [100.0]
+    tokens = Tokens(store, recheck=30.0, clock=lambda: now[0])  # type: ignore[arg-type]
+    assert await tokens.player("t1") == ann and len(store.touched) == 1
+    now[0] += 29.0
+    assert await tokens.player("t1") == ann and store.lookups == 1  # from memory
+    now[0] += 2.0
+    assert await tokens.player("t1") == ann and store.lookups == 2  # from the store again
+    assert len(store.touched) == 1  # not yet due
+    now[0] += TOUCH_SECONDS
+    assert await tokens.player("t1") == ann and len(store.touched) == 2
+    del store.players[token_hash("t1")]  # signed out by another process
+    now[0] += 31.0
+    assert await tokens.player("t1") is None
+
+
+async def test_a_lookup_under_way_when_the_player_is_forgotten_is_not_kept() -> None:
+    ann = Account("p1", "Ann", 0.0)
+    store = CountingStore({token_hash("t1"): ann})
+    tokens = Tokens(store)  # type: ignore[arg-type]
+    store.during_lookup = lambda: tokens.forget_player("p1")  # a sign-out meanwhile
+    assert await tokens.player("t1") == ann
+    store.during_lookup = lambda: None
+    assert await tokens.player("t1") == ann and store.lookups == 2  # read again, not cached
 
 
 @pytest.mark.parametrize("name", ["\u200b", "a\x00b", " ", "x" * 25, "\u202eevil"])

@@ -129,10 +129,11 @@ async def test_a_leaked_recovery_code_stops_working_when_a_new_one_is_made(
     assert (await api.call("GET", "/api/me", attacker)).json()["player"]["id"] == pid
     socket = await practice_socket(server, attacker)
     r = await api.call("POST", "/api/me/recovery-code", victim)
-    assert r.status_code == 201 and r.json()["signed_out"] == 1
+    assert r.status_code == 201
+    gone = await api.call("GET", "/api/me", attacker)
+    assert gone.status_code == 401 and gone.json()["error"]["code"] == "bad-token"
     assert await socket.closed() == (4001, "signed out: this device's token was revoked")
-    r = await api.call("GET", "/api/me", attacker)
-    assert r.status_code == 401 and r.json()["error"]["code"] == "bad-token"
+    assert r.json()["signed_out"] == 1
     again = await Client.connect(server.ws_url, "again")
     assert (await again.hello(attacker, practice=True))["code"] == "bad-token"
     assert (await api.call("POST", "/api/recover", body={"code": leaked})).status_code == 400
