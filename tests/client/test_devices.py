@@ -91,9 +91,7 @@ def test_your_devices_lists_them_and_signs_one_out(
 ) -> None:
     laptop = new_page(*size)
     own_player(laptop, server.url, "Ada")
-    code = laptop.evaluate(
-        "(async () => (await import('/js/api.js')).makeDeviceCode())()"
-    )["code"]
+    code = laptop.evaluate("(async () => (await import('/js/api.js')).makeDeviceCode())()")["code"]
     phone = new_page(390, 844, True)
     phone.goto(server.url + "/")
     phone.evaluate(f"(async () => (await import('/js/api.js')).useCode({code!r}))()")

@@ -173,7 +173,7 @@ async def test_your_devices_are_listed_and_one_is_signed_out(
 
 
 async def test_sign_out_everywhere_else_keeps_this_device(server: ServerProcess, api: Api) -> None:
-    pid, first = await api.new_player("Gus")
+    _, first = await api.new_player("Gus")
     others = []
     for _ in range(2):
         code = (await api.call("POST", "/api/me/device-code", first)).json()["code"]

@@ -52,7 +52,7 @@ export function yourDevices(signedOutHere) {
       const seen = d.last_seen ? `last used ${when(d.last_seen)}` : "not used since this list began";
       const out = h("button.btn.danger", { type: "button", onclick: () => signOut(d) },
         d.this_device ? "Sign out here" : "Sign out");
-      out.setAttribute("aria-label", d.this_device ? "Sign out this device" : `Sign out ${name}, ${seen}`);
+      out.setAttribute("aria-label", d.this_device ? "Sign out here, on this device" : `Sign out ${name}, ${seen}`);
       list.append(h("li", { dataset: { device: d.id } },
         h("div.what", {},
           h("strong", {}, name, d.this_device ? " " : null, d.this_device ? h("span.tag.won", { text: "this device" }) : null),
