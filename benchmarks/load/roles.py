@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -109,10 +111,13 @@ async def seated_room(
     return conns, [player for player, _ in players]
 
 
+FOLLOWERS = itertools.count(1)  # names that differ: a room refuses two that look the same
+
+
 async def follower(
     http: httpx.AsyncClient, url: str, room: str, racer: str, record: Record
 ) -> Conn:
-    _, token = await new_player(http, "follower")
+    _, token = await new_player(http, f"follower {os.getpid()}.{next(FOLLOWERS)}")
     conn = Conn(url, token, record, "follower")
     await conn.open(room=room)
     await conn.call("follow", player=racer)

@@ -126,6 +126,10 @@ export const records = (month) => request("GET", `/api/me/records${month ? `?mon
 // Your player on another device (docs/http-api.md): codes travel in bodies, never in a URL.
 export const makeDeviceCode = () => request("POST", "/api/me/device-code");
 export const makeRecoveryCode = () => request("POST", "/api/me/recovery-code");
+// The devices signed in as this player; signing one (or all the others) out.
+export const myDevices = () => request("GET", "/api/me/devices");
+export const signOutDevice = (id) => request("DELETE", `/api/me/devices/${encodeURIComponent(id)}`);
+export const signOutOthers = () => request("POST", "/api/me/devices/sign-out-others");
 
 /** This browser becomes the player of a one-time code (or a recovery code), with a token of
  * its own; the player this browser had before is forgotten here. */

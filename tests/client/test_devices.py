@@ -4,6 +4,8 @@ into a third, empty browser. No token or code ever appears in a URL."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -81,3 +83,34 @@ def test_a_code_moves_the_player_and_a_recovery_code_brings_it_back(
     for url in urls:
         assert code not in url and written_down not in url
         assert not any(t and t in url for t in tokens)
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
+def test_your_devices_lists_them_and_signs_one_out(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path, size: tuple[int, int]
+) -> None:
+    laptop = new_page(*size)
+    own_player(laptop, server.url, "Ada")
+    code = laptop.evaluate("(async () => (await import('/js/api.js')).makeDeviceCode())()")["code"]
+    phone = new_page(390, 844, True)
+    phone.goto(server.url + "/")
+    phone.evaluate(f"(async () => (await import('/js/api.js')).useCode({code!r}))()")
+
+    laptop.goto(server.url + "/#/devices")
+    devices = laptop.get_by_role("region", name="Your devices")
+    rows = devices.get_by_role("listitem")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("this device")
+    expect(rows.nth(0)).to_contain_text("player made here")
+    expect(rows.nth(1)).to_contain_text("came with a one-time code")
+    laptop.locator("#your-devices-h").scroll_into_view_if_needed()
+    laptop.screenshot(path=str(screenshots / f"your-devices-{size[0]}.png"), full_page=True)
+
+    rows.nth(1).get_by_role("button", name="Sign out").click()
+    laptop.locator(".overlay").get_by_role("button", name="Sign out").click()
+    expect(rows).to_have_count(1)
+    expect(devices.get_by_role("button", name="Sign out everywhere else")).to_be_disabled()
+    # The phone's token no longer works: its next request is refused and it forgets it.
+    phone.goto(server.url + "/#/devices")
+    expect(phone.get_by_text("This browser was signed out")).to_be_visible()
+    assert phone.evaluate("localStorage.getItem('scorpion.token')") is None

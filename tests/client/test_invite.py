@@ -83,3 +83,26 @@ def test_a_full_room_offers_only_watching(server: ServerProcess, new_page: PageF
     expect(cy.locator(".players")).to_contain_text("Watching: Cy")
     expect(cy.get_by_text("Every seat is taken")).to_be_visible()
     expect(cy.get_by_role("button", name="Take a seat")).to_have_count(0)
+
+
+def test_a_name_that_looks_like_a_members_is_refused_and_changed(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    ada = new_page(1366, 800)
+    link = create_room(ada, server.url, "Ada")
+    twin = visitor(new_page, "phone")
+    twin.goto(link)
+    twin.get_by_role("dialog").get_by_label("Your name").fill("Ad\u0430")  # a Cyrillic а
+    twin.get_by_role("dialog").get_by_role("button", name="Watch", exact=True).click()
+    expect(twin.get_by_role("heading", name="Pick another name")).to_be_visible()
+    expect(twin.locator("main, body").first).to_contain_text(
+        "looks the same as another racer's name"
+    )
+    twin.screenshot(path=str(screenshots / "name-taken-phone.png"))
+    twin.get_by_label("Your name in this room").fill("Ada B")
+    twin.get_by_role("button", name="Join with this name").click()
+    # The room's invite again, with the new name: a seat or watching, as before.
+    dialog = twin.get_by_role("dialog")
+    expect(dialog.get_by_label("Your name")).to_have_value("Ada B")
+    dialog.get_by_role("button", name="Watch", exact=True).click()
+    expect(ada.locator(".players")).to_contain_text("Watching: Ada B")

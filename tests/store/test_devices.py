@@ -44,7 +44,7 @@ async def test_a_device_code_works_once_before_it_expires(store: Store) -> None:
     assert await store.claim_device_code(b"c2", b"t3", now=500.0) is None  # once
     assert (await store.player_by_device_token(b"t2")).id == "p1"  # type: ignore[union-attr]
     assert await store.player_by_device_token(b"t3") is None
-    assert await store.player_by_device_token(b"t1") is None  # the first token is the player's
+    assert (await store.player_by_token(b"t1")).id == "p1"  # type: ignore[union-attr]
 
 
 async def test_a_recovery_code_is_replaced_and_tokens_go_with_the_player(store: Store) -> None:
@@ -61,6 +61,41 @@ async def test_a_recovery_code_is_replaced_and_tokens_go_with_the_player(store: 
         assert await store.player_by_device_token(token) is None
     assert await store.recover_player(b"r2", b"t4") is None
     assert await store.claim_device_code(b"c1", b"t5", now=0.0) is None
+
+
+async def test_tokens_are_listed_and_signed_out(store: Store) -> None:
+    """Each token (device) says how it was made; a revoked one finds nobody, the first
+    token included; another player's token is not revoked by this one."""
+    await store.create_player("p2", b"u1", "Bo", agent="Firefox on Linux")
+    await store.add_device_code(b"c1", "p1", expires=1e12)
+    await store.claim_device_code(b"c1", b"t2", now=0.0, agent="Safari on iPhone")
+    await store.set_recovery_code("p1", b"r1")
+    await store.recover_player(b"r1", b"t3", agent="Chrome on Android")
+    tokens = await store.device_tokens("p1")
+    assert [(t.token_hash, t.how, t.agent) for t in tokens] == [
+        (b"t1", "new-player", ""),
+        (b"t2", "device-code", "Safari on iPhone"),
+        (b"t3", "recovery-code", "Chrome on Android"),
+    ]
+    assert all(t.created <= (t.last_seen or 0) for t in tokens)
+    await store.touch_token(b"t2", 5e9)
+    assert [t.last_seen for t in await store.device_tokens("p1")][1] == 5e9
+    assert await store.revoke_tokens("p1", [b"t1", b"u1", b"nope"]) == [b"t1"]
+    assert await store.player_by_token(b"t1") is None
+    assert await store.player_by_device_token(b"t1") is None
+    assert (await store.player_by_token(b"u1")).id == "p2"  # type: ignore[union-attr]
+    assert [t.token_hash for t in await store.device_tokens("p1")] == [b"t2", b"t3"]
+
+
+async def test_a_new_recovery_code_revokes_the_tokens_the_old_one_gave(store: Store) -> None:
+    await store.set_recovery_code("p1", b"r1")
+    await store.recover_player(b"r1", b"t2")  # a leaked code used elsewhere
+    await store.add_device_code(b"c1", "p1", expires=1e12)
+    await store.claim_device_code(b"c1", b"t3", now=0.0)
+    assert await store.set_recovery_code("p1", b"r2") == [b"t2"]
+    assert await store.player_by_device_token(b"t2") is None
+    assert (await store.player_by_device_token(b"t3")).id == "p1"  # type: ignore[union-attr]
+    assert (await store.player_by_token(b"t1")).id == "p1"  # type: ignore[union-attr]
 
 
 async def test_reports_are_kept_newest_first_after_the_players_are_gone(store: Store) -> None:
@@ -144,8 +179,9 @@ async def old_database(database: str, version: int) -> None:
         steps = [*map(schema.MIGRATIONS.get, range(1, version + 1))]
         steps.append(f"PRAGMA user_version={version}")
     await script(database, ";\n".join(map(str, steps)))
+    token = "'x'" if "://" in database else "X'78'"  # bytes b"x" on either
     await script(database, "INSERT INTO players (id, token_hash, name, created) "
-                           "VALUES ('p1', 'x', 'Old', 1)")  # fmt: skip
+                           f"VALUES ('p1', {token}, 'Old', 1)")  # fmt: skip
 
 
 async def schema_version(database: str) -> int:
@@ -156,7 +192,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 8
+    assert schema.VERSION == postgres_schema.VERSION == 9
     await old_database(database, version)
     store = open_store(database)
     await store.open()
@@ -181,6 +217,14 @@ async def test_every_older_schema_is_migrated(database: str, version: int) -> No
         assert await store.round_games("r", 1) == [raced]  # version 7's index serves it
         await store.write([SaveAnalysis("g3", {"outcome": "won"}, 3.0)])  # version 8's
         assert await store.analysis("g3") == {"outcome": "won"}
+        # version 9's: the first token is listed (and revoked) like the others
+        tokens = await store.device_tokens("p1")
+        assert [(t.how, t.last_seen is None) for t in tokens] == [
+            ("new-player", True),  # made before: never seen since
+            ("device-code", False),
+        ]
+        assert await store.revoke_tokens("p1", [tokens[0].token_hash]) == [tokens[0].token_hash]
+        assert await store.player_by_token(tokens[0].token_hash) is None
     finally:
         await store.close()
     assert await schema_version(database) == schema.VERSION

@@ -98,3 +98,96 @@ async def test_a_reported_name_reaches_the_operator_only(server: ServerProcess, 
     await b.close()
     out = scorpion_reports(server.db)
     assert '"Bo <rude>"' in out and bo_id in out and '"a slur"' in out
+
+
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Safari/604.1"
+
+
+async def on_device(api: Api, path: str, body: dict[str, object], agent: str) -> dict:
+    r = await api.http.post(path, json=body, headers={"User-Agent": agent})
+    assert r.status_code in (200, 201), r.text
+    data: dict = r.json()
+    return data
+
+
+async def practice_socket(server: ServerProcess, token: str) -> Client:
+    client = await Client.connect(server.ws_url, "device")
+    assert (await client.hello(token, practice=True))["type"] == "welcome"
+    return client
+
+
+async def test_a_leaked_recovery_code_stops_working_when_a_new_one_is_made(
+    server: ServerProcess, api: Api
+) -> None:
+    """Issue 24, item 10: the attacker's token from a leaked recovery code is signed out
+    (HTTP 401, open socket closed 4001) as soon as the victim makes a new code."""
+    pid, victim = await api.new_player("Eve's victim")
+    leaked = (await api.call("POST", "/api/me/recovery-code", victim)).json()["recovery_code"]
+    stolen = await on_device(api, "/api/recover", {"code": leaked}, IPHONE)
+    attacker = stolen["token"]
+    assert (await api.call("GET", "/api/me", attacker)).json()["player"]["id"] == pid
+    socket = await practice_socket(server, attacker)
+    r = await api.call("POST", "/api/me/recovery-code", victim)
+    assert r.status_code == 201
+    gone = await api.call("GET", "/api/me", attacker)
+    assert gone.status_code == 401 and gone.json()["error"]["code"] == "bad-token"
+    assert await socket.closed() == (4001, "signed out: this device's token was revoked")
+    assert r.json()["signed_out"] == 1
+    again = await Client.connect(server.ws_url, "again")
+    assert (await again.hello(attacker, practice=True))["code"] == "bad-token"
+    assert (await api.call("POST", "/api/recover", body={"code": leaked})).status_code == 400
+    assert (await api.call("GET", "/api/me", victim)).status_code == 200  # the victim stays
+
+
+async def test_your_devices_are_listed_and_one_is_signed_out(
+    server: ServerProcess, api: Api
+) -> None:
+    made = await on_device(api, "/api/players", {"name": "Flo"}, FIREFOX)
+    laptop = made["token"]
+    code = (await api.call("POST", "/api/me/device-code", laptop)).json()["code"]
+    phone = (await on_device(api, "/api/devices/claim", {"code": code}, IPHONE))["token"]
+    r = await api.call("GET", "/api/me/devices", laptop)
+    assert r.status_code == 200, r.text
+    devices = r.json()["devices"]
+    assert [(d["agent"], d["made"], d["this_device"]) for d in devices] == [
+        ("Firefox on Linux", "new-player", True),
+        ("Safari on iPhone", "device-code", False),
+    ]
+    assert all(d["created"] <= d["last_seen"] for d in devices)
+    assert laptop not in r.text and phone not in r.text  # a device is never named by its token
+    socket = await practice_socket(server, phone)
+    assert (await api.call("GET", "/api/me", phone)).status_code == 200  # cached now
+    r = await api.call("DELETE", f"/api/me/devices/{devices[1]['id']}", laptop)
+    assert r.json() == {"signed_out": 1, "this_device": False}
+    assert (await socket.closed())[0] == 4001
+    assert (await api.call("GET", "/api/me", phone)).status_code == 401
+    assert len((await api.call("GET", "/api/me/devices", laptop)).json()["devices"]) == 1
+    for gone in (devices[1]["id"], "0123456789abcdef", "nope"):
+        r = await api.call("DELETE", f"/api/me/devices/{gone}", laptop)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown-device"
+    # Signing this device out is allowed: it is the last of the player's tokens.
+    r = await api.call("DELETE", f"/api/me/devices/{devices[0]['id']}", laptop)
+    assert r.json() == {"signed_out": 1, "this_device": True}
+    assert (await api.call("GET", "/api/me/devices", laptop)).status_code == 401
+
+
+async def test_sign_out_everywhere_else_keeps_this_device(server: ServerProcess, api: Api) -> None:
+    _, first = await api.new_player("Gus")
+    others = []
+    for _ in range(2):
+        code = (await api.call("POST", "/api/me/device-code", first)).json()["code"]
+        others.append((await on_device(api, "/api/devices/claim", {"code": code}, IPHONE))["token"])
+    sockets = [await practice_socket(server, t) for t in (first, *others)]
+    r = await api.call("POST", "/api/me/devices/sign-out-others", others[0])
+    assert r.json() == {"signed_out": 2}
+    assert [(await s.closed(timeout=10))[0] for s in sockets[::2]] == [4001, 4001]
+    assert [(await api.call("GET", "/api/me", t)).status_code for t in (first, *others)] == [
+        401,
+        200,
+        401,
+    ]
+    assert (await sockets[1].call("ping"))["type"] == "applied"  # this device's socket stays
+    r = await api.call("POST", "/api/me/devices/sign-out-others", others[0])
+    assert r.json() == {"signed_out": 0}
+    assert (await api.call("POST", "/api/me/devices/sign-out-others")).status_code == 401

@@ -131,6 +131,32 @@ async def test_an_invisible_name_is_refused(server: ServerProcess, api: Api) -> 
         r = await api.call("PATCH", "/api/me", token, {"name": name})
         assert (r.status_code, r.json()["error"]["code"]) == (400, "bad-name"), repr(name)
     assert (await api.call("GET", "/api/me", token)).json()["player"]["name"] == "Ann"
-    # Zero-width characters inside a visible name are kept (emoji sequences use them).
-    r = await api.call("POST", "/api/players", body={"name": "A\u200dB"})
-    assert r.status_code == 201
+    for name in ["A\u200bda", "Ada\u2060", "A\u00adda", "Ada\U000e0041", "\u061cAda", "A\u200dB"]:
+        r = await api.call("POST", "/api/players", body={"name": name})
+        assert (r.status_code, r.json()["error"]["code"]) == (400, "bad-name"), repr(name)
+        assert "invisible or format characters" in r.json()["error"]["message"]
+    # A joiner inside an emoji sequence is kept (woman technologist, heart on fire).
+    for name in ["Ada \U0001f469\u200d\U0001f4bb", "\u2764\ufe0f\u200d\U0001f525"]:
+        r = await api.call("POST", "/api/players", body={"name": name})
+        assert r.status_code == 201 and r.json()["player"]["name"] == name
+
+
+async def test_three_adas_cannot_share_one_lobby(server: ServerProcess, api: Api) -> None:
+    """Latin "Ada", "Ada" with a zero-width space, "Ada" with a Cyrillic а: one lobby shows
+    one of them; the others are refused ``name-taken`` (their names look the same)."""
+    _, ada = await api.new_player("Ada")
+    _, cyrillic = await api.new_player("Ad\u0430")
+    zero_width = await api.call("POST", "/api/players", body={"name": "A\u200bda"})
+    assert zero_width.status_code == 400  # refused before any room
+    room = await api.new_room(ada)
+    first = await Client.connect(server.ws_url, "ada")
+    assert (await first.hello(ada, room=room))["type"] == "welcome"
+    twin = await Client.connect(server.ws_url, "twin")
+    refusal = await twin.hello(cyrillic, room=room)
+    assert refusal["type"] == "refused" and refusal["code"] == "name-taken"
+    assert "looks the same as another racer's name" in refusal["message"]
+    assert (await twin.closed())[0] == 4000
+    assert (await first.call("join", **{"as": "player"}))["type"] == "applied"
+    summary = (await api.call("GET", f"/api/rooms/{room}")).json()
+    assert [p["name"] for p in summary["players"]] == ["Ada"] and summary["spectators"] == 0
+    await first.close()

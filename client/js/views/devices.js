@@ -6,6 +6,7 @@
 import { clear, clock, h } from "../dom.js";
 import * as api from "../api.js";
 import { confirmDialog, toast } from "../ui.js";
+import { yourDevices } from "./yourdevices.js";
 
 export function mountDevices(ctx) {
   const { root } = ctx;
@@ -27,6 +28,8 @@ export function mountDevices(ctx) {
     useError,
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, "Use this code")));
 
+  const signedIn = has ? yourDevices(() => { ctx.refreshWho(); ctx.go("#/"); }) : null;
+
   root.append(h("div.stack", {},
     h("h1", { text: "Use on another device" }),
     h("p.lead", { text: has ? `You play as ${me.name} in this browser. Your statistics and streak follow you to any device that has your player.` : "This browser has no player yet: type a code from a device that has one." }),
@@ -42,7 +45,8 @@ export function mountDevices(ctx) {
       h("section.panel.stack", { "aria-labelledby": "recovery-h" },
         h("h2", { id: "recovery-h", text: "Recovery code" }),
         h("p.muted", { text: "Write it down: if you lose every device, it brings your player back. It is shown once; making a new one replaces the old one." }),
-        h("div.row", {}, makeRecovery), recoveryOut))));
+        h("div.row", {}, makeRecovery), recoveryOut)),
+    signedIn?.panel));
 
   async function makeCode() {
     try {
@@ -66,12 +70,16 @@ export function mountDevices(ctx) {
   }
 
   async function recoveryCode() {
-    if (!(await confirmDialog("Make a new recovery code? Any code you wrote down before stops working.", "Make it"))) return;
+    if (!(await confirmDialog("Make a new recovery code? Any code you wrote down before stops working, and the devices it signed in are signed out.", "Make it"))) return;
     try {
       const made = await api.makeRecoveryCode();
       clear(recoveryOut);
       recoveryOut.append(h("p.device-code", { dataset: { recovery: made.recovery_code }, text: made.recovery_code.toUpperCase() }),
         h("p.muted", { text: "Write it down now: it will not be shown again." }));
+      if (made.signed_out) {
+        recoveryOut.append(h("p.muted", { text: made.signed_out === 1 ? "1 device the old code signed in was signed out." : `${made.signed_out} devices the old code signed in were signed out.` }));
+        signedIn?.load();
+      }
     } catch (err) {
       toast(err.message);
     }

@@ -2,6 +2,7 @@
 // (follow one racer's board) and the results with the chart and rematch.
 
 import { announce, clear, clock, h, ordinal } from "../dom.js";
+import * as api from "../api.js";
 import { openSession } from "../session.js";
 import { createLobby } from "./lobby.js";
 import { resultsDialog } from "./results.js";
@@ -150,6 +151,24 @@ export function mountRoom(ctx, roomId) {
     parts.watchAll?.destroy();
     clear(root);
     parts = {};
+    if (m === "failed" && s.conn?.code === "name-taken") {
+      // Another member's name looks the same as ours (docs/protocol.md): rename, come back.
+      const input = h("input.input", { id: "other-name", maxlength: "24", required: true, autocomplete: "nickname" });
+      const error = h("p.error-text", { role: "alert" });
+      const rename = async (e) => {
+        e.preventDefault();
+        try {
+          await api.rename(input.value.trim());
+          location.reload();
+        } catch (err) {
+          error.textContent = err.message;
+        }
+      };
+      root.append(h("div.panel.stack", {}, h("h1", { text: "Pick another name" }), h("p.muted", { text: s.conn.message }),
+        h("form.stack", { onsubmit: rename }, h("label.field", { for: "other-name" }, "Your name in this room", input), error,
+          h("div.row", {}, h("button.btn.primary", { type: "submit" }, "Join with this name")))));
+      return;
+    }
     if (m === "failed") {
       const msg = s.conn?.code === "unknown-room" ? "This room does not exist (or it has closed)." : s.conn?.message || "Cannot connect.";
       root.append(h("div.panel.stack", {}, h("h1", { text: "Room not found" }), h("p.muted", { text: msg }),

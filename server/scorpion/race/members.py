@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from .confusables import skeleton
+from .errors import RaceError
 from .outputs import ConnId
 from .players import Player
 from .seqs import SeqWindow
@@ -62,6 +64,19 @@ class Members:
             return member, True
         member.player = player
         return member, False
+
+    def check_name(self, player: Player) -> None:
+        """RaceError ``name-taken`` when another member's name looks the same as the
+        player's (the same TR39 confusable skeleton: "Ada" and "Аda" with a Cyrillic А):
+        nobody can pass for someone else in the room."""
+        mine = skeleton(player.name)
+        for member in self.by_id.values():
+            if member.id != player.id and skeleton(member.player.name) == mine:
+                raise RaceError(
+                    "name-taken",
+                    f"Your name {player.name!r} looks the same as another racer's name "
+                    "in this room: change your name to join",
+                )
 
     def attach(self, conn: ConnId, member: Member) -> None:
         member.conns.add(conn)

@@ -175,6 +175,7 @@ class Referee:
                 room = self.rooms.get(hello.room)
                 if room is None or room.closed:
                     raise RaceError("unknown-room", f"There is no room {hello.room!r}")
+                room.members.check_name(player)
                 place = room
             else:
                 assert hello.daily is not None

@@ -62,6 +62,20 @@ class Account:
 
 
 @dataclass(frozen=True, slots=True)
+class DeviceToken:
+    """One token of a player: one signed-in device. ``how`` it was made: 'new-player',
+    'device-code', 'recovery-code' or 'unknown' (given to another device before schema
+    9); ``agent``: the browser family it was made on ("Firefox on Linux"), never the
+    whole User-Agent; ``last_seen``: when it was last used (to the nearest few minutes)."""
+
+    token_hash: bytes
+    how: str
+    agent: str
+    created: float
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class SavedGame:
     """One player's game: the deal, rules, result and every action with its elapsed time.
 
@@ -222,7 +236,9 @@ class Store(Protocol):
         ...
 
     # players
-    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Account: ...
+    async def create_player(
+        self, player_id: str, token_hash: bytes, name: str, agent: str = ""
+    ) -> Account: ...
     async def player_by_token(self, token_hash: bytes) -> Account | None: ...
     async def player(self, player_id: str) -> Account | None: ...
     async def rename_player(self, player_id: str, name: str) -> Account: ...
@@ -265,10 +281,32 @@ class Store(Protocol):
     async def player_by_device_token(self, token_hash: bytes) -> Account | None: ...
     async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None: ...
     async def claim_device_code(
-        self, code_hash: bytes, token_hash: bytes, now: float
+        self, code_hash: bytes, token_hash: bytes, now: float, agent: str = ""
     ) -> Account | None: ...
-    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None: ...
-    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Account | None: ...
+    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> list[bytes]:
+        """The player's recovery code, replacing the old one; the tokens the old one gave
+        (how 'recovery-code', and 'unknown' ones when there was an old code) are revoked:
+        their hashes."""
+        ...
+
+    async def recover_player(
+        self, code_hash: bytes, token_hash: bytes, agent: str = ""
+    ) -> Account | None: ...
+
+    # a player's tokens, one per signed-in device (docs/http-api.md "Your devices")
+    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
+        """Every token of the player, the first made first."""
+        ...
+
+    async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
+        """Sign out: the player's tokens among ``token_hashes`` stop working; those that
+        were the player's."""
+        ...
+
+    async def touch_token(self, token_hash: bytes, now: float) -> None:
+        """The token was used at ``now`` (its last_seen)."""
+        ...
+
     async def add_player_device(self, player_id: str, device_hash: bytes) -> None:
         """Keep that the player was made, claimed or recovered on this device (its HMAC)."""
         ...

@@ -31,7 +31,7 @@ from .base import (
     StoreError,
     Write,
 )
-from .postgres_devices import DevicesAndReports, save_report
+from .postgres_devices import DevicesAndReports, add_token, save_report
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import (
     GAME_COLUMN_COUNT,
@@ -199,7 +199,9 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
         return await self._write(op)
 
     # --------------------------------------------------------------- players
-    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Account:
+    async def create_player(
+        self, player_id: str, token_hash: bytes, name: str, agent: str = ""
+    ) -> Account:
         now = time.time()
 
         async def op(c: Conn) -> Account:
@@ -210,6 +212,7 @@ class PostgresStore(DevicesAndReports, PostgresWorker):
                 name,
                 now,
             )
+            await add_token(c, token_hash, player_id, "new-player", agent, now)
             return Account(player_id, name, now)
 
         return await self._write(op)

@@ -7,25 +7,53 @@ stored. Version 5's ``player_devices`` link players (:meth:`DevicesAndReports.li
 
 from __future__ import annotations
 
+import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import astuple
 
-from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, SaveReport
+from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SaveReport
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import REPORT_COLUMNS, player_from_row
 
 _PLAYER = "SELECT id, name, created FROM players WHERE id = $1"
 
 
-async def _add_token(c: Conn, token_hash: bytes, player_id: str) -> Account | None:
+async def add_token(
+    c: Conn, token_hash: bytes, player_id: str, how: str, agent: str, now: float | None = None
+) -> Account | None:
     """Give the player ``token_hash``; the player."""
+    now = now or time.time()
     await c.execute(
-        "INSERT INTO device_tokens (token_hash, player_id, created) VALUES ($1, $2, $3)",
+        "INSERT INTO device_tokens (token_hash, player_id, created, how, agent, last_seen) "
+        "VALUES ($1, $2, $3, $4, $5, $3)",
         token_hash,
         player_id,
-        time.time(),
+        now,
+        how,
+        agent,
     )
     return player_from_row(await c.fetchrow(_PLAYER, player_id))
+
+
+async def revoke(c: Conn, player_id: str, hashes: list[bytes]) -> list[bytes]:
+    """Delete the player's tokens among ``hashes`` (a revoked first token is overwritten in
+    players with a hash no token has); those that were there."""
+    rows = await c.fetch(
+        "DELETE FROM device_tokens WHERE player_id = $1 AND token_hash = ANY($2::bytea[]) "
+        "RETURNING token_hash",
+        player_id,
+        hashes,
+    )
+    found = [bytes(row[0]) for row in rows]
+    if found:
+        await c.execute(
+            "UPDATE players SET token_hash = $1 WHERE id = $2 AND token_hash = ANY($3::bytea[])",
+            secrets.token_bytes(32),
+            player_id,
+            found,
+        )
+    return found
 
 
 def save_report(report: SaveReport) -> PgOp:
@@ -63,7 +91,7 @@ class DevicesAndReports(PostgresWorker):
         await self._write(op)
 
     async def claim_device_code(
-        self, code_hash: bytes, token_hash: bytes, now: float
+        self, code_hash: bytes, token_hash: bytes, now: float, agent: str = ""
     ) -> Account | None:
         """Use a one-time code (once): its player gets the new token. None when the code
         is unknown, used or expired."""
@@ -75,14 +103,26 @@ class DevicesAndReports(PostgresWorker):
             )
             if row is None or row["expires"] <= now:
                 return None
-            return await _add_token(c, token_hash, row["player_id"])
+            return await add_token(c, token_hash, row["player_id"], "device-code", agent)
 
         return await self._write(op)
 
-    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None:
-        """The player's recovery code (a new one replaces the old one)."""
-        await self._write(
-            lambda c: c.execute(
+    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> list[bytes]:
+        """The player's recovery code (a new one replaces the old one and revokes the
+        tokens the old one gave: see :meth:`.base.Store.set_recovery_code`)."""
+
+        async def op(c: Conn) -> list[bytes]:
+            had = await c.fetchval(
+                "SELECT 1 FROM recovery_codes WHERE player_id = $1 FOR UPDATE", player_id
+            )
+            # Tokens of unknown origin may be the old code's, if there was one.
+            hows = ["recovery-code", "unknown"] if had else ["recovery-code"]
+            rows = await c.fetch(
+                "SELECT token_hash FROM device_tokens WHERE player_id = $1 AND how = ANY($2)",
+                player_id,
+                hows,
+            )
+            await c.execute(
                 "INSERT INTO recovery_codes (player_id, code_hash, created) VALUES ($1, $2, $3) "
                 "ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, "
                 "created = excluded.created",
@@ -90,9 +130,39 @@ class DevicesAndReports(PostgresWorker):
                 code_hash,
                 time.time(),
             )
+            given = [bytes(row[0]) for row in rows]
+            return await revoke(c, player_id, given) if given else []
+
+        return await self._write(op)
+
+    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
+        """Every token of the player, the first made first."""
+        rows = await self._read(
+            lambda c: c.fetch(
+                "SELECT token_hash, how, agent, created, last_seen FROM device_tokens "
+                "WHERE player_id = $1 ORDER BY created, token_hash",
+                player_id,
+            )
+        )
+        return [DeviceToken(bytes(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
+
+    async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
+        """Sign out the player's tokens among ``token_hashes``; those that were theirs."""
+        hashes = list(token_hashes)
+        if not hashes:
+            return []
+        return await self._write(lambda c: revoke(c, player_id, hashes))
+
+    async def touch_token(self, token_hash: bytes, now: float) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE device_tokens SET last_seen = $1 WHERE token_hash = $2", now, token_hash
+            )
         )
 
-    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Account | None:
+    async def recover_player(
+        self, code_hash: bytes, token_hash: bytes, agent: str = ""
+    ) -> Account | None:
         """The player of a recovery code, who gets the new token; None for an unknown code.
         The code stays valid until the player makes a new one."""
 
@@ -100,7 +170,9 @@ class DevicesAndReports(PostgresWorker):
             player_id = await c.fetchval(
                 "SELECT player_id FROM recovery_codes WHERE code_hash = $1", code_hash
             )
-            return None if player_id is None else await _add_token(c, token_hash, player_id)
+            if player_id is None:
+                return None
+            return await add_token(c, token_hash, player_id, "recovery-code", agent)
 
         return await self._write(op)
 

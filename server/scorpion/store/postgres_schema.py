@@ -141,7 +141,18 @@ CREATE TABLE IF NOT EXISTS analyses (
 );
 """
 
-VERSION: Final = 8
+# Every token in device_tokens, with how it was made, its browser family and when last
+# used: see schema.py.
+SCHEMA_V9: Final = """
+ALTER TABLE device_tokens ADD COLUMN IF NOT EXISTS how TEXT NOT NULL DEFAULT 'unknown';
+ALTER TABLE device_tokens ADD COLUMN IF NOT EXISTS agent TEXT NOT NULL DEFAULT '';
+ALTER TABLE device_tokens ADD COLUMN IF NOT EXISTS last_seen DOUBLE PRECISION;
+INSERT INTO device_tokens (token_hash, player_id, created, how)
+    SELECT token_hash, id, created, 'new-player' FROM players
+    ON CONFLICT DO NOTHING;
+"""
+
+VERSION: Final = 9
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -151,6 +162,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     6: SCHEMA_V6,
     7: SCHEMA_V7,
     8: SCHEMA_V8,
+    9: SCHEMA_V9,
 }
 
 # Created before the version is read: the schema version and the server secret (processes

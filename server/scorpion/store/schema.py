@@ -142,7 +142,21 @@ CREATE TABLE IF NOT EXISTS analyses (
 ) WITHOUT ROWID;
 """
 
-VERSION: Final = 8
+# Every token in device_tokens, each with how it was made ('new-player', 'device-code',
+# 'recovery-code'; 'unknown' for the tokens given to other devices before this version),
+# the browser family it was made on and when it was last used: a player lists and signs
+# out their devices (web/http_signins.py). players.token_hash stays (a revoked first token
+# is overwritten there with a hash no token has).
+SCHEMA_V9: Final = """
+ALTER TABLE device_tokens ADD COLUMN how TEXT NOT NULL DEFAULT 'unknown';
+ALTER TABLE device_tokens ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+ALTER TABLE device_tokens ADD COLUMN last_seen REAL;
+INSERT INTO device_tokens (token_hash, player_id, created, how)
+    SELECT token_hash, id, created, 'new-player' FROM players WHERE true
+    ON CONFLICT DO NOTHING;
+"""
+
+VERSION: Final = 9
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -152,6 +166,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     6: SCHEMA_V6,
     7: SCHEMA_V7,
     8: SCHEMA_V8,
+    9: SCHEMA_V9,
 }
 
 PRAGMAS: Final = (

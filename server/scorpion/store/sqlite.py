@@ -43,7 +43,7 @@ from .rows import (
     game_values,
     player_from_row,
 )
-from .sqlite_devices import DevicesAndReports, player_by_id, save_report
+from .sqlite_devices import DevicesAndReports, add_token, player_by_id, save_report
 from .worker import Op, SQLiteWorker
 
 _SAVE_GAME = (
@@ -108,7 +108,9 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
         raise StoreError(f"unknown write {w!r}")
 
     # --------------------------------------------------------------- players
-    async def create_player(self, player_id: str, token_hash: bytes, name: str) -> Account:
+    async def create_player(
+        self, player_id: str, token_hash: bytes, name: str, agent: str = ""
+    ) -> Account:
         now = time.time()
 
         def op(c: sqlite3.Connection) -> Account:
@@ -116,6 +118,7 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
                 "INSERT INTO players (id, token_hash, name, created) VALUES (?, ?, ?, ?)",
                 (player_id, token_hash, name, now),
             )
+            add_token(c, token_hash, player_id, "new-player", agent, now)
             return Account(player_id, name, now)
 
         return await self._write(op)

@@ -10,20 +10,51 @@ recovered on, which link players (:meth:`DevicesAndReports.linked_players`).
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import astuple
 
-from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, SaveReport
+from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SaveReport
 from .rows import REPORT_COLUMNS, player_from_row
 from .worker import Op, SQLiteWorker
 
 
-def _add_token(c: sqlite3.Connection, token_hash: bytes, player_id: str) -> None:
+def add_token(
+    c: sqlite3.Connection,
+    token_hash: bytes,
+    player_id: str,
+    how: str,
+    agent: str,
+    now: float | None = None,
+) -> None:
     c.execute(
-        "INSERT INTO device_tokens (token_hash, player_id, created) VALUES (?, ?, ?)",
-        (token_hash, player_id, time.time()),
+        "INSERT INTO device_tokens (token_hash, player_id, created, how, agent, last_seen) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (token_hash, player_id, now or time.time(), how, agent, now or time.time()),
     )
+
+
+def revoke(c: sqlite3.Connection, player_id: str, hashes: list[bytes]) -> list[bytes]:
+    """Delete the player's tokens among ``hashes`` (a revoked first token is overwritten in
+    players with a hash no token has); those that were there."""
+    marks = ", ".join("?" * len(hashes))
+    found = [
+        bytes(row[0])
+        for row in c.execute(
+            f"SELECT token_hash FROM device_tokens WHERE player_id = ? AND token_hash IN ({marks})",
+            (player_id, *hashes),
+        )
+    ]
+    if found:
+        marks = ", ".join("?" * len(found))
+        c.execute(f"DELETE FROM device_tokens WHERE token_hash IN ({marks})", found)
+        c.execute(
+            f"UPDATE players SET token_hash = ? WHERE id = ? AND token_hash IN ({marks})",
+            (secrets.token_bytes(32), player_id, *found),
+        )
+    return found
 
 
 def player_by_id(c: sqlite3.Connection, player_id: str) -> Account | None:
@@ -69,7 +100,7 @@ class DevicesAndReports(SQLiteWorker):
         await self._write(op)
 
     async def claim_device_code(
-        self, code_hash: bytes, token_hash: bytes, now: float
+        self, code_hash: bytes, token_hash: bytes, now: float, agent: str = ""
     ) -> Account | None:
         """Use a one-time code (once): its player gets the new token. None when the code
         is unknown, used or expired."""
@@ -83,24 +114,71 @@ class DevicesAndReports(SQLiteWorker):
             c.execute("DELETE FROM device_codes WHERE code_hash = ?", (code_hash,))
             if row["expires"] <= now:
                 return None
-            _add_token(c, token_hash, row["player_id"])
+            add_token(c, token_hash, row["player_id"], "device-code", agent)
             return player_by_id(c, row["player_id"])
 
         result: Account | None = await self._write(op)
         return result
 
-    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> None:
-        """The player's recovery code (a new one replaces the old one)."""
-        await self._write(
-            lambda c: c.execute(
+    async def set_recovery_code(self, player_id: str, code_hash: bytes) -> list[bytes]:
+        """The player's recovery code (a new one replaces the old one and revokes the
+        tokens the old one gave: see :meth:`.base.Store.set_recovery_code`)."""
+
+        def op(c: sqlite3.Connection) -> list[bytes]:
+            had = c.execute(
+                "SELECT 1 FROM recovery_codes WHERE player_id = ?", (player_id,)
+            ).fetchone()
+            # Tokens of unknown origin may be the old code's, if there was one.
+            also = "unknown" if had else "recovery-code"
+            given = [
+                bytes(row[0])
+                for row in c.execute(
+                    "SELECT token_hash FROM device_tokens WHERE player_id = ? AND how IN (?, ?)",
+                    (player_id, "recovery-code", also),
+                )
+            ]
+            c.execute(
                 "INSERT INTO recovery_codes (player_id, code_hash, created) VALUES (?, ?, ?) "
                 "ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, "
                 "created = excluded.created",
                 (player_id, code_hash, time.time()),
             )
+            return revoke(c, player_id, given) if given else []
+
+        result: list[bytes] = await self._write(op)
+        return result
+
+    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
+        """Every token of the player, the first made first."""
+        return await self._read(
+            lambda c: [
+                DeviceToken(bytes(r[0]), r[1], r[2], r[3], r[4])
+                for r in c.execute(
+                    "SELECT token_hash, how, agent, created, last_seen FROM device_tokens "
+                    "WHERE player_id = ? ORDER BY created, token_hash",
+                    (player_id,),
+                )
+            ]
         )
 
-    async def recover_player(self, code_hash: bytes, token_hash: bytes) -> Account | None:
+    async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
+        """Sign out the player's tokens among ``token_hashes``; those that were theirs."""
+        hashes = list(token_hashes)
+        if not hashes:
+            return []
+        result: list[bytes] = await self._write(lambda c: revoke(c, player_id, hashes))
+        return result
+
+    async def touch_token(self, token_hash: bytes, now: float) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE device_tokens SET last_seen = ? WHERE token_hash = ?", (now, token_hash)
+            )
+        )
+
+    async def recover_player(
+        self, code_hash: bytes, token_hash: bytes, agent: str = ""
+    ) -> Account | None:
         """The player of a recovery code, who gets the new token; None for an unknown code.
         The code stays valid until the player makes a new one."""
 
@@ -110,7 +188,7 @@ class DevicesAndReports(SQLiteWorker):
             ).fetchone()
             if row is None:
                 return None
-            _add_token(c, token_hash, row["player_id"])
+            add_token(c, token_hash, row["player_id"], "recovery-code", agent)
             return player_by_id(c, row["player_id"])
 
         result: Account | None = await self._write(op)

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import orjson
@@ -48,13 +48,14 @@ class Cluster:
         dailies: DailyDeals,
         connections: Registry,
         hub: RedisHub,
-        player_changed: Callable[[str, bool], None],
+        player_changed: Callable[[str, bool, Collection[bytes]], None],
         ttl: float = 2.0,
     ) -> None:
         self.leases = Leases(db, ttl)
         self.hub = hub
         self.hub.on_request = self._request
-        self.player_changed = player_changed  # (player id, deleted) told by any process
+        # (player id, deleted, revoked token hashes) told by any process
+        self.player_changed = player_changed
         self.store, self.referee, self.bridge = store, referee, bridge
         self.dailies, self.connections = dailies, connections
         self.held: dict[str, int] = {}  # place: fencing token, for the places owned here
@@ -286,7 +287,8 @@ class Cluster:
             outputs = self.referee.hello(conn, player, hello["hello"], now)
         elif kind == b"P":
             changed = orjson.loads(body)
-            self.player_changed(str(changed["player"]), bool(changed["deleted"]))
+            revoked = [bytes.fromhex(h) for h in changed.get("revoked", ())]
+            self.player_changed(str(changed["player"]), bool(changed["deleted"]), revoked)
             outputs = []  # a deleted player leaves the dailies' boards: wake their timers
         elif kind == b"Q":
             ask = orjson.loads(body)
@@ -300,10 +302,13 @@ class Cluster:
             return
         await self.bridge.run(outputs)
 
-    def tell_player_changed(self, player_id: str, deleted: bool) -> None:
-        """Every process forgets the player's cached name and token (and closes their
-        sockets when deleted)."""
-        body = orjson.dumps({"player": player_id, "deleted": deleted})
+    def tell_player_changed(
+        self, player_id: str, deleted: bool, revoked: Collection[bytes] = ()
+    ) -> None:
+        """Every process forgets the player's cached name and tokens (and closes their
+        sockets when deleted, or the sockets of the revoked tokens)."""
+        changed = {"player": player_id, "deleted": deleted, "revoked": [h.hex() for h in revoked]}
+        body = orjson.dumps(changed)
         self.hub.request(EVERY_NODE, b"P", body)
 
     # ------------------------------------------------------------------ summaries

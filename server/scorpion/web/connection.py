@@ -95,6 +95,7 @@ class Connection:
         "on_drop",
         "player",
         "room",
+        "token",
         "ws",
     )
 
@@ -124,6 +125,7 @@ class Connection:
         self.flood: FloodGauge | None = None  # made at its first rate-limited command
         self.last_seen = time.monotonic()
         self.player: str | None = None
+        self.token: bytes | None = None  # the hash of the hello's token: a sign-out closes it
         self.room: str | None = None
         self.close_code: int | None = None  # set once closing has begun
         self._reason = ""

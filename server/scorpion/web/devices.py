@@ -50,6 +50,49 @@ MAX_CODE: Final = 64  # characters accepted in a code field (dashes and spaces i
 DEVICE_ID: Final = re.compile(r"[0-9a-f]{32}")  # what the client makes: 128 random bits, hex
 
 
+# A User-Agent's browser and system, tested in this order (Edge and Opera also say Chrome,
+# Chrome also says Safari, Android also says Linux): only the family is kept, never the
+# whole header, to tell a player's devices apart.
+_BROWSERS: Final = (
+    ("Edg", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("FxiOS/", "Firefox"),
+    ("CriOS/", "Chrome"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+_SYSTEMS: Final = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("CrOS", "ChromeOS"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("Macintosh", "macOS"),
+    ("Linux", "Linux"),
+)
+
+
+def agent_family(user_agent: str | None) -> str:
+    """ "Browser on system" from a User-Agent header; "" when neither is known.
+
+    >>> agent_family("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")
+    'Firefox on Linux'
+    >>> agent_family("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 "
+    ...              "Mobile/15E148 Safari/604.1")
+    'Safari on iPhone'
+    >>> agent_family("curl/8.5.0"), agent_family(None)
+    ('', '')
+    """
+    text = user_agent or ""
+    browser = next((name for mark, name in _BROWSERS if mark in text), "")
+    system = next((name for mark, name in _SYSTEMS if mark in text), "")
+    if browser and system:
+        return f"{browser} on {system}"
+    return browser or system
+
+
 class BadDeviceId(ValueError):
     """A ``device_id`` that is not what the client makes."""
 

@@ -11,7 +11,15 @@ from starlette.routing import Route
 
 from .http_analysis import game_analysis
 from .http_common import api, services
-from .http_devices import claim_device_code, make_device_code, make_recovery_code, recover
+from .http_devices import (
+    claim_device_code,
+    make_device_code,
+    make_recovery_code,
+    my_devices,
+    recover,
+    sign_out_device,
+    sign_out_others,
+)
 from .http_ghosts import daily_ghost
 from .http_history import my_history, my_records
 from .http_players import (
@@ -64,6 +72,9 @@ def routes() -> list[Route]:
         Route("/api/me/records", my_records, methods=["GET"]),
         Route("/api/me/device-code", make_device_code, methods=["POST"]),
         Route("/api/me/recovery-code", make_recovery_code, methods=["POST"]),
+        Route("/api/me/devices", my_devices, methods=["GET"]),
+        Route("/api/me/devices/sign-out-others", sign_out_others, methods=["POST"]),
+        Route("/api/me/devices/{device_id}", sign_out_device, methods=["DELETE"]),
         Route("/api/devices/claim", claim_device_code, methods=["POST"]),
         Route("/api/recover", recover, methods=["POST"]),
         Route("/api/players/{player_id}/stats", player_stats, methods=["GET"]),

@@ -14,7 +14,7 @@ from scorpion.race.racer import Racer
 from scorpion.store import Account, SavedGame
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
-from .devices import BadDeviceId, device_hash, device_id
+from .devices import BadDeviceId, agent_family, device_hash, device_id
 from .http_common import api, me, page_params, services
 from .limits import address_key
 from .responses import ApiError, json_body, ok, require_json
@@ -68,7 +68,8 @@ async def create_player(request: Request) -> Response:
     name = name_from(body, default=f"Player {player_id[2:6]}")
     device = device_from(body)
     token = new_token()
-    player = await svc.store.create_player(player_id, token_hash(token), name)
+    agent = agent_family(request.headers.get("user-agent"))
+    player = await svc.store.create_player(player_id, token_hash(token), name, agent)
     await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
     return ok({"player": player_json(player), "token": token}, status=201)

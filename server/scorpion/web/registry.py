@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import time
 from collections import Counter
+from collections.abc import Collection
 
 from scorpion.race.protocol import IDLE
 
@@ -61,6 +62,12 @@ class Registry:
     def close_player(self, player_id: str, code: int, reason: str) -> None:
         for conn in list(self.by_id.values()):
             if conn.player == player_id:
+                conn.close(code, reason)
+
+    def close_tokens(self, token_hashes: Collection[bytes], code: int, reason: str) -> None:
+        """Close the sockets that said hello with one of these (signed-out) tokens."""
+        for conn in list(self.by_id.values()):
+            if conn.token in token_hashes:
                 conn.close(code, reason)
 
     async def close_all(self, code: int, reason: str, timeout: float) -> None:

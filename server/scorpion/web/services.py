@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import time
+from collections.abc import Collection
 
 from scorpion.hub import Hub, LocalHub
 from scorpion.hub.redis import NODE_SHIFT, RedisHub
@@ -38,6 +39,7 @@ from .retention import purge_forever
 from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
+SIGNED_OUT = "signed out: this device's token was revoked"  # the close reason (4001)
 
 
 class Services:
@@ -179,17 +181,24 @@ class Services:
             GOING_AWAY, "server shutting down: reconnect", self.settings.shutdown_timeout
         )
 
-    def player_changed(self, player_id: str, deleted: bool = False) -> None:
-        """A player was renamed or deleted: no process keeps the old name or token."""
-        self._player_changed(player_id, deleted)
+    def player_changed(
+        self, player_id: str, deleted: bool = False, revoked: Collection[bytes] = ()
+    ) -> None:
+        """A player was renamed, deleted or signed out somewhere (``revoked``: the token
+        hashes): no process keeps the old name or token, nor a socket of a revoked token."""
+        self._player_changed(player_id, deleted, revoked)
         if self.cluster is not None:
-            self.cluster.tell_player_changed(player_id, deleted)
+            self.cluster.tell_player_changed(player_id, deleted, revoked)
 
-    def _player_changed(self, player_id: str, deleted: bool) -> None:
+    def _player_changed(
+        self, player_id: str, deleted: bool, revoked: Collection[bytes] = ()
+    ) -> None:
         self.tokens.forget_player(player_id)
         if deleted:
             self.connections.close_player(player_id, BAD_TOKEN, "player deleted")
             self.referee.forget_player(player_id)  # off the leaderboards held in memory
+        if revoked:
+            self.connections.close_tokens(set(revoked), BAD_TOKEN, SIGNED_OUT)
 
     def degraded(self) -> list[str]:
         """What does not work fully now though the process serves (for /readyz)."""

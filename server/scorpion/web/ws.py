@@ -28,6 +28,7 @@ from scorpion.race.protocol import (
     TRY_AGAIN,
 )
 
+from .auth import token_hash
 from .connection import Connection
 from .limits import FloodGauge, address_key
 from .logs import CONN_ID
@@ -124,10 +125,10 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
     assert isinstance(data, dict)
     player = await svc.tokens.player(str(data["token"]))
     if player is None:
-        refuse(svc, conn, Refusal("bad-token", "unknown token: create a player first"))
+        refuse(svc, conn, Refusal("bad-token", "unknown or signed-out token: create a player"))
         conn.close(BAD_TOKEN, "bad token")
         return False
-    conn.player = player.id
+    conn.player, conn.token = player.id, token_hash(str(data["token"]))
     svc.hub.attach(conn.id, conn)
     if (
         opening.place_key(player.id) in svc.reloading
