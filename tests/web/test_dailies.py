@@ -45,7 +45,7 @@ async def test_deals_are_searched_once_saved_and_installed(database: str) -> Non
         for bad in ("2999-01-01", "nonsense", None, "1990-01-01"):
             await deals.ensure(bad)
         assert set(referee.dailies) == {today}
-        again.close()
+        await again.close()
     finally:
-        deals.close()
+        await deals.close()
         await store.close()

@@ -16,6 +16,7 @@ from scorpion.race import (
     SearchFailed,
     SearchTicket,
 )
+from scorpion.race.search_queue import ShareLimits
 from scorpion.web.search_worker import run_search
 from scorpion.web.searches import SearchPool
 
@@ -60,11 +61,12 @@ async def test_a_worker_answers_like_the_search_itself() -> None:
 async def test_unwanted_searches_are_skipped_and_a_full_queue_answers_busy() -> None:
     answers = Answers()
     unwanted = {ticket(2)}
-    pool = SearchPool(answers, lambda t: t not in unwanted, workers=1, max_queued=2)
-    # Not started yet: requests wait in the queue.
+    share = ShareLimits(per_player=2)
+    pool = SearchPool(answers, lambda t: t not in unwanted, workers=1, limits=share)
+    # Not started yet: requests wait in the queue; the player holds two at most.
     for seq in (1, 2, 3, 4):
         pool.submit(AutoSearch(ticket(seq), Game.new(6, "classic")))
-    await answers.wait_for(2)  # 3 and 4 overflowed the queue: answered busy at once
+    await answers.wait_for(2)  # 3 and 4 were over the player's share: answered busy at once
     assert [(type(a), a.ticket.seq) for a in answers.got] == [(SearchFailed, 3), (SearchFailed, 4)]
     pool.start()
     try:
