@@ -56,6 +56,7 @@ class Waiting(Generic[T]):
     player: str
     address: str
     since: float
+    number: int  # in the order they came (the newest is pushed out first)
 
 
 class SearchQueue(Generic[T]):
@@ -70,6 +71,7 @@ class SearchQueue(Generic[T]):
         self._waiting_by_address: Counter[str] = Counter()
         self.waiting = 0
         self.running = 0
+        self._pushed = 0
 
     def __len__(self) -> int:
         return self.waiting
@@ -100,7 +102,8 @@ class SearchQueue(Generic[T]):
                     raise RaceError("busy", "The server is busy: try again in a moment")
                 pushed_out.append(self._drop_newest(heaviest).item)
         lane = self._lanes.setdefault(address, {}).setdefault(player, deque())
-        lane.append(Waiting(item, player, address, now))
+        self._pushed += 1
+        lane.append(Waiting(item, player, address, now, self._pushed))
         self._hold(player, address, +1)
         self._waiting_by_address[address] += 1
         self.waiting += 1
@@ -155,7 +158,7 @@ class SearchQueue(Generic[T]):
 
     def _drop_newest(self, address: str) -> Waiting[T]:
         players = self._lanes[address]
-        player = max(players, key=lambda p: (len(players[p]), players[p][-1].since))
+        player = max(players, key=lambda p: (len(players[p]), players[p][-1].number))
         lane = players[player]
         dropped = lane.pop()
         if not lane:
