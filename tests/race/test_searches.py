@@ -165,7 +165,7 @@ def winnable_room_starting(**settings: object) -> tuple[Harness, Client, Client]
 
 
 def test_a_winnable_room_is_told_its_deal_is_being_searched_then_dealt_verified() -> None:
-    h, a, b = winnable_room_starting()
+    h, _a, b = winnable_room_starting()
     (dealing,) = b.events("dealing")  # everyone in the room sees the search
     assert dealing["round"] == 1 and dealing["until"] == h.now + 30.0
     assert h.referee.room_summary("room1", h.now)["dealing_until"] == h.now + 30.0  # type: ignore[index]

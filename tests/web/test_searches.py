@@ -19,6 +19,7 @@ from scorpion.race import (
 from scorpion.race.search_queue import ShareLimits
 from scorpion.web.search_worker import run_search
 from scorpion.web.searches import SearchPool
+from support.processes import children
 
 
 def ticket(seq: int, command: str = "auto") -> SearchTicket:
@@ -107,19 +108,4 @@ async def test_a_dead_worker_fails_its_search_and_is_replaced() -> None:
 
 def _worker_pids() -> list[int]:
     """Live search workers that are children of this process."""
-    me = os.getpid()
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == me and fields[0] != "Z" and b"search_worker" in cmdline:
-            pids.append(int(entry))
-    return pids
+    return children(os.getpid(), b"search_worker")

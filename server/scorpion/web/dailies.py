@@ -113,7 +113,9 @@ class DailyDeals:
             return stored
         job = self._jobs.get(date)
         if job is None:
-            if asker is not None and date != utc_date(time.time()):
+            if asker is not None and date == utc_date(time.time()):
+                asker = None  # today's deal is the server's to find: it counts against nobody
+            if asker is not None:
                 self._count_past_day(asker)
             job = asyncio.ensure_future(self._find(date, asker))
             self._jobs[date] = job
@@ -121,13 +123,18 @@ class DailyDeals:
         return await asyncio.shield(job)
 
     def _count_past_day(self, asker: Asker) -> None:
-        if not (
-            self.past_by_player.take(asker.player) and self.past_by_address.take(asker.address)
-        ):
-            raise DailyRefused(
-                "rate-limited",
-                "You asked for many past dailies: play those, or try again in an hour",
-            )
+        if not self.past_by_player.take(asker.player):
+            raise self._too_many()
+        if not self.past_by_address.take(asker.address):
+            self.past_by_player.give_back(asker.player)
+            raise self._too_many()
+
+    @staticmethod
+    def _too_many() -> DailyRefused:
+        return DailyRefused(
+            "rate-limited",
+            "You asked for many past dailies: play those, or try again in an hour",
+        )
 
     async def _find(self, date: str, asker: Asker | None) -> tuple[int, bool]:
         started = time.monotonic()
@@ -185,7 +192,10 @@ class DailyDeals:
         answer = self._answers[key] = asyncio.get_running_loop().create_future()
         try:
             request = daily_search(date, self.secret, asker.player if asker else UNLIMITED)
-            self.pool.submit(request, asker.address if asker else UNLIMITED)
+            queued = self.pool.submit(request, asker.address if asker else UNLIMITED)
+            if not queued and asker is not None:  # refused: it cost the asker no past day
+                self.past_by_player.give_back(asker.player)
+                self.past_by_address.give_back(asker.address)
             found = await answer
         finally:
             self._answers.pop(key, None)

@@ -90,8 +90,9 @@ class SearchPool:
             self.addresses.clear()  # crude but bounded: the per-player share still holds
         self.addresses[player] = address
 
-    def submit(self, request: SearchRequest, address: str | None = None) -> None:
-        """Queue a request (never waits); one refused is answered ``SearchFailed`` at once.
+    def submit(self, request: SearchRequest, address: str | None = None) -> bool:
+        """Queue a request (never waits); one refused is answered ``SearchFailed`` at once
+        (False).
         ``address``: the asker's client address (default: where the player last came from;
         a player never seen here, e.g. forwarded from another process, is their own)."""
         player = request.ticket.player
@@ -101,10 +102,11 @@ class SearchPool:
             pushed_out = self.queue.push(request, player, address, self.clock())
         except RaceError as exc:
             self._fail(request, exc.message)
-            return
+            return False
         for other in pushed_out:
             self._fail(other, "pushed out of a full queue")
         self._work.set()
+        return True
 
     def _fail(self, request: SearchRequest, reason: str) -> None:
         self.refused += 1
