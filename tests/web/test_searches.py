@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 from scorpion.engine import Game
 from scorpion.race import (
@@ -20,6 +21,7 @@ from scorpion.race.search_queue import ShareLimits
 from scorpion.web.search_worker import run_search
 from scorpion.web.searches import SearchPool
 from support.processes import children
+from support.server import Api, Client, ServerProcess, place_url
 
 
 def ticket(seq: int, command: str = "auto") -> SearchTicket:
@@ -109,3 +111,57 @@ async def test_a_dead_worker_fails_its_search_and_is_replaced() -> None:
 def _worker_pids() -> list[int]:
     """Live search workers that are children of this process."""
     return children(os.getpid(), b"search_worker")
+
+
+async def test_eighty_accounts_flooding_hints_leave_another_players_hint_its_turn(
+    tmp_path: Path,
+) -> None:
+    """80 accounts on one address keep hints going; a player from another address still
+    gets her hint answered (not ``busy``): the queue serves addresses in turn."""
+    limits = '{"new_players_burst": 100}'
+    args = ("--limits", limits, "--trusted-proxies", "127.0.0.1")
+    server = ServerProcess(tmp_path / "f.db", args=args)
+    server.start()
+    clients: list[Client] = []
+    floods: list[asyncio.Task[None]] = []
+    busy = 0
+    flooding = True
+
+    async def flood(bot: Client) -> None:
+        nonlocal busy
+        while flooding:
+            answer = await bot.call("hint", timeout=60)
+            if answer["type"] == "refused":
+                assert answer["code"] == "busy", answer
+                busy += 1
+                await asyncio.sleep(0.2)  # a flooder's pace once refused (not a wait)
+
+    try:
+        async with Api(server.url) as api:
+            tokens = [(await api.new_player(f"Bot{n}"))[1] for n in range(80)]
+            _ada, ada_token = await api.new_player("Ada")
+        clients = [await practising(server, token) for token in tokens]
+        ada = await practising(server, ada_token, "10.9.9.9")
+        clients.append(ada)
+        floods += [asyncio.create_task(flood(bot)) for bot in clients[:80]]
+        async with asyncio.timeout(60):  # until the flood is more than the server takes
+            while busy < 20:
+                await asyncio.sleep(0.01)
+        answer = await ada.call("hint", timeout=60)
+        assert answer["type"] == "applied" and answer["hints"], answer
+    finally:
+        flooding = False
+        for task in floods:
+            task.cancel()
+        for client in clients:
+            await client.close()
+        server.stop()
+
+
+async def practising(server: ServerProcess, token: str, address: str | None = None) -> Client:
+    """A practice socket with a deal in hand (from ``address`` by X-Forwarded-For)."""
+    headers = {"X-Forwarded-For": address} if address else None
+    client = await Client.connect(place_url(server.ws_url, practice="me"), headers=headers)
+    assert (await client.hello(token, practice=True))["type"] == "welcome"
+    assert (await client.call("new-deal"))["type"] == "applied"
+    return client
