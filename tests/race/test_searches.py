@@ -167,8 +167,8 @@ def winnable_room_starting(**settings: object) -> tuple[Harness, Client, Client]
 def test_a_winnable_room_is_told_its_deal_is_being_searched_then_dealt_verified() -> None:
     h, _a, b = winnable_room_starting()
     (dealing,) = b.events("dealing")  # everyone in the room sees the search
-    assert dealing["round"] == 1 and dealing["until"] == h.now + 30.0
-    assert h.referee.room_summary("room1", h.now)["dealing_until"] == h.now + 30.0  # type: ignore[index]
+    assert dealing["round"] == 1 and dealing["until"] == h.now + 20.0
+    assert h.referee.room_summary("room1", h.now)["dealing_until"] == h.now + 20.0  # type: ignore[index]
     (search,) = h.searches
     h.feed(h.referee.searched(DealFound(search.ticket, 555, True), h.now))
     (countdown,) = b.events("countdown")
@@ -195,7 +195,7 @@ def test_a_winnable_room_says_why_its_deal_is_unverified() -> None:
 def test_a_winnable_room_whose_search_takes_too_long_deals_unverified_and_says_so() -> None:
     h, a, b = winnable_room_starting()
     (search,) = h.searches
-    h.advance(29.9)
+    h.advance(19.9)
     assert b.events("countdown") == []  # still waiting for the search
     h.advance(0.1)
     (countdown,) = b.events("countdown")
@@ -216,9 +216,9 @@ def test_a_deal_search_nobody_can_use_any_more_frees_the_room_and_says_so() -> N
     b.command("ready", ready=False)
     h.feed(h.referee.searched(DealFound(search.ticket, 555, True), h.now))
     assert a.last("refused")["code"] == "nobody-ready"
-    assert [e["until"] for e in b.events("dealing")] == [h.now + 30.0, None]
+    assert [e["until"] for e in b.events("dealing")] == [h.now + 20.0, None]
     assert h.referee.rooms["room1"].phase == "lobby"
     assert a.command("ready")["type"] == "applied"
     a.seq += 1
     asked(h, a.seq, "start")  # the room may start again: a new search
-    assert b.events("dealing")[-1]["until"] == h.now + 30.0 and len(h.searches) == 2
+    assert b.events("dealing")[-1]["until"] == h.now + 20.0 and len(h.searches) == 2

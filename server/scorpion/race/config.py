@@ -30,4 +30,4 @@ class RoomConfig:
     idle_close: float = 3600.0
     progress_interval: float = 0.1
     deal_source: Callable[[], int] = field(default=random_deal)
-    deal_wait: float = 30.0
+    deal_wait: float = 20.0  # under the search pool's own wait (search_wait, 30 s)
