@@ -36,7 +36,7 @@ log = logging.getLogger("scorpion.web")
 
 DAILY_NODES = 20_000  # per deal tried (about 0.4 s); undecided deals are passed over
 DAILY_LIMIT = 100  # deals tried before settling for an unverified one
-DAILY_WAIT = 60.0  # seconds a day may wait for the worker (under the client's 90 s welcome)
+DAILY_WAIT = 30.0  # seconds a day may wait for the worker (a hello is closed silent at 60)
 
 
 class Asker(NamedTuple):
