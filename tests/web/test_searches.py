@@ -117,7 +117,8 @@ async def test_eighty_accounts_flooding_hints_leave_another_players_hint_its_tur
     tmp_path: Path,
 ) -> None:
     """80 accounts on one address keep hints going; a player from another address still
-    gets her hint answered (not ``busy``): the queue serves addresses in turn."""
+    gets her hint answered (not ``busy``), and her winnable-only room waits for its deal
+    search and deals a proved one: the queue serves addresses in turn."""
     limits = '{"new_players_burst": 100}'
     args = ("--limits", limits, "--trusted-proxies", "127.0.0.1")
     server = ServerProcess(tmp_path / "f.db", args=args)
@@ -149,6 +150,20 @@ async def test_eighty_accounts_flooding_hints_leave_another_players_hint_its_tur
                 await asyncio.sleep(0.01)
         answer = await ada.call("hint", timeout=60)
         assert answer["type"] == "applied" and answer["hints"], answer
+        async with Api(server.url) as api:
+            room = await api.new_room(ada_token, deal="winnable")
+        host = await Client.connect(
+            place_url(server.ws_url, room=room), headers={"X-Forwarded-For": "10.9.9.9"}
+        )
+        clients.append(host)
+        assert (await host.hello(ada_token, room=room))["type"] == "welcome"
+        assert (await host.call("join", **{"as": "player"}))["type"] == "applied"
+        seq = await host.command("start")
+        dealing = await host.expect(lambda f: f.get("event") == "dealing")
+        assert dealing["until"] is not None  # the room is told its deal is being searched
+        assert (await host.answer(seq, timeout=60))["type"] == "applied"
+        countdown = await host.expect(lambda f: f.get("event") == "countdown")
+        assert countdown["verified"] is True and countdown["unverified"] is None
     finally:
         flooding = False
         for task in floods:
