@@ -18,6 +18,8 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
     results: state.results || null,
     timeline: state.results_timeline || state.timeline || null,
     deal: state.deal ?? null,
+    dealingUntil: state.dealing_until ?? null, // a winnable deal is being searched
+    unverified: null,
     offset: typeof state.now === "number" ? state.now - clientNow : 0,
   };
 }
@@ -71,10 +73,15 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       }
       break;
     }
+    case "dealing": // a winnable-only room's deal search began (until) or ended (null)
+      r.dealingUntil = ev.until ?? null;
+      break;
     case "countdown":
       r.phase = "countdown";
       r.round = ev.round ?? r.round;
       r.countdownAt = ev.starts_at;
+      r.dealingUntil = null;
+      r.unverified = ev.unverified ?? null; // the server's sentence: why the deal is not proved
       break;
     case "start": {
       r.phase = "racing";
@@ -121,6 +128,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       r.results = null;
       r.timeline = null;
       r.countdownAt = r.startedAt = r.endsAt = null;
+      r.unverified = null;
       if (Array.isArray(ev.players)) {
         // Only the seated players go on to the next round (racers who lost their seat are gone).
         const seated = new Set(ev.players);

@@ -8,6 +8,7 @@ import json
 from scorpion.race import (
     AutoFound,
     AutoSearch,
+    DealFound,
     HintSearch,
     HintsFound,
     Player,
@@ -21,6 +22,7 @@ from scorpion.web.search_worker import run_search
 from .harness import Client, Harness, solo
 
 ADA = Player("a", "Ada")
+BO = Player("b", "Bo")
 
 
 def asked(h: Harness, seq: int, kind: str) -> None:
@@ -145,3 +147,78 @@ def test_replaying_a_log_never_searches_and_counts_hints() -> None:
     racer, again = h.referee.rooms["room1"].racers["a"], restarted.rooms["room1"].racers["a"]
     assert again.hints == racer.hints == 2
     assert again.game.log == racer.game.log
+
+
+def winnable_room_starting(**settings: object) -> tuple[Harness, Client, Client]:
+    """A winnable-only room: Ada (the host) started it, Bo ready too; the deal search held."""
+    h = Harness()
+    h.hold_searches = True
+    h.room(ADA, deal="winnable", **settings)
+    a = h.connect(ADA, room="room1")
+    b = h.connect(BO, room="room1")
+    for client in (a, b):
+        client.command("join", **{"as": "player"})
+        client.command("ready")
+    a.seq += 1
+    asked(h, a.seq, "start")
+    return h, a, b
+
+
+def test_a_winnable_room_is_told_its_deal_is_being_searched_then_dealt_verified() -> None:
+    h, _a, b = winnable_room_starting()
+    (dealing,) = b.events("dealing")  # everyone in the room sees the search
+    assert dealing["round"] == 1 and dealing["until"] == h.now + 20.0
+    assert h.referee.room_summary("room1", h.now)["dealing_until"] == h.now + 20.0  # type: ignore[index]
+    (search,) = h.searches
+    h.feed(h.referee.searched(DealFound(search.ticket, 555, True), h.now))
+    (countdown,) = b.events("countdown")
+    assert countdown["verified"] is True and countdown["unverified"] is None
+    assert h.referee.room_summary("room1", h.now)["dealing_until"] is None  # type: ignore[index]
+
+
+def test_a_winnable_room_says_why_its_deal_is_unverified() -> None:
+    # The solver proved none within its budget: the deal it tried first, said so.
+    h, _a, b = winnable_room_starting()
+    (search,) = h.searches
+    h.feed(h.referee.searched(DealFound(search.ticket, 777, False), h.now))
+    (countdown,) = b.events("countdown")
+    assert countdown["verified"] is False and "budget" in str(countdown["unverified"])
+    # The search could not run (the server was busy): an unverified deal, said so.
+    h, a, b = winnable_room_starting()
+    (search,) = h.searches
+    h.feed(h.referee.searched(SearchFailed(search.ticket, "busy: full"), h.now))
+    (countdown,) = b.events("countdown")
+    assert countdown["verified"] is False and "too busy" in str(countdown["unverified"])
+    assert a.last("applied")["round"] == 1
+
+
+def test_a_winnable_room_whose_search_takes_too_long_deals_unverified_and_says_so() -> None:
+    h, a, b = winnable_room_starting()
+    (search,) = h.searches
+    h.advance(19.9)
+    assert b.events("countdown") == []  # still waiting for the search
+    h.advance(0.1)
+    (countdown,) = b.events("countdown")
+    assert countdown["unverified"] == "No proof found in time: this deal is unverified"
+    assert a.last("applied")["seq"] == search.ticket.seq
+    room = h.referee.rooms["room1"]
+    assert (room.phase, room.verified) == ("countdown", False)
+    dealt = room.deal
+    # The search's answer, when it comes at last, changes nothing.
+    h.feed(h.referee.searched(DealFound(search.ticket, 555, True), h.now))
+    assert room.deal == dealt != 555 and len(b.events("countdown")) == 1
+
+
+def test_a_deal_search_nobody_can_use_any_more_frees_the_room_and_says_so() -> None:
+    h, a, b = winnable_room_starting()
+    (search,) = h.searches
+    a.command("ready", ready=False)
+    b.command("ready", ready=False)
+    h.feed(h.referee.searched(DealFound(search.ticket, 555, True), h.now))
+    assert a.last("refused")["code"] == "nobody-ready"
+    assert [e["until"] for e in b.events("dealing")] == [h.now + 20.0, None]
+    assert h.referee.rooms["room1"].phase == "lobby"
+    assert a.command("ready")["type"] == "applied"
+    a.seq += 1
+    asked(h, a.seq, "start")  # the room may start again: a new search
+    assert b.events("dealing")[-1]["until"] == h.now + 20.0 and len(h.searches) == 2

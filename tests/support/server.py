@@ -159,8 +159,12 @@ class Client:
         self.seq = 0
 
     @classmethod
-    async def connect(cls, url: str, name: str = "", timeout: float = 10.0) -> Client:
-        ws = await asyncio.wait_for(connect(url, open_timeout=timeout, max_size=2**20), timeout)
+    async def connect(
+        cls, url: str, name: str = "", timeout: float = 10.0, headers: dict[str, str] | None = None
+    ) -> Client:
+        """``headers``: e.g. X-Forwarded-For, believed from a server's --trusted-proxies."""
+        opening = connect(url, open_timeout=timeout, max_size=2**20, additional_headers=headers)
+        ws = await asyncio.wait_for(opening, timeout)
         return cls(ws, name)
 
     async def send(self, message: Frame) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 from scorpion.engine import Game
 from scorpion.race import (
@@ -16,8 +17,11 @@ from scorpion.race import (
     SearchFailed,
     SearchTicket,
 )
+from scorpion.race.search_queue import ShareLimits
 from scorpion.web.search_worker import run_search
 from scorpion.web.searches import SearchPool
+from support.processes import children
+from support.server import Api, Client, ServerProcess, place_url
 
 
 def ticket(seq: int, command: str = "auto") -> SearchTicket:
@@ -60,11 +64,12 @@ async def test_a_worker_answers_like_the_search_itself() -> None:
 async def test_unwanted_searches_are_skipped_and_a_full_queue_answers_busy() -> None:
     answers = Answers()
     unwanted = {ticket(2)}
-    pool = SearchPool(answers, lambda t: t not in unwanted, workers=1, max_queued=2)
-    # Not started yet: requests wait in the queue.
+    share = ShareLimits(per_player=2)
+    pool = SearchPool(answers, lambda t: t not in unwanted, workers=1, limits=share)
+    # Not started yet: requests wait in the queue; the player holds two at most.
     for seq in (1, 2, 3, 4):
         pool.submit(AutoSearch(ticket(seq), Game.new(6, "classic")))
-    await answers.wait_for(2)  # 3 and 4 overflowed the queue: answered busy at once
+    await answers.wait_for(2)  # 3 and 4 were over the player's share: answered busy at once
     assert [(type(a), a.ticket.seq) for a in answers.got] == [(SearchFailed, 3), (SearchFailed, 4)]
     pool.start()
     try:
@@ -105,19 +110,73 @@ async def test_a_dead_worker_fails_its_search_and_is_replaced() -> None:
 
 def _worker_pids() -> list[int]:
     """Live search workers that are children of this process."""
-    me = os.getpid()
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == me and fields[0] != "Z" and b"search_worker" in cmdline:
-            pids.append(int(entry))
-    return pids
+    return children(os.getpid(), b"search_worker")
+
+
+async def test_eighty_accounts_flooding_hints_leave_another_players_hint_its_turn(
+    tmp_path: Path,
+) -> None:
+    """80 accounts on one address keep hints going; a player from another address still
+    gets her hint answered (not ``busy``), and her winnable-only room waits for its deal
+    search and deals a proved one: the queue serves addresses in turn."""
+    limits = '{"new_players_burst": 100}'
+    args = ("--limits", limits, "--trusted-proxies", "127.0.0.1")
+    server = ServerProcess(tmp_path / "f.db", args=args)
+    server.start()
+    clients: list[Client] = []
+    floods: list[asyncio.Task[None]] = []
+    busy = 0
+    flooding = True
+
+    async def flood(bot: Client) -> None:
+        nonlocal busy
+        while flooding:
+            answer = await bot.call("hint", timeout=60)
+            if answer["type"] == "refused":
+                assert answer["code"] == "busy", answer
+                busy += 1
+                await asyncio.sleep(0.2)  # a flooder's pace once refused (not a wait)
+
+    try:
+        async with Api(server.url) as api:
+            tokens = [(await api.new_player(f"Bot{n}"))[1] for n in range(80)]
+            _ada, ada_token = await api.new_player("Ada")
+        clients = [await practising(server, token) for token in tokens]
+        ada = await practising(server, ada_token, "10.9.9.9")
+        clients.append(ada)
+        floods += [asyncio.create_task(flood(bot)) for bot in clients[:80]]
+        async with asyncio.timeout(60):  # until the flood is more than the server takes
+            while busy < 20:
+                await asyncio.sleep(0.01)
+        answer = await ada.call("hint", timeout=60)
+        assert answer["type"] == "applied" and answer["hints"], answer
+        async with Api(server.url) as api:
+            room = await api.new_room(ada_token, deal="winnable")
+        host = await Client.connect(
+            place_url(server.ws_url, room=room), headers={"X-Forwarded-For": "10.9.9.9"}
+        )
+        clients.append(host)
+        assert (await host.hello(ada_token, room=room))["type"] == "welcome"
+        assert (await host.call("join", **{"as": "player"}))["type"] == "applied"
+        seq = await host.command("start")
+        dealing = await host.expect(lambda f: f.get("event") == "dealing")
+        assert dealing["until"] is not None  # the room is told its deal is being searched
+        assert (await host.answer(seq, timeout=60))["type"] == "applied"
+        countdown = await host.expect(lambda f: f.get("event") == "countdown")
+        assert countdown["verified"] is True and countdown["unverified"] is None
+    finally:
+        flooding = False
+        for task in floods:
+            task.cancel()
+        for client in clients:
+            await client.close()
+        server.stop()
+
+
+async def practising(server: ServerProcess, token: str, address: str | None = None) -> Client:
+    """A practice socket with a deal in hand (from ``address`` by X-Forwarded-For)."""
+    headers = {"X-Forwarded-For": address} if address else None
+    client = await Client.connect(place_url(server.ws_url, practice="me"), headers=headers)
+    assert (await client.hello(token, practice=True))["type"] == "welcome"
+    assert (await client.call("new-deal"))["type"] == "applied"
+    return client

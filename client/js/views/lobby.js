@@ -116,7 +116,7 @@ export function createLobby({ roomId, session, me }) {
       // challenger or a TypeRacer host, whoever starts the race is in it.
       const anyReady = r.players.some((p) => p.ready) || !!seat;
       parts.actions.append(h("button.btn.primary", {
-        type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby",
+        type: "button", dataset: { action: "start" }, disabled: !anyReady || r.phase !== "lobby" || !!r.dealingUntil,
         onclick: () => startRace(),
       }, seat ? "Start the race (I race)" : "Start the race"));
       parts.actions.append(lockControl({ room: r, me: me(), session }));
@@ -124,8 +124,15 @@ export function createLobby({ roomId, session, me }) {
     clear(parts.note);
     parts.note.className = "muted";
     parts.note.removeAttribute("data-note");
+    parts.note.removeAttribute("role");
     const hostName = r.players.find((p) => p.id === r.host)?.name || "the host";
-    if (creator) {
+    if (r.dealingUntil) {
+      // The server is proving a deal winnable before the countdown: said, not left silent.
+      parts.note.className = "note";
+      parts.note.dataset.note = "dealing";
+      parts.note.setAttribute("role", "status");
+      parts.note.textContent = "Finding a winnable deal… the countdown starts as soon as the solver proves one.";
+    } else if (creator) {
       parts.note.textContent = seat
         ? "Pressing Start makes you ready: you race. Seated players who are not ready watch; you are asked first."
         : "Start when your friends are ready; players who are not ready watch.";

@@ -57,8 +57,11 @@ export function mountRoom(ctx, roomId) {
           announce(`${p.name} ${entry.status === "won" ? `finished in ${clock(entry.elapsed || 0)}` : STATUS_WORDS[entry.status]}`);
         }
       }
+    } else if (ev.event === "dealing" && ev.until) {
+      announce("Finding a winnable deal");
     } else if (ev.event === "countdown") {
-      announce("The race starts in 3 seconds");
+      // A winnable-only room whose deal is not proved says why (the server's sentence).
+      announce(ev.unverified ? `The race starts in 3 seconds. ${ev.unverified}` : "The race starts in 3 seconds");
       play("countdown");
       notifyAway("The race is starting!");
     } else if (ev.event === "start") {
@@ -270,7 +273,8 @@ export function mountRoom(ctx, roomId) {
     const solo = r.settings?.max_players === 1;
     parts.racers.append(h("h2", { text: solo ? `Practice · ${presetLabel(r.settings?.preset)}` : `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
       racersList(players, { me: me(), followed, onPick: canFollow ? pick : null }),
-      h("p.muted", { dataset: { watching: "count" }, text: watchingText(r.spectators.length) }));
+      h("p.muted", { dataset: { watching: "count" }, text: watchingText(r.spectators.length) }),
+      r.unverified ? h("p.muted", { dataset: { deal: "unverified" }, text: r.unverified }) : null);
     clear(parts.strip);
     if (r.players.length > 1) {
       byRank(players).forEach((p) => {
@@ -442,7 +446,8 @@ export function mountRoom(ctx, roomId) {
     }
     if (!parts.overlay.querySelector(".countdown")) {
       clear(parts.overlay);
-      parts.overlay.append(h("div.overlay", { "aria-hidden": "true" }, h("div.countdown", { text: "3" })));
+      const note = s.room.unverified ? h("p.note.countdown-note", { dataset: { note: "unverified" }, text: s.room.unverified }) : null;
+      parts.overlay.append(h("div.overlay", { "aria-hidden": "true" }, h("div.stack.countdown-wrap", {}, h("div.countdown", { text: "3" }), note)));
     }
   }
 

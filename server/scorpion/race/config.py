@@ -21,10 +21,13 @@ class RoomConfig:
     """``grace``: seconds a disconnected player keeps a seat; ``keep_events``: room events
         kept for reconnects; ``idle_close``: seconds an empty room in its lobby or results
         lives on; ``progress_interval``: seconds between a room's ``progress`` events (changes
-    within it go out together); ``deal_source``: random deal numbers (tests pass their own)."""
+    within it go out together); ``deal_source``: random deal numbers (tests pass their own);
+    ``deal_wait``: seconds a winnable-only room waits for its deal search before it deals
+    an unverified deal (and says so)."""
 
     grace: float = 60.0
     keep_events: int = 50
     idle_close: float = 3600.0
     progress_interval: float = 0.1
     deal_source: Callable[[], int] = field(default=random_deal)
+    deal_wait: float = 20.0  # under the search pool's own wait (search_wait, 30 s)

@@ -239,7 +239,11 @@ class Place:
         out.extend(
             answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, apply)
         )
+        self.after_search(out)
         return out
+
+    def after_search(self, out: list[Output]) -> None:
+        """After a search's answer was given (a room's deal search tells the room it ended)."""
 
     def _search_result(
         self, member: Member, answer: SearchAnswer, now: float, out: list[Output]

@@ -21,9 +21,16 @@ from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .room_feed import RACING, RoomFeed
 from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
+from .seqs import answer_pending
 from .settings import RoomSettings
 
 COUNTDOWN: Final = 3.0
+# Why a winnable-only room's deal is unverified: said in its countdown, never silent.
+NOT_PROVED: Final = (
+    "No deal was proved winnable within the search's budget: this deal is unverified"
+)
+NOT_IN_TIME: Final = "No proof found in time: this deal is unverified"
+NOT_SEARCHED: Final = "The server was too busy to search: this deal is unverified"
 
 
 class Room(RoomFeed):
@@ -66,6 +73,9 @@ class Room(RoomFeed):
         self.idle_since: float | None = created_at
         self.closed = False
         self.dealing: SearchTicket | None = None  # a start waiting for a winnable deal
+        # Set while the room is told a winnable deal is being searched: then, if the search
+        # has not answered, it deals an unverified one (and says so).
+        self.dealing_until: float | None = None
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -89,7 +99,7 @@ class Room(RoomFeed):
         self.results = None
         self.deal = None
         self.verified = False
-        self.dealing = None
+        self.dealing = self.dealing_until = None
         self.countdown_at = self.started_at = self.ends_at = None
         for member in self.members.by_id.values():
             member.ready = False
@@ -200,6 +210,7 @@ class Room(RoomFeed):
             "timeline": self._timeline() if self.phase == "results" else None,
             # A string: deal numbers go up to 2**64-1, beyond JavaScript's exact integers.
             "deal": str(self.deal) if self.phase == "results" else None,
+            "dealing_until": self.dealing_until,  # a winnable deal is being searched
             "now": now,
         }
 
@@ -289,6 +300,8 @@ class Room(RoomFeed):
         )
         if self.idle_since is not None and self.phase in ("lobby", "results"):
             times.append(self.idle_since + self.config.idle_close)
+        if self.dealing_until is not None:
+            times.append(self.dealing_until)
         return min(times) if times else None
 
     def tick(self, now: float) -> list[Output]:
@@ -301,6 +314,8 @@ class Room(RoomFeed):
             return
         if self.progress_batch.due(now):
             self._announce_progress(out, now)
+        if self.dealing_until is not None and now >= self.dealing_until:
+            self._deal_unverified(now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -405,9 +420,13 @@ class Room(RoomFeed):
         deal = self.settings.deal
         if isinstance(deal, int) and self.round == 0:
             return self.start_round(deal, False, racers, now, out)
-        if deal == "winnable":
+        if deal == "winnable":  # the room is told, and waits (at most deal_wait seconds)
             self.dealing = SearchTicket(self.id, self.round, member.id, seq, "start")
+            self.dealing_until = now + self.config.deal_wait
             out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
+            self.emit(
+                out, {"event": "dealing", "round": self.round + 1, "until": self.dealing_until}
+            )
             return None
         return self.start_round(self.config.deal_source(), False, racers, now, out)
 
@@ -418,15 +437,50 @@ class Room(RoomFeed):
             raise RaceError("stale", "The room changed before its deal was found: start again")
         self.dealing = None
         racers = self.check_start(member)  # the ready players may have changed meanwhile
-        if isinstance(found, SearchFailed):  # no worker could search: deal an unverified one
-            return self.start_round(self.config.deal_source(), False, racers, now, out)
-        return self.start_round(found.deal, found.verified, racers, now, out)
+        if isinstance(found, SearchFailed):  # no worker searched it: an unverified deal
+            failed = NOT_IN_TIME if found.reason == "timed-out" else NOT_SEARCHED
+            return self.start_round(self.config.deal_source(), False, racers, now, out, failed)
+        unproved = None if found.verified else NOT_PROVED
+        return self.start_round(found.deal, found.verified, racers, now, out, unproved)
+
+    def _deal_unverified(self, now: float, out: list[Output]) -> None:
+        """The deal search took longer than ``deal_wait``: start on an unverified deal and
+        say so (its answer, when it comes, is dropped)."""
+        ticket = self.dealing
+        member = self.members.get(ticket.player) if ticket is not None else None
+        if ticket is not None and member is not None and ticket.seq in member.seqs.pending:
+            starter = member
+
+            def apply(effects: list[Output]) -> Message | None:
+                return self.dealt(starter, SearchFailed(ticket, "timed-out"), now, effects)
+
+            out.extend(answer_pending(tuple(member.conns), member.seqs, ticket.seq, "start", apply))
+        self.dealing = None  # answered, or nobody waits for it any more
+        self.dealing_over(out)
+
+    def after_search(self, out: list[Output]) -> None:
+        self.dealing_over(out)
+
+    def dealing_over(self, out: list[Output]) -> None:
+        """A deal search the room was told of ended without a countdown (the start was
+        refused: nobody ready any more): the room is told it is not searching now."""
+        if self.dealing is None and self.dealing_until is not None:
+            self.dealing_until = None
+            self.emit(out, {"event": "dealing", "round": self.round + 1, "until": None})
 
     def start_round(
-        self, deal: int, verified: bool, racers: list[Member], now: float, out: list[Output]
+        self,
+        deal: int,
+        verified: bool,
+        racers: list[Member],
+        now: float,
+        out: list[Output],
+        unverified: str | None = None,
     ) -> Message:
         """Seat ``racers`` (the ready players, from :meth:`check_start`; the others watch),
-        persist the round, count down."""
+        persist the round, count down. ``unverified``: why a winnable-only room's deal is not
+        proved, said in the countdown."""
+        self.dealing_until = None  # the countdown ends the search the room was told of
         for racer in racers:
             racer.following = None  # a racer watches no other board while racing
         for other in self.members.players():
@@ -456,6 +510,8 @@ class Room(RoomFeed):
                 "starts_at": self.started_at,
                 "now": now,
                 "players": list(self.racers),
+                "verified": verified,  # the solver proved the deal winnable
+                "unverified": unverified,  # why a winnable-only room's deal is not proved
             },
         )
         return {"round": self.round}

@@ -52,7 +52,7 @@ class Bridge:
         metrics: Metrics,
         *,
         close: Closer,
-        search: Callable[[SearchRequest], None],
+        search: Callable[[SearchRequest], object],
         failed: Callable[[set[str]], None] = lambda keys: None,
         finished: Callable[[str], None] = lambda game_id: None,
     ) -> None:

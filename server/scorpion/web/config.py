@@ -144,6 +144,15 @@ class Limits(BaseModel):
     new_players_burst: Positive = 30.0
     rooms_per_hour: Positive = 60.0  # per player
     rooms_burst: Positive = 20.0
+    # The search pool's fair share (hints, Auto, winnable deals): running and waiting.
+    searches_per_player: Count = 2
+    searches_per_address: Count = 8
+    search_queue: Count = 256  # searches waiting for a worker, in all
+    search_wait: Positive = 30.0  # seconds a search may wait for a worker (then: busy)
+    # Past days whose deal is not saved yet cost a search each: per player and per address.
+    past_dailies_per_hour: Positive = 10.0
+    past_dailies_burst: Positive = 10.0
+    daily_searches_queued: Count = 16  # days waiting for their deal search (then: busy)
 
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug"]

@@ -1,10 +1,16 @@
 """Daily deals: found off the event loop, kept in the store, installed in the referee.
 
-Finding a day's deal can mean a solver search of many seconds. It runs in a
-search worker process of its own (a thread would still take the GIL from the event
-loop), once per day: the answer is saved, so restarts and later requests reuse it and the
-day's deal never changes even if the solver does. Today's and tomorrow's deals
-are prepared in the background so nobody waits at midnight.
+Finding a day's deal can mean a solver search of many seconds. It runs in the daily
+deal pool (a :class:`~.searches.SearchPool` of one worker process of its own, so a long
+search never holds up a hint), once per day: the answer is saved, so restarts and later
+requests reuse it and the day's deal never changes even if the solver does. Many hellos
+for one day wait for its one search. Today's and tomorrow's deals are prepared in the
+background so nobody waits at midnight.
+
+Past days cost a search each (366 of them can be asked for), so they are bounded: a
+player, and a client address, may have ``past_dailies_burst`` past days searched at once
+and ``past_dailies_per_hour`` more each hour (:class:`DailyRefused` ``rate-limited``);
+at most ``daily_searches_queued`` days wait for the worker (``busy``: retry shortly).
 """
 
 from __future__ import annotations
@@ -14,23 +20,39 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
-from scorpion.race import DealFound, DealSearch, RaceError, Referee, SearchTicket
+from scorpion.race import DealFound, DealSearch, RaceError, Referee, SearchAnswer, SearchTicket
 from scorpion.race.daily import DAILY_PRESET, check_date, daily_seed, utc_date
-from scorpion.race.protocol import daily_key
+from scorpion.race.protocol import daily_key, date_of
+from scorpion.race.search_queue import UNLIMITED, ShareLimits
 from scorpion.store import SaveDaily, Store
 
-from .searches import Worker
+from .config import Limits
+from .limits import KeyedBuckets
+from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
 
 DAILY_NODES = 20_000  # per deal tried (about 0.4 s); undecided deals are passed over
 DAILY_LIMIT = 100  # deals tried before settling for an unverified one
+DAILY_WAIT = 30.0  # seconds a day may wait for the worker (a hello is closed silent at 60)
 
 
-def daily_search(date: str, secret: bytes) -> DealSearch:
+class Asker(NamedTuple):
+    """Who asked for a day (a hello): their past days are counted against them."""
+
+    player: str
+    address: str
+
+
+class DailyRefused(RaceError):
+    """A day's deal that will not be searched now: ``busy`` or ``rate-limited``."""
+
+
+def daily_search(date: str, secret: bytes, player: str = UNLIMITED) -> DealSearch:
     """The search for the date's deal: the first winnable deal from its seed."""
-    ticket = SearchTicket(daily_key(date), 0, "", 0, "daily")
+    ticket = SearchTicket(daily_key(date), 0, player, 0, "daily")
     return DealSearch(ticket, DAILY_PRESET, daily_seed(secret, date), DAILY_NODES, DAILY_LIMIT)
 
 
@@ -51,38 +73,76 @@ def on_loop_fallback(secret: bytes) -> Callable[[str, int], tuple[int, bool]]:
 
 
 class DailyDeals:
-    def __init__(self, referee: Referee, store: Store, secret: bytes, search: str) -> None:
+    def __init__(
+        self,
+        referee: Referee,
+        store: Store,
+        secret: bytes,
+        search: str,
+        limits: Limits | None = None,
+    ) -> None:
         """``search``: "solver" (a winnable deal, searched in a worker process) or "none"
         (the seed itself, unverified: instant)."""
         if search not in ("solver", "none"):
             raise ValueError(f"daily search must be 'solver' or 'none', not {search!r}")
+        limits = limits or Limits()
         self.referee = referee
         self.store = store
         self.secret = secret
         self.solver = search == "solver"
         self.searches = 0  # searches run (each day's deal is searched at most once)
         self._jobs: dict[str, asyncio.Future[tuple[int, bool]]] = {}
-        self._workers: set[Worker] = set()
+        self._answers: dict[str, asyncio.Future[SearchAnswer]] = {}  # by daily key
+        share = ShareLimits(
+            per_player=2,
+            per_address=4,
+            max_queued=limits.daily_searches_queued,
+            max_wait=DAILY_WAIT,
+        )
+        self.pool = SearchPool(self._answered, lambda ticket: True, workers=1, limits=share)
+        rate, burst = limits.past_dailies_per_hour / 3600, limits.past_dailies_burst
+        self.past_by_player = KeyedBuckets(rate, burst)
+        self.past_by_address = KeyedBuckets(rate, burst)
 
-    async def deal(self, date: str) -> tuple[int, bool]:
-        """The date's (deal, verified): from the store, or searched once and saved."""
+    async def deal(self, date: str, asker: Asker | None = None) -> tuple[int, bool]:
+        """The date's (deal, verified): from the store, or searched once and saved.
+        ``asker``: the player who asked (a hello), whose past days are limited; DailyRefused
+        when theirs is spent or the queue is full."""
         stored = await self.store.daily_deal(date)
         if stored is not None:
             return stored
         job = self._jobs.get(date)
         if job is None:
-            job = asyncio.ensure_future(self._find(date))
+            if asker is not None and date == utc_date(time.time()):
+                asker = None  # today's deal is the server's to find: it counts against nobody
+            if asker is not None:
+                self._count_past_day(asker)
+            job = asyncio.ensure_future(self._find(date, asker))
             self._jobs[date] = job
             job.add_done_callback(lambda _: self._jobs.pop(date, None))
         return await asyncio.shield(job)
 
-    async def _find(self, date: str) -> tuple[int, bool]:
+    def _count_past_day(self, asker: Asker) -> None:
+        if not self.past_by_player.take(asker.player):
+            raise self._too_many()
+        if not self.past_by_address.take(asker.address):
+            self.past_by_player.give_back(asker.player)
+            raise self._too_many()
+
+    @staticmethod
+    def _too_many() -> DailyRefused:
+        return DailyRefused(
+            "rate-limited",
+            "You asked for many past dailies: play those, or try again in an hour",
+        )
+
+    async def _find(self, date: str, asker: Asker | None) -> tuple[int, bool]:
         started = time.monotonic()
-        self.searches += 1
         if self.solver:
-            deal, verified = await self._search(date)
+            deal, verified = await self._search(date, asker)
         else:
             deal, verified = unverified_deal(self.secret, date)
+        self.searches += 1
         await self.store.write([SaveDaily(date, deal, verified)])
         log.info(
             "daily %s ready in %.1f s (verified: %s)", date, time.monotonic() - started, verified
@@ -90,11 +150,14 @@ class DailyDeals:
         stored = await self.store.daily_deal(date)  # the first one saved wins
         return stored if stored is not None else (deal, verified)
 
-    async def ensure(self, date: object, recorded: int | None = None) -> None:
+    async def ensure(
+        self, date: object, recorded: int | None = None, asker: Asker | None = None
+    ) -> None:
         """Install the date's daily in the referee before it is used (hello, summary, restore).
 
         ``recorded``: the deal the log's attempts were played on; it wins over a new search.
-        Dates the referee refuses are left alone (it answers them itself).
+        ``asker``: see :meth:`deal`. Dates the referee refuses are left alone (it answers
+        them itself).
         """
         if not isinstance(date, str) or date in self.referee.dailies:
             return
@@ -102,7 +165,7 @@ class DailyDeals:
             date = check_date(date, time.time())
         except RaceError:
             return
-        deal, verified = await self.deal(date)
+        deal, verified = await self.deal(date, asker)
         if recorded is not None and recorded != deal:
             log.warning(
                 "daily %s: the log's deal differs from the saved one; keeping the log's", date
@@ -121,21 +184,35 @@ class DailyDeals:
                     log.exception("could not prepare the daily of %s", day)
             await asyncio.sleep(600)
 
-    async def _search(self, date: str) -> tuple[int, bool]:
-        worker = await Worker.start()
-        self._workers.add(worker)
+    async def _search(self, date: str, asker: Asker | None) -> tuple[int, bool]:
+        """The date's deal from the daily deal pool (started on first use)."""
+        if not self.pool.started:
+            self.pool.start()
+        key = daily_key(date)
+        answer = self._answers[key] = asyncio.get_running_loop().create_future()
         try:
-            found = await worker.ask(daily_search(date, self.secret))
-        except (OSError, EOFError, asyncio.IncompleteReadError) as exc:
-            raise RuntimeError(f"the daily deal search for {date} was interrupted") from exc
+            request = daily_search(date, self.secret, asker.player if asker else UNLIMITED)
+            queued = self.pool.submit(request, asker.address if asker else UNLIMITED)
+            if not queued and asker is not None:  # refused: it cost the asker no past day
+                self.past_by_player.give_back(asker.player)
+                self.past_by_address.give_back(asker.address)
+            found = await answer
         finally:
-            self._workers.discard(worker)
-            await worker.stop()
-        assert isinstance(found, DealFound)
+            self._answers.pop(key, None)
+        if not isinstance(found, DealFound):
+            log.warning("the deal search of daily %s did not run: %s", date, found)
+            raise DailyRefused("busy", "Many past dailies are being prepared: retry in a minute")
         return found.deal, found.verified
 
-    def close(self) -> None:
+    async def _answered(self, answer: SearchAnswer) -> None:
+        waiting = self._answers.get(answer.ticket.place)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(answer)
+        elif date_of(answer.ticket.place) is None:
+            log.error("a daily deal answer for %r, which is no daily", answer.ticket)
+
+    async def close(self) -> None:
+        """Stop the searches (one can run for a minute: ended, not waited for)."""
         for job in list(self._jobs.values()):
             job.cancel()
-        for worker in self._workers:  # a search can run for a minute: end it, not wait
-            worker.kill()
+        await self.pool.close()

@@ -38,6 +38,10 @@ class TokenBucket:
             return True
         return False
 
+    def give_back(self, cost: float = 1.0) -> None:
+        """Return what :meth:`take` took for something that then did not happen."""
+        self.tokens = min(self.burst, self.tokens + cost)
+
 
 Verdict = Literal["answer", "count", "flood"]
 
@@ -82,6 +86,8 @@ class KeyedBuckets:
     >>> buckets = KeyedBuckets(rate=0.0, burst=2)
     >>> [buckets.take("a") for _ in range(3)] + [buckets.take("b")]
     [True, True, False, True]
+    >>> buckets.give_back("a"); buckets.take("a")
+    True
     """
 
     def __init__(self, rate: float, burst: float, max_keys: int = 50_000) -> None:
@@ -95,6 +101,11 @@ class KeyedBuckets:
                 self._buckets.clear()  # crude but bounded: a flood of keys only resets limits
             bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
         return bucket.take()
+
+    def give_back(self, key: str) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.give_back()
 
 
 @functools.lru_cache(maxsize=4096)

@@ -5,10 +5,11 @@ its answer as an input. :class:`SearchPool` runs requests in a bounded pool of
 worker processes (cores minus one, at least one, so the event loop keeps a core;
 each is ``python -m scorpion.web.search_worker``, which it owns and can kill).
 
-The pool holds at most ``max_queued`` waiting requests; beyond that a request
-is answered :class:`~scorpion.race.SearchFailed` at once (the player is told the
-server is busy). A request whose answer is no longer wanted when a worker frees
-up (its game moved on) is skipped.
+Which request runs next is the fair share of :class:`scorpion.race.search_queue.SearchQueue`:
+in turn by client address and player, a few held by each, a bounded number waiting, none
+waiting longer than ``max_wait``. A request it refuses, pushes out or expires is answered
+:class:`~scorpion.race.SearchFailed` (the player is told the server is busy). A request
+whose answer is no longer wanted when a worker frees up (its game moved on) is skipped.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from scorpion.race import SearchAnswer, SearchFailed, SearchRequest, SearchTicket
+from scorpion.race import RaceError, SearchAnswer, SearchFailed, SearchRequest, SearchTicket
+from scorpion.race.search_queue import SearchQueue, ShareLimits, Waiting
 from scorpion.tasks import cancel_all
 
 from .search_worker import HEADER, frame
 
 log = logging.getLogger("scorpion.web")
+
+MAX_ADDRESSES = 100_000  # players' last addresses kept (then forgotten at once: bounded)
 
 
 def default_workers() -> int:
@@ -48,68 +52,124 @@ class SearchPool:
         wanted: Callable[[SearchTicket], bool],
         *,
         workers: int | None = None,
-        max_queued: int = 64,
+        limits: ShareLimits | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.answered = answered
         self.wanted = wanted
         self.workers = workers or default_workers()
-        self.max_queued = max_queued
-        self.queue: asyncio.Queue[SearchRequest] = asyncio.Queue()
-        self.running = 0
+        self.queue: SearchQueue[SearchRequest] = SearchQueue(limits)
+        self.clock = clock
+        self.addresses: dict[str, str] = {}  # player -> the client address they last came from
         self.done = 0
         self.skipped = 0  # dropped before they ran: their answer was no longer wanted
-        self.refused = 0  # answered busy: the queue was full
+        self.refused = 0  # answered busy: over a share, pushed out or waited too long
         self.seconds = 0.0  # total time searching
         self.timed: Callable[[float], None] = lambda seconds: None  # each search's time
+        self._work = asyncio.Event()  # something new waits, or its deadline moved
         self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def running(self) -> int:
+        return self.queue.running
+
+    @property
+    def started(self) -> bool:
+        return bool(self._tasks)
 
     def start(self) -> None:
         self._tasks = [
             asyncio.create_task(self._serve(), name=f"scorpion-search-{i}")
             for i in range(self.workers)
         ]
+        self._tasks.append(asyncio.create_task(self._expire(), name="scorpion-search-expiry"))
 
-    def submit(self, request: SearchRequest) -> None:
-        """Queue a request (never waits); a full queue answers it ``SearchFailed`` at once."""
-        if self.queue.qsize() >= self.max_queued:
-            self.refused += 1
-            task = asyncio.create_task(self.answered(SearchFailed(request.ticket, "busy")))
-            task.add_done_callback(_log_failure)
-            return
-        self.queue.put_nowait(request)
+    def note_address(self, player: str, address: str) -> None:
+        """The client address ``player`` connected from: their searches count against it."""
+        if len(self.addresses) >= MAX_ADDRESSES and player not in self.addresses:
+            self.addresses.clear()  # crude but bounded: the per-player share still holds
+        self.addresses[player] = address
+
+    def submit(self, request: SearchRequest, address: str | None = None) -> bool:
+        """Queue a request (never waits); one refused is answered ``SearchFailed`` at once
+        (False).
+        ``address``: the asker's client address (default: where the player last came from;
+        a player never seen here, e.g. forwarded from another process, is their own)."""
+        player = request.ticket.player
+        if address is None:
+            address = self.addresses.get(player, f"player:{player}")
+        try:
+            pushed_out = self.queue.push(request, player, address, self.clock())
+        except RaceError as exc:
+            self._fail(request, exc.message)
+            return False
+        for other in pushed_out:
+            self._fail(other, "pushed out of a full queue")
+        self._work.set()
+        return True
+
+    def _fail(self, request: SearchRequest, reason: str) -> None:
+        self.refused += 1
+        task = asyncio.create_task(self.answered(SearchFailed(request.ticket, f"busy: {reason}")))
+        task.add_done_callback(_log_failure)
+
+    async def _next(self) -> Waiting[SearchRequest]:
+        while True:
+            found = self.queue.pop(self.clock())
+            if found is not None:
+                return found
+            self._work.clear()
+            await self._work.wait()
+
+    async def _expire(self) -> None:
+        """Answer ``busy`` the requests that waited too long (the workers were all busy)."""
+        while True:
+            for request in self.queue.expire(self.clock()):
+                self._fail(request, "waited too long for a worker")
+            due = self.queue.next_expiry()
+            self._work.clear()
+            with contextlib.suppress(TimeoutError):
+                timeout = None if due is None else max(0.0, due - self.clock())
+                await asyncio.wait_for(self._work.wait(), timeout)
 
     async def _serve(self) -> None:
         worker: Worker | None = None
         try:
             while True:
-                request = await self.queue.get()
-                if not self.wanted(request.ticket):
-                    self.skipped += 1
-                    continue
-                self.running += 1
-                started = time.monotonic()
-                answer: SearchAnswer
+                found = await self._next()
                 try:
-                    worker = worker or await Worker.start()
-                    answer = await worker.ask(request)
-                except (OSError, EOFError, asyncio.IncompleteReadError, pickle.UnpicklingError):
-                    log.exception("a search worker failed; starting another")
-                    if worker is not None:
-                        await worker.stop()
-                    worker = None
-                    answer = SearchFailed(request.ticket, "worker failed")
+                    worker = await self._run(worker, found.item)
                 finally:
-                    self.running -= 1
-                    self.seconds += time.monotonic() - started
-                    self.timed(time.monotonic() - started)
-                self.done += 1
-                try:
-                    await self.answered(answer)
-                except Exception:
-                    log.exception("could not deliver the answer of %r", request.ticket)
+                    self.queue.done(found)
         finally:
             if worker is not None:
                 await worker.stop()
+
+    async def _run(self, worker: Worker | None, request: SearchRequest) -> Worker | None:
+        """Run one request on ``worker`` (started if need be); the worker to use next."""
+        if not self.wanted(request.ticket):
+            self.skipped += 1
+            return worker
+        started = time.monotonic()
+        answer: SearchAnswer
+        try:
+            worker = worker or await Worker.start()
+            answer = await worker.ask(request)
+        except (OSError, EOFError, asyncio.IncompleteReadError, pickle.UnpicklingError):
+            log.exception("a search worker failed; starting another")
+            if worker is not None:
+                await worker.stop()
+            worker = None
+            answer = SearchFailed(request.ticket, "worker failed")
+        finally:
+            self.seconds += time.monotonic() - started
+            self.timed(time.monotonic() - started)
+        self.done += 1
+        try:
+            await self.answered(answer)
+        except Exception:
+            log.exception("could not deliver the answer of %r", request.ticket)
+        return worker
 
     async def close(self) -> None:
         """Stop every worker (a search still running is dropped)."""

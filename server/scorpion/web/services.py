@@ -20,6 +20,7 @@ from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
+from scorpion.race.search_queue import ShareLimits
 from scorpion.store import Account, Store
 from scorpion.tasks import cancel_all
 
@@ -58,7 +59,13 @@ class Services:
         redis_hub = RedisHub(settings.redis, self.connections.close) if settings.redis else None
         self.hub: Hub = LocalHub() if redis_hub is None else redis_hub  # (a hub has a len)
         self.tokens = Tokens(store)
-        self.searches = SearchPool(self.searched, self.referee.search_wanted)
+        share = ShareLimits(
+            per_player=limits.searches_per_player,
+            per_address=limits.searches_per_address,
+            max_queued=limits.search_queue,
+            max_wait=limits.search_wait,
+        )
+        self.searches = SearchPool(self.searched, self.referee.search_wanted, limits=share)
         self.analyses = Analyses(store)
         self.bridge = Bridge(
             self.referee,
@@ -70,7 +77,7 @@ class Services:
             failed=self.reload_later,
             finished=self.analyses.finished,
         )
-        self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search)
+        self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search, limits)
         self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
         if redis_hub is not None:
             self.cluster = Cluster(
@@ -108,7 +115,7 @@ class Services:
         self.metrics.commits.set_function(lambda: self.store.commits)
         self.metrics.counted.read["scorpion_fenced_writes"] = lambda: self.store.fenced_writes
         self.metrics.search_queue.set_function(
-            lambda: self.searches.queue.qsize() + self.searches.running
+            lambda: self.searches.queue.waiting + self.searches.running
         )
         self.searches.timed = self.metrics.search_seconds.observe
         self.metrics.analysis_queue.set_function(
@@ -171,7 +178,7 @@ class Services:
         self._tasks.clear()
         await self.searches.close()
         await self.analyses.close()
-        self.dailies.close()
+        await self.dailies.close()
         if self.cluster is not None:
             await self.cluster.close()
         await self.store.close()

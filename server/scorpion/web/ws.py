@@ -30,6 +30,7 @@ from scorpion.race.protocol import (
 
 from .auth import token_hash
 from .connection import Connection
+from .dailies import Asker, DailyRefused
 from .limits import FloodGauge, address_key
 from .logs import CONN_ID
 from .services import Services
@@ -71,7 +72,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     svc: Services = websocket.app.state.services
     limits = svc.settings.limits
     address = websocket.client.host if websocket.client else "?"
-    key = address_key(address)  # sockets per address count an IPv6 /64 as one
+    key = address_key(address)  # per-address limits and shares count an IPv6 /64 as one
     # Not ready: starting (waiting for the database, restoring the rooms).
     if not svc.ready or svc.closing or not svc.connections.admits(key):
         log.warning("websocket from %s refused: server starting, busy or closing", address)
@@ -85,7 +86,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     svc.connections.add(conn, key)
     attached = False
     try:
-        attached = await hello(svc, conn, websocket)
+        attached = await hello(svc, conn, websocket, key)
         while attached:
             message = await receive()
             if message["type"] == "websocket.disconnect":
@@ -104,7 +105,7 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
         conn.stop()
 
 
-async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
+async def hello(svc: Services, conn: Connection, websocket: WebSocket, address: str) -> bool:
     """Read and check the first frame; attach the connection to the referee. False: closed."""
     try:
         message = await asyncio.wait_for(websocket.receive(), svc.settings.limits.auth_timeout)
@@ -130,6 +131,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
         return False
     conn.player, conn.token = player.id, token_hash(str(data["token"]))
     svc.hub.attach(conn.id, conn)
+    svc.searches.note_address(player.id, address)  # its searches share the address's turn
     if (
         opening.place_key(player.id) in svc.reloading
     ):  # its last writes failed: it comes back from its log shortly
@@ -137,9 +139,13 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket) -> bool:
         return True  # attached: the reader waits for the close
     race_player = svc.race_player(player)
     if data.get("daily") is not None:
-        try:
-            await svc.dailies.ensure(data["daily"])  # may wait for the day's deal search
+        try:  # may wait for the day's deal search
+            await svc.dailies.ensure(data["daily"], asker=Asker(player.id, address))
             race_player = await svc.daily_player(player)
+        except DailyRefused as exc:  # past days asked too fast, or too many waiting
+            refuse(svc, conn, Refusal(exc.code, exc.message))
+            conn.close(TRY_AGAIN, f"daily not ready: {exc.code}")
+            return True  # attached: the reader waits for the close
         except Exception:
             log.exception("the daily %r could not be prepared", data["daily"])
             refuse(svc, conn, Refusal("server-error", "the daily is not ready: retry shortly"))
