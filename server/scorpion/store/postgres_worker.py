@@ -24,6 +24,7 @@ import asyncpg
 
 from .base import DuplicateError, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
+from .postgres_connect import DatabaseRefused, lasting
 from .postgres_schema import META, MIGRATIONS, VERSION
 
 log = logging.getLogger("scorpion.store")
@@ -77,6 +78,9 @@ class PostgresWorker(GroupCommit):
                 )
                 break
             except Exception as exc:
+                cause = lasting(exc, self.url)
+                if cause is not None:
+                    raise DatabaseRefused(cause) from None
                 if not transient(exc):
                     raise StoreError(f"cannot use the database: {exc}") from exc
                 log.warning("waiting for PostgreSQL: %s", exc)
