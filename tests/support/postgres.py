@@ -91,11 +91,9 @@ class PostgresCluster:
         """A role that must give ``password`` (every other role is trusted) and the URL of a
         new database it owns, without the password."""
         hba = self.data / "pg_hba.conf"
-        line = f"host all {name} 127.0.0.1/32 scram-sha-256\n"
-        if os.geteuid() == 0:
-            self._as_postgres("sh", "-c", f"printf '{line}' | cat - {hba} > {hba}.new && mv {hba}.new {hba}")
-        else:
-            hba.write_text(line + hba.read_text())
+        # The first line that matches wins: this one, before the "trust" lines of initdb
+        # (rewritten in place: the file keeps its owner, postgres).
+        hba.write_text(f"host all {name} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
         self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "reload")
         self.psql(f"CREATE ROLE {name} LOGIN PASSWORD '{password}'")
         database = f"{name}_{os.getpid()}_{next(self._names)}"

@@ -150,8 +150,11 @@ def test_several_processes_take_redis_with_postgresql(
         ([], {"SCORPION_LIMITS": '{"send_queue": 2.5}'}, "send_queue: must be a whole number"),
         (["--client", "/nonexistent"], {}, "no browser client (/nonexistent has no index.html)"),
         # A misspelled database setting once fell back to SQLite in ./data, silently.
-        ([], {"SCORPION_DATABASE_URL": "postgresql://race@h/race"},
-         "SCORPION_DATABASE_URL is not a setting (did you mean SCORPION_DB?)"),
+        (
+            [],
+            {"SCORPION_DATABASE_URL": "postgresql://race@h/race"},
+            "SCORPION_DATABASE_URL is not a setting (did you mean SCORPION_DB?)",
+        ),
     ],
 )
 def test_serve_stops_with_one_line_and_no_traceback(
