@@ -14,6 +14,7 @@ import contextlib
 import logging
 from typing import Any
 
+from scorpion.store.base import StoreError
 from scorpion.web.config import (
     BadSettings,
     Database,
@@ -64,8 +65,9 @@ def settings(args: argparse.Namespace) -> Settings:
     if client is None:
         where = f"{given.client} has no index.html" if given.client else "none is installed"
         raise SystemExit(f"scorpion serve: no browser client ({where}): give --client FOLDER")
+    source = "--db" if args.db is not None else "SCORPION_DB"
     if given.db.kind == "postgresql":
-        check_database(given.db, "--db" if args.db is not None else "SCORPION_DB")
+        check_database(given.db, source)
     try:
         if given.db.kind == "postgresql":  # every process on the database shares one secret
             secret = given.secret or shared_secret(given.db.url)
@@ -73,6 +75,8 @@ def settings(args: argparse.Namespace) -> Settings:
             secret = load_secret(given.secret, given.db.data_dir)
     except BadSettings as exc:
         raise SystemExit(f"scorpion serve: {exc}") from None
+    except StoreError as exc:  # PostgreSQL away for longer than the store waits at start
+        raise SystemExit(f"scorpion serve: {source} ({given.db}): {exc}") from None
     except OSError as exc:
         raise SystemExit(f"scorpion serve: cannot keep the secret: {exc}") from None
     return given.model_copy(update={"secret": secret, "client": client})

@@ -23,18 +23,23 @@ class DatabaseRefused(StoreError):
 
 
 def host_of(url: str) -> str:
-    """The host of a postgresql:// URL, without the password.
+    """The host and port of a postgresql:// URL, without the user or the password.
 
     >>> host_of("postgresql://race:hush@db.invalid:5433/race")
-    'db.invalid'
+    'db.invalid:5433'
+    >>> host_of("postgresql://race@db/race")
+    'db'
     """
-    return urlsplit(url).hostname or "localhost"
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    return f"{host}:{parts.port}" if parts.port else host
 
 
 def lasting(exc: BaseException, url: str) -> str | None:
     """The cause of ``exc`` in a few words when it is one no wait will mend, else None."""
     if isinstance(exc, socket.gaierror) and exc.errno in _NO_SUCH_NAME:
-        return f"the host {host_of(url)!r} is unknown (it does not resolve)"
+        host = urlsplit(url).hostname or "localhost"
+        return f"the host {host!r} is unknown (it does not resolve)"
     # A wrong password (asyncpg never repeats it), an unknown role, no such database.
     if isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
         return str(exc)

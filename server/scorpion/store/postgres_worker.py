@@ -24,7 +24,7 @@ import asyncpg
 
 from .base import DuplicateError, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
-from .postgres_connect import DatabaseRefused, lasting
+from .postgres_connect import DatabaseRefused, host_of, lasting
 from .postgres_schema import META, MIGRATIONS, VERSION
 
 log = logging.getLogger("scorpion.store")
@@ -60,17 +60,21 @@ def transient(exc: BaseException) -> bool:
 class PostgresWorker(GroupCommit):
     """Opens, migrates and closes the pool; runs reads and group-committed writes."""
 
-    def __init__(self, url: str, pool_size: int = 10, retry_for: float = 15.0) -> None:
+    def __init__(
+        self, url: str, pool_size: int = 10, retry_for: float = 15.0, start_wait: float = 60.0
+    ) -> None:
         super().__init__()
         self.url = url
         self.pool_size = pool_size
         self.retry_for = retry_for
+        self.start_wait = start_wait  # seconds open() waits for a database that is away
         self._pool: asyncpg.Pool | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
-        """Connect and migrate; while the database cannot be reached, wait and retry."""
-        delay = 0.1
+        """Connect and migrate; while the database cannot be reached, wait and retry for
+        up to ``start_wait`` seconds (a supervisor restarts us after that)."""
+        delay, deadline = 0.1, time.monotonic() + self.start_wait
         while True:
             try:
                 pool = await asyncpg.create_pool(
@@ -83,7 +87,12 @@ class PostgresWorker(GroupCommit):
                     raise DatabaseRefused(cause) from None
                 if not transient(exc):
                     raise StoreError(f"cannot use the database: {exc}") from exc
-                log.warning("waiting for PostgreSQL: %s", exc)
+                where = host_of(self.url)
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable(
+                        f"no PostgreSQL at {where} after {self.start_wait:g} s: {exc}"
+                    ) from None
+                log.warning("waiting for PostgreSQL at %s: %s", where, exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
         try:

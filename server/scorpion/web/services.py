@@ -19,7 +19,7 @@ from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
-from scorpion.store import Account, Store
+from scorpion.store import Account, Store, StoreError
 from scorpion.tasks import cancel_all
 
 from . import collector
@@ -118,7 +118,10 @@ class Services:
         self._tasks.append(task)
 
     async def _start(self) -> None:
-        await self.store.open()
+        try:
+            await self.store.open()
+        except StoreError as exc:  # the setting to fix, then why (the password hidden)
+            raise StoreError(f"--db/SCORPION_DB ({self.settings.db}): {exc}") from None
         jobs = []
         if self.cluster is None:
             await restore(self.store, self.referee, self.dailies, self.bridge)
