@@ -84,7 +84,7 @@ async def test_a_password_refused_or_an_unknown_host_is_not_waited_for(
     wrong = url.replace("://pw_store@", "://pw_store:wrong@")
     with pytest.raises(DatabaseRefused, match='password authentication failed for user "pw_store"'):
         await PostgresStore(wrong).open()  # at once, not after start_wait (60 s)
-    with pytest.raises(DatabaseRefused, match="the host 'db.invalid' is unknown"):
+    with pytest.raises(DatabaseRefused, match=r"the host 'db\.invalid' is unknown"):
         await PostgresStore("postgresql://race:wrong@db.invalid/race").open()
     right = PostgresStore(url.replace("://pw_store@", "://pw_store:right@"))
     await right.open()
