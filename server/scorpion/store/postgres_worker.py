@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import asyncpg
 
-from .base import DuplicateError, StoreError, StoreUnavailable
+from .base import DuplicateError, Fenced, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
 from .postgres_connect import DatabaseRefused, host_of, lasting
+from .postgres_mode import FENCED, ModeLock
 from .postgres_schema import META, MIGRATIONS, VERSION
 
 log = logging.getLogger("scorpion.store")
@@ -68,6 +69,9 @@ class PostgresWorker(GroupCommit):
         self.pool_size = pool_size
         self.retry_for = retry_for
         self.start_wait = start_wait  # seconds open() waits for a database that is away
+        # The process's hold on the database (scorpion.store.postgres_mode): each write
+        # transaction checks it first. None: not checked (tools, tests of the store).
+        self.mode: ModeLock | None = None
         self._pool: asyncpg.Pool | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -163,8 +167,10 @@ class PostgresWorker(GroupCommit):
             committing = False
             try:
                 async with self._live_pool().acquire(timeout=10.0) as conn:
-                    # The transaction and the batch's savepoint in one round trip.
-                    await conn.execute("BEGIN; SAVEPOINT batch")
+                    # The transaction, the hold's check and the batch's savepoint in one
+                    # round trip.
+                    held = self.mode.check() if self.mode is not None else ""
+                    await conn.execute(f"BEGIN; {held}SAVEPOINT batch")
                     try:
                         results = await self._run(conn, ops)
                     except BaseException:
@@ -175,6 +181,8 @@ class PostgresWorker(GroupCommit):
                     await conn.execute("COMMIT")
                 return results
             except Exception as exc:
+                if getattr(exc, "sqlstate", None) == FENCED:
+                    raise Fenced(str(exc)) from None
                 if not transient(exc):
                     raise
                 if committing:
