@@ -32,7 +32,7 @@ def refused(server: ServerProcess) -> str:
 async def test_a_process_without_redis_does_not_start_beside_a_cluster(
     cluster: Cluster, api: Api, tmp_path: Path
 ) -> None:
-    room_id, racers, _ = await start_race(cluster, api, ["Ann", "Bob"], DEAL)
+    _, racers, _ = await start_race(cluster, api, ["Ann", "Bob"], DEAL)
     answer = await racers["Ann"].act("move", move=racers["Ann"].pick())
     assert answer["type"] == "applied"
     # The misconfigured fourth process (SCORPION_REDIS misspelled, say) on the same database.
