@@ -49,8 +49,20 @@ async def test_one_lone_process_or_any_number_of_cluster_processes(url: str) -> 
         await member.close()
 
 
+async def test_each_database_has_its_own_lock(url: str, postgres: PostgresCluster) -> None:
+    other = postgres.new_database()
+    store = PostgresStore(other)
+    await store.open()
+    await store.close()
+    locks = [ModeLock(url, cluster=False), ModeLock(other, cluster=False)]
+    for lock in locks:
+        await lock.take()  # two lone processes on two databases of one server
+    for lock in locks:
+        await lock.close()
+
+
 async def test_a_write_after_the_hold_is_lost_is_refused(url: str) -> None:
-    store = PostgresStore(url)
+    store = PostgresStore(url, retry_for=0.5)  # a refused write waits that long for a retake
     await store.open()
     store.mode = lone = ModeLock(url, cluster=False)
     await lone.take()
@@ -60,7 +72,8 @@ async def test_a_write_after_the_hold_is_lost_is_refused(url: str) -> None:
         await conn.fetchval("SELECT pg_terminate_backend($1)", lone.pid)
         for _ in range(200):  # until the server has ended that session (20 s at most)
             if not await conn.fetchval(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = $1",
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND "
+                "database = (SELECT oid FROM pg_database WHERE datname = current_database())",
                 MODE_LOCK,
             ):
                 break

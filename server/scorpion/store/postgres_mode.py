@@ -10,7 +10,8 @@ to both kinds; the other kind is refused at start with a message naming the sett
 The lock goes with its connection. So that a process whose lock connection was lost
 cannot act beside one that took the lock since, every write transaction of the store
 first checks, in the same round trip as its BEGIN, that the lock connection still holds
-the lock (:meth:`ModeLock.check`): refused writes fail as :class:`~.base.Fenced`, and the
+the lock (:meth:`ModeLock.check`). A refused write waits while the process takes the
+lock again (the store's ``retry_for``), then fails as :class:`~.base.Fenced` and the
 usual path of a failed write (sockets told to reconnect, places rebuilt from their logs)
 follows. Each such check holds ``WRITES_LOCK`` shared until its commit, and a process
 that takes ``MODE_LOCK`` takes ``WRITES_LOCK`` exclusive once: that waits for the
@@ -106,7 +107,8 @@ class ModeLock:
         lock: end it, and try again (a RuntimeError: retried by :meth:`watch`)."""
         holders = await conn.fetchval(
             "SELECT array_agg(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 "
-            "AND objid = $1 AND objsubid = 1 AND granted",
+            "AND objid = $1 AND objsubid = 1 AND granted AND database = "
+            "(SELECT oid FROM pg_database WHERE datname = current_database())",
             MODE_LOCK,
         )
         if self._old_pid and set(holders or ()) == {self._old_pid}:
@@ -154,6 +156,7 @@ class ModeLock:
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.lost.wait(), interval)
+            self.lost.clear()  # set by the connection's end, or by a write refused
             if await self.held():
                 continue
             # Every write is refused from now on (no backend of ours matches pid 0).

@@ -170,8 +170,8 @@ class PostgresWorker(GroupCommit):
                     # The transaction, the hold's check and the batch's savepoint in one
                     # round trip.
                     held = self.mode.check() if self.mode is not None else ""
-                    await conn.execute(f"BEGIN; {held}SAVEPOINT batch")
                     try:
+                        await conn.execute(f"BEGIN; {held}SAVEPOINT batch")
                         results = await self._run(conn, ops)
                     except BaseException:
                         if not conn.is_closed() and conn.is_in_transaction():
@@ -181,8 +181,15 @@ class PostgresWorker(GroupCommit):
                     await conn.execute("COMMIT")
                 return results
             except Exception as exc:
-                if getattr(exc, "sqlstate", None) == FENCED:
-                    raise Fenced(str(exc)) from None
+                if getattr(exc, "sqlstate", None) == FENCED and self.mode is not None:
+                    # The hold's connection was lost (the database restarted, say): the
+                    # process takes it again, or stops if another took the database. Wait.
+                    self.mode.lost.set()
+                    if time.monotonic() > deadline:
+                        raise Fenced(str(exc)) from None
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 1.0)
+                    continue
                 if not transient(exc):
                     raise
                 if committing:
