@@ -7,17 +7,16 @@ for its whole life, on a connection of its own: exclusive alone, shared in a clu
 PostgreSQL grants it to one lone process or to any number of cluster processes, never
 to both kinds; the other kind is refused at start with a message naming the setting.
 
-The lock goes with its connection. So that a process whose lock connection was lost
-cannot act beside one that took the lock since, every write transaction of the store
-first checks, in the same round trip as its BEGIN, that the lock connection still holds
-the lock (:meth:`ModeLock.check`). A refused write waits while the process takes the
-lock again (the store's ``retry_for``), then fails as :class:`~.base.Fenced` and the
-usual path of a failed write (sockets told to reconnect, places rebuilt from their logs)
-follows. Each such check holds ``WRITES_LOCK`` shared until its commit, and a process
-that takes ``MODE_LOCK`` takes ``WRITES_LOCK`` exclusive once: that waits for the
-writes checked before the lock changed hands. A process that takes its lock again after
-losing it stops when another process used the database meanwhile (its memory may be
-stale: a restart replays the logs).
+The lock goes with its connection, so the database also keeps who holds it: the row
+``mode_holder`` of ``meta``, a token (``alone 7``, ``cluster 8``) that changes each
+time the lock changes hands: each lone process draws a new one, cluster processes keep
+the cluster's. Every write transaction of the store first checks, in the same round trip
+as its BEGIN, that the row still holds this process's token (reading it ``FOR SHARE``:
+the holder's update waits for the writes checked before it). A process whose lock
+connection was lost therefore writes on while nobody took the lock (nothing to fence),
+and has every write refused (:class:`~.base.Fenced`) from the moment another process
+took it; it then stops, since what it holds in memory may be stale (a restart replays
+the logs). It takes its lock again as soon as the database answers.
 """
 
 from __future__ import annotations
@@ -34,8 +33,21 @@ from .lock import InUseError
 log = logging.getLogger("scorpion.store")
 
 MODE_LOCK: Final = 0x5C0E_0003  # held for life: exclusive alone, shared in a cluster
-WRITES_LOCK: Final = 0x5C0E_0004  # held shared by each write transaction's check
+FUNCTION_LOCK: Final = 0x5C0E_0004  # taken while a process (re)creates the check
 FENCED: Final = "SCFEN"  # the SQLSTATE of a write refused by the check
+
+# The check each write transaction runs first (a function: planned once per session).
+CHECK_FUNCTION: Final = f"""
+CREATE OR REPLACE FUNCTION scorpion_holds(expected text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM meta WHERE key = 'mode_holder' AND value = expected
+                   FOR SHARE) THEN
+        RAISE EXCEPTION 'another process holds the database now (this one: %)', expected
+            USING ERRCODE = '{FENCED}';
+    END IF;
+END $$
+"""
 
 ALONE_HOLDS: Final = (
     "another Scorpion process uses this database without --redis; there can be one such "
@@ -44,6 +56,10 @@ ALONE_HOLDS: Final = (
 CLUSTER_HOLDS: Final = (
     "another Scorpion process uses this database with --redis (several processes share "
     "it); start this one with --redis (SCORPION_REDIS) too"
+)
+TAKEN_MEANWHILE: Final = (
+    "another Scorpion process took this database while this one had lost its lock: "
+    "stopping (a restart replays the logs)"
 )
 
 
@@ -57,22 +73,16 @@ class ModeLock:
     def __init__(self, url: str, cluster: bool) -> None:
         self.url = url
         self.cluster = cluster
+        self.token = ""  # the holder token of this process ("" until taken)
         self.pid = 0  # the backend holding the lock (0: none now)
         self._old_pid = 0  # the one that held it before it was lost
         self._conn: asyncpg.Connection | None = None
-        self._epochs: tuple[int, int] | None = None  # (alone, cluster) takes seen at ours
         self.lost = asyncio.Event()
 
     def check(self) -> str:
         """The SQL run at the start of each write transaction: it fails with SQLSTATE
-        :data:`FENCED` unless this process's lock connection still holds the lock."""
-        return (
-            "DO $$ BEGIN PERFORM pg_advisory_xact_lock_shared("
-            f"{WRITES_LOCK}); IF NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = "
-            f"'advisory' AND classid = 0 AND objid = {MODE_LOCK} AND objsubid = 1 AND pid = "
-            f"{int(self.pid)} AND granted) THEN RAISE EXCEPTION 'this process no longer holds "
-            f"the database' USING ERRCODE = '{FENCED}'; END IF; END $$;"
-        )
+        :data:`FENCED` once another process took the database."""
+        return f"SELECT scorpion_holds('{self.token}');" if self.token else ""
 
     async def take(self) -> None:
         """Take the lock, or raise :class:`ModeRefused` saying which way the database is
@@ -80,27 +90,42 @@ class ModeLock:
         it meanwhile. Other errors (the database away) are raised as they are."""
         conn = await asyncpg.connect(self.url, timeout=10.0)
         try:
-            kind = "shared" if self.cluster else ""
-            sql = f"SELECT pg_try_advisory_lock{'_' + kind if kind else ''}($1)"
-            if not await conn.fetchval(sql, MODE_LOCK):
+            shared = "_shared" if self.cluster else ""
+            if not await conn.fetchval(f"SELECT pg_try_advisory_lock{shared}($1)", MODE_LOCK):
                 await self._end_our_old_session(conn)
                 cluster_holds = not self.cluster and await conn.fetchval(
                     "SELECT pg_try_advisory_lock_shared($1)", MODE_LOCK
                 )
                 raise ModeRefused(CLUSTER_HOLDS if cluster_holds else ALONE_HOLDS)
-            # Writes checked by processes of the other kind before we held it end first.
-            await conn.execute(
-                "SELECT pg_advisory_lock($1); SELECT pg_advisory_unlock($1)".replace(
-                    "$1", str(WRITES_LOCK)
-                )
-            )
-            await self._count_take(conn)
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", FUNCTION_LOCK)
+                await conn.execute(CHECK_FUNCTION)
+                await self._hold(conn)
         except BaseException:
             conn.terminate()  # the session's locks go with it
             raise
         conn.add_termination_listener(lambda _: self.lost.set())
         self._conn, self.pid = conn, conn.get_server_pid()
         self.lost.clear()
+
+    async def _hold(self, conn: asyncpg.Connection) -> None:
+        """Make the holder row name this process (in the lock's transaction). Its update
+        waits for writes still checking the previous holder's token."""
+        found = await conn.fetchval("SELECT value FROM meta WHERE key = 'mode_holder' FOR UPDATE")
+        if self.token:  # taken again: nobody may have held it meanwhile
+            if found != self.token:
+                raise ModeRefused(TAKEN_MEANWHILE)
+            return
+        if self.cluster and found and found.startswith("cluster "):
+            self.token = found  # the cluster's processes share one token
+            return
+        number = int(found.split()[1]) + 1 if found else 1
+        self.token = f"{'cluster' if self.cluster else 'alone'} {number}"
+        await conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('mode_holder', $1) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            self.token,
+        )
 
     async def _end_our_old_session(self, conn: asyncpg.Connection) -> None:
         """A lost connection may live on in the server for a while, still holding our
@@ -114,28 +139,6 @@ class ModeLock:
         if self._old_pid and set(holders or ()) == {self._old_pid}:
             await conn.fetchval("SELECT pg_terminate_backend($1)", self._old_pid)
             raise RuntimeError(f"ended this process's old lock connection (pid {self._old_pid})")
-
-    async def _count_take(self, conn: asyncpg.Connection) -> None:
-        """Count the takes of each kind (in meta): one taken again checks that nobody who
-        could have acted beside it took the lock while it was lost."""
-        rows = await conn.fetch(
-            "SELECT key, value FROM meta WHERE key IN ('mode_alone', 'mode_cluster')"
-        )
-        found = {str(r[0]): int(r[1]) for r in rows}
-        now = (found.get("mode_alone", 0), found.get("mode_cluster", 0))
-        seen = self._epochs
-        if seen is not None and (now[0] != seen[0] or (not self.cluster and now[1] != seen[1])):
-            raise ModeRefused(
-                "another Scorpion process used this database while this one had lost its "
-                "lock: stopping (a restart replays the logs)"
-            )
-        key = "mode_cluster" if self.cluster else "mode_alone"
-        await conn.execute(
-            "INSERT INTO meta (key, value) VALUES ($1, '1') ON CONFLICT (key) "
-            "DO UPDATE SET value = (meta.value::bigint + 1)::text",
-            key,
-        )
-        self._epochs = (now[0] + (not self.cluster), now[1] + self.cluster)
 
     async def held(self, timeout: float = 5.0) -> bool:
         """Whether the lock's connection still answers (the lock lives with it)."""
@@ -159,9 +162,8 @@ class ModeLock:
             self.lost.clear()  # set by the connection's end, or by a write refused
             if await self.held():
                 continue
-            # Every write is refused from now on (no backend of ours matches pid 0).
             self._old_pid, self.pid, self._conn = self.pid, 0, None
-            log.warning("lost the database lock's connection: writes refused until retaken")
+            log.warning("lost the database lock's connection: taking it again")
             delay = 0.1
             while True:
                 try:

@@ -171,7 +171,7 @@ class PostgresWorker(GroupCommit):
                     # round trip.
                     held = self.mode.check() if self.mode is not None else ""
                     try:
-                        await conn.execute(f"BEGIN; {held}SAVEPOINT batch")
+                        await conn.execute(f"BEGIN; {held} SAVEPOINT batch")
                         results = await self._run(conn, ops)
                     except BaseException:
                         if not conn.is_closed() and conn.is_in_transaction():
@@ -181,15 +181,10 @@ class PostgresWorker(GroupCommit):
                     await conn.execute("COMMIT")
                 return results
             except Exception as exc:
-                if getattr(exc, "sqlstate", None) == FENCED and self.mode is not None:
-                    # The hold's connection was lost (the database restarted, say): the
-                    # process takes it again, or stops if another took the database. Wait.
-                    self.mode.lost.set()
-                    if time.monotonic() > deadline:
-                        raise Fenced(str(exc)) from None
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 1.0)
-                    continue
+                if getattr(exc, "sqlstate", None) == FENCED:
+                    if self.mode is not None:  # it finds out at once, and stops
+                        self.mode.lost.set()
+                    raise Fenced(str(exc)) from None
                 if not transient(exc):
                     raise
                 if committing:
