@@ -12,8 +12,9 @@ import pytest
 from scorpion.store import AppendLog, OpenRoom, StoreUnavailable
 from scorpion.store.base import NewerSchema
 from scorpion.store.postgres import PostgresStore, kept_secret
+from scorpion.store.postgres_connect import DatabaseRefused
 from scorpion.store.postgres_schema import META, SCHEMA_V1, VERSION
-from support.postgres import PostgresCluster
+from support.postgres import PostgresCluster, free_port
 
 
 @pytest.fixture
@@ -65,6 +66,31 @@ async def test_a_version_1_database_is_migrated(postgres: PostgresCluster) -> No
 async def test_the_first_secret_is_kept_for_every_process(url: str) -> None:
     assert await kept_secret(url, "first") == "first"
     assert await kept_secret(url, "second") == "first"
+
+
+async def test_open_waits_a_bounded_time_then_says_where_it_looked() -> None:
+    url = f"postgresql://race:hush@127.0.0.1:{free_port()}/race"  # nothing listens there
+    store = PostgresStore(url, start_wait=0.3)
+    with pytest.raises(StoreUnavailable) as caught:
+        await store.open()
+    said = str(caught.value)
+    assert said.startswith(f"no PostgreSQL at {url.split('@')[1].split('/')[0]} after 0.3 s: ")
+    assert "hush" not in said and "\n" not in said
+
+
+async def test_a_password_refused_or_an_unknown_host_is_not_waited_for(
+    postgres: PostgresCluster,
+) -> None:
+    url = postgres.password_user("pw_store", "right")
+    wrong = url.replace("://pw_store@", "://pw_store:wrong@")
+    with pytest.raises(DatabaseRefused, match='password authentication failed for user "pw_store"'):
+        await PostgresStore(wrong).open()  # at once, not after start_wait (60 s)
+    with pytest.raises(DatabaseRefused, match=r"the host 'db\.invalid' is unknown"):
+        await PostgresStore("postgresql://race:wrong@db.invalid/race").open()
+    right = PostgresStore(url.replace("://pw_store@", "://pw_store:right@"))
+    await right.open()
+    assert await right.ping()
+    await right.close()
 
 
 async def test_open_waits_for_the_database(

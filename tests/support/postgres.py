@@ -87,6 +87,19 @@ class PostgresCluster:
                                  "-d", url, "-c", sql)  # fmt: skip
         return done.stdout.strip()
 
+    def password_user(self, name: str, password: str) -> str:
+        """A role that must give ``password`` (every other role is trusted) and the URL of a
+        new database it owns, without the password."""
+        hba = self.data / "pg_hba.conf"
+        # The first line that matches wins: this one, before the "trust" lines of initdb
+        # (rewritten in place: the file keeps its owner, postgres).
+        hba.write_text(f"host all {name} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+        self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "reload")
+        self.psql(f"CREATE ROLE {name} LOGIN PASSWORD '{password}'")
+        database = f"{name}_{os.getpid()}_{next(self._names)}"
+        self.psql(f"CREATE DATABASE {database} OWNER {name}")
+        return f"postgresql://{name}@127.0.0.1:{self.port}/{database}"
+
     def new_database(self) -> str:
         """The URL of a new, empty database."""
         name = f"test_{os.getpid()}_{next(self._names)}"

@@ -4,9 +4,11 @@ batches go out in order, a failed write acknowledges nothing, searches are hande
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 
 import orjson
+import pytest
 
 from scorpion.engine import Game
 from scorpion.hub import LocalHub
@@ -21,7 +23,7 @@ from scorpion.race import (
     SearchTicket,
     Send,
 )
-from scorpion.store import Write
+from scorpion.store import Fenced, Write
 from scorpion.web.bridge import Bridge
 from scorpion.web.metrics import Metrics
 
@@ -33,11 +35,12 @@ class HeldStore:
         self.written: list[Sequence[Write]] = []
         self.release = asyncio.Event()
         self.fail = False
+        self.error: Exception = OSError("disk full")  # what a failed write raises
 
     async def write(self, writes: Sequence[Write]) -> None:
         await self.release.wait()
         if self.fail:
-            raise OSError("disk full")
+            raise self.error
         self.written.append(writes)
 
 
@@ -116,3 +119,28 @@ async def test_drain_waits_for_pending_batches() -> None:
     await bridge.drain(timeout=10)
     assert [f["seq"] for f in inbox.frames] == [1]
     await pending
+
+
+@pytest.mark.parametrize("fenced", [True, False])
+async def test_a_fenced_write_is_one_warning_line_other_failures_an_error(
+    caplog: pytest.LogCaptureFixture, fenced: bool
+) -> None:
+    store = HeldStore()
+    store.fail = True
+    if fenced:  # expected with several processes: the place is another's now
+        store.error = Fenced("'r1' is owned elsewhere now (token 7, not 6)")
+    store.release.set()
+    bridge, inbox, closed, _ = bridge_with(store)
+    caplog.set_level(logging.INFO, "scorpion.web")
+    await bridge.run(batch(1, persist=True))
+    assert inbox.frames == [] and closed == [(1, 1011)]  # refused alike
+    [record] = [r for r in caplog.records if "not written" in r.getMessage()
+                or "could not persist" in r.getMessage()]  # fmt: skip
+    if fenced:
+        assert record.levelno == logging.WARNING and record.exc_info is None
+        assert record.getMessage() == (
+            "1 records not written: 'r1' is owned elsewhere now (token 7, not 6); "
+            "closing their connections"
+        )
+    else:
+        assert record.levelno == logging.ERROR and record.exc_info is not None

@@ -7,6 +7,7 @@ import re
 import secrets
 from pathlib import Path
 
+from scorpion.engine import Game
 from support.server import Api, Client, ServerProcess, start_race
 
 DEAL = 4242
@@ -70,3 +71,42 @@ async def test_json_lines_with_a_setting(tmp_path: Path) -> None:
     assert {"scorpion.web", "scorpion.access", "uvicorn.error"} <= loggers  # one format for all
     created = next(r for r in records if "POST /api/players" in r["message"])
     assert created["request"].startswith("r")
+
+
+async def test_practice_and_its_search_worker_log_json_lines_one_per_socket(
+    tmp_path: Path,
+) -> None:
+    """A practice played with a hint (a search worker process) on a JSON log: every line
+    is JSON (the worker's too: no raw RuntimeWarning), the practice's log is not "opened"
+    on each command, and a socket makes one line."""
+    server = ServerProcess(tmp_path / "data" / "scorpion.db", args=("--log-format", "json"))
+    server.start()
+    try:
+        async with Api(server.url) as api:
+            player_id, token = await api.new_player("Pia")
+        ws = await Client.connect(server.ws_url, "pia")
+        assert (await ws.hello(token, practice=True))["type"] == "welcome"
+        dealt = await ws.call("new-deal", preset="normal")
+        game = Game.new(int(dealt["deal"]), "normal")
+        for _ in range(3):
+            move = game.legal_moves()[0]
+            assert (await ws.call("move", move=str(move)))["type"] == "applied"
+            game.play(move)
+        hint = await ws.call("hint", timeout=60)  # answered by a search worker process
+        assert hint["type"] == "applied" and hint["hints"], hint
+        await ws.close()
+        await ws.closed()
+    finally:
+        server.stop()
+    text = server.log_path.read_text()
+    assert "RuntimeWarning" not in text
+    records = [json.loads(line) for line in text.splitlines()]  # every line is JSON
+    messages = [r["message"] for r in records]
+    assert not [m for m in messages if f"practice:{player_id}" in m], messages
+    socket_request = next(r["request"] for r in records if "websocket /ws" in r["message"])
+    socket_lines = [r for r in records if r.get("request") == socket_request]
+    assert len(socket_lines) == 1, socket_lines
+    assert re.fullmatch(
+        r"127\.0\.0\.1 websocket /ws closed by client: 1000 after \d+\.\d s",
+        socket_lines[0]["message"],
+    )

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from scorpion.store.schema import VERSION
+from support.postgres import PostgresCluster
 from support.server import ServerProcess, free_port
 
 
@@ -113,3 +114,39 @@ def test_an_older_server_refuses_a_database_a_newer_one_upgraded(tmp_path: Path)
     assert "roll forward" in said and "restore the backup taken before the upgrade" in said
     with contextlib.closing(sqlite3.connect(db)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == newer
+
+
+def refused_start(tmp_path: Path, args: list[str], env: dict[str, str]) -> str:
+    """``scorpion serve`` that must stop at once: its output, checked to be one line."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "scorpion", "serve", "--port", str(free_port()), *args],
+        cwd=tmp_path, env={**clean, **env}, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert done.stdout == "" and not (tmp_path / "data").exists()
+    return done.stderr
+
+
+@pytest.mark.parametrize("given", ["flag", "variable"])
+def test_a_wrong_postgresql_password_is_one_line_naming_the_setting(
+    tmp_path: Path, postgres: PostgresCluster, given: str
+) -> None:
+    user = f"pw_{given}"
+    url = postgres.password_user(user, "right-one").replace(f"://{user}@", f"://{user}:w0ng-pw@")
+    setting = ["--db", url] if given == "flag" else []
+    env = {} if given == "flag" else {"SCORPION_DB": url}
+    said = refused_start(tmp_path, setting, env)
+    name = "--db" if given == "flag" else "SCORPION_DB"
+    assert said.startswith(f"scorpion serve: {name} (postgresql://{user}:***@127.0.0.1:")
+    assert f'password authentication failed for user "{user}"' in said
+    assert "w0ng-pw" not in said
+
+
+def test_an_unknown_postgresql_host_is_one_line_naming_the_setting(tmp_path: Path) -> None:
+    said = refused_start(tmp_path, [], {"SCORPION_DB": "postgresql://race:hush@db.invalid/race"})
+    assert said == (
+        "scorpion serve: SCORPION_DB (postgresql://race:***@db.invalid/race): "
+        "the host 'db.invalid' is unknown (it does not resolve)\n"
+    )

@@ -57,6 +57,31 @@ def test_bad_variables_are_one_clear_line(
     assert "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"SCORPION_REDDIS": "redis://h:6379"}, "SCORPION_REDDIS is not a setting (did you mean "
+         "SCORPION_REDIS?)"),
+        ({"SCORPION_LOGLEVEL": "debug"}, "SCORPION_LOGLEVEL is not a setting (did you mean "
+         "SCORPION_LOG_LEVEL?)"),
+        ({"SCORPION_REDIS_URL": "redis://h:6379"}, "(did you mean SCORPION_REDIS?)"),
+        ({"SCORPION_XYZZY": "1"}, "SCORPION_XYZZY is not a setting (see scorpion serve --help)"),
+    ],
+)  # fmt: skip
+def test_unknown_variables_are_refused_naming_the_closest_setting(
+    only: Callable[[dict[str, str]], None], environ: dict[str, str], message: str
+) -> None:
+    only({**environ, "SCORPION_PORT": "8001"})  # a known one beside it is fine
+    with pytest.raises(BadSettings) as caught:
+        settings_from({})
+    assert str(caught.value) == message or message in str(caught.value)
+    assert "\n" not in str(caught.value)
+    only({"SCORPION_PORT": "8001"})
+    for key in environ:
+        os.environ.pop(key)
+    assert settings_from({}).port == 8001
+
+
 def test_a_bad_flag_is_named_as_the_flag() -> None:
     with pytest.raises(BadSettings, match=r"^--daily-search: must be one of solver, none"):
         settings_from({"daily_search": "bogus"})
@@ -124,6 +149,12 @@ def test_several_processes_take_redis_with_postgresql(
         ([], {"SCORPION_DAILY_SEARCH": "bogus"}, "SCORPION_DAILY_SEARCH: must be one of"),
         ([], {"SCORPION_LIMITS": '{"send_queue": 2.5}'}, "send_queue: must be a whole number"),
         (["--client", "/nonexistent"], {}, "no browser client (/nonexistent has no index.html)"),
+        # A misspelled database setting once fell back to SQLite in ./data, silently.
+        (
+            [],
+            {"SCORPION_DATABASE_URL": "postgresql://race@h/race"},
+            "SCORPION_DATABASE_URL is not a setting (did you mean SCORPION_DB?)",
+        ),
     ],
 )
 def test_serve_stops_with_one_line_and_no_traceback(

@@ -14,8 +14,10 @@ import contextlib
 import logging
 from typing import Any
 
+from scorpion.store.base import StoreError
 from scorpion.web.config import (
     BadSettings,
+    Database,
     Settings,
     find_client_dir,
     load_secret,
@@ -63,6 +65,9 @@ def settings(args: argparse.Namespace) -> Settings:
     if client is None:
         where = f"{given.client} has no index.html" if given.client else "none is installed"
         raise SystemExit(f"scorpion serve: no browser client ({where}): give --client FOLDER")
+    source = "--db" if args.db is not None else "SCORPION_DB"
+    if given.db.kind == "postgresql":
+        check_database(given.db, source)
     try:
         if given.db.kind == "postgresql":  # every process on the database shares one secret
             secret = given.secret or shared_secret(given.db.url)
@@ -70,9 +75,24 @@ def settings(args: argparse.Namespace) -> Settings:
             secret = load_secret(given.secret, given.db.data_dir)
     except BadSettings as exc:
         raise SystemExit(f"scorpion serve: {exc}") from None
+    except StoreError as exc:  # PostgreSQL away for longer than the store waits at start
+        raise SystemExit(f"scorpion serve: {source} ({given.db}): {exc}") from None
     except OSError as exc:
         raise SystemExit(f"scorpion serve: cannot keep the secret: {exc}") from None
     return given.model_copy(update={"secret": secret, "client": client})
+
+
+def check_database(db: Database, source: str) -> None:
+    """Stop with one line naming the setting when PostgreSQL refuses us for good (a wrong
+    password, an unknown host, role or database); one that is away is waited for."""
+    import asyncio
+
+    from scorpion.store.postgres_connect import DatabaseRefused, check
+
+    try:
+        asyncio.run(check(db.url))
+    except DatabaseRefused as exc:
+        raise SystemExit(f"scorpion serve: {source} ({db}): {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import asyncpg
 
-from .base import DuplicateError, NewerSchema, StoreError, StoreUnavailable
+from .base import DuplicateError, Fenced, NewerSchema, StoreError, StoreUnavailable
 from .group import GroupCommit, Outcome
+from .postgres_connect import DatabaseRefused, host_of, lasting
+from .postgres_mode import FENCED, ModeLock
 from .postgres_schema import META, MIGRATIONS, VERSION
 
 log = logging.getLogger("scorpion.store")
@@ -59,17 +61,24 @@ def transient(exc: BaseException) -> bool:
 class PostgresWorker(GroupCommit):
     """Opens, migrates and closes the pool; runs reads and group-committed writes."""
 
-    def __init__(self, url: str, pool_size: int = 10, retry_for: float = 15.0) -> None:
+    def __init__(
+        self, url: str, pool_size: int = 10, retry_for: float = 15.0, start_wait: float = 60.0
+    ) -> None:
         super().__init__()
         self.url = url
         self.pool_size = pool_size
         self.retry_for = retry_for
+        self.start_wait = start_wait  # seconds open() waits for a database that is away
+        # The process's hold on the database (scorpion.store.postgres_mode): each write
+        # transaction checks it first. None: not checked (tools, tests of the store).
+        self.mode: ModeLock | None = None
         self._pool: asyncpg.Pool | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def open(self) -> None:
-        """Connect and migrate; while the database cannot be reached, wait and retry."""
-        delay = 0.1
+        """Connect and migrate; while the database cannot be reached, wait and retry for
+        up to ``start_wait`` seconds (a supervisor restarts us after that)."""
+        delay, deadline = 0.1, time.monotonic() + self.start_wait
         while True:
             try:
                 pool = await asyncpg.create_pool(
@@ -77,9 +86,17 @@ class PostgresWorker(GroupCommit):
                 )
                 break
             except Exception as exc:
+                cause = lasting(exc, self.url)
+                if cause is not None:
+                    raise DatabaseRefused(cause) from None
                 if not transient(exc):
                     raise StoreError(f"cannot use the database: {exc}") from exc
-                log.warning("waiting for PostgreSQL: %s", exc)
+                where = host_of(self.url)
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable(
+                        f"no PostgreSQL at {where} after {self.start_wait:g} s: {exc}"
+                    ) from None
+                log.warning("waiting for PostgreSQL at %s: %s", where, exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
         try:
@@ -150,9 +167,11 @@ class PostgresWorker(GroupCommit):
             committing = False
             try:
                 async with self._live_pool().acquire(timeout=10.0) as conn:
-                    # The transaction and the batch's savepoint in one round trip.
-                    await conn.execute("BEGIN; SAVEPOINT batch")
+                    # The transaction, the hold's check and the batch's savepoint in one
+                    # round trip.
+                    held = self.mode.check() if self.mode is not None else ""
                     try:
+                        await conn.execute(f"BEGIN; {held} SAVEPOINT batch")
                         results = await self._run(conn, ops)
                     except BaseException:
                         if not conn.is_closed() and conn.is_in_transaction():
@@ -162,6 +181,10 @@ class PostgresWorker(GroupCommit):
                     await conn.execute("COMMIT")
                 return results
             except Exception as exc:
+                if getattr(exc, "sqlstate", None) == FENCED:
+                    if self.mode is not None:  # it finds out at once, and stops
+                        self.mode.lost.set()
+                    raise Fenced(str(exc)) from None
                 if not transient(exc):
                     raise
                 if committing:

@@ -32,7 +32,7 @@ from scorpion.race import (
     Send,
 )
 from scorpion.race.protocol import SERVER_ERROR
-from scorpion.store import AppendLog, CloseRoom, OpenRoom, Store, Write
+from scorpion.store import AppendLog, CloseRoom, Fenced, OpenRoom, Store, Write
 
 from .metrics import Metrics
 from .records import RecordWriter, game_id, is_move, log_key
@@ -85,7 +85,9 @@ class Bridge:
                 writes.extend(self.writer.writes(out.record))
                 moves += is_move(out.record)
         for w in writes:
-            if isinstance(w, OpenRoom | CloseRoom):
+            # A daily's or a practice's log is "reopened" by each of its writes (usually
+            # a no-op): only a room's opening and closing are worth a line.
+            if isinstance(w, OpenRoom | CloseRoom) and not (isinstance(w, OpenRoom) and w.reopen):
                 log.info("room %s %s", w.room_id, "opened" if isinstance(w, OpenRoom) else "closed")
         if writes and self.fence is not None:
             places = {w.room_id for w in writes if isinstance(w, AppendLog | CloseRoom | OpenRoom)}
@@ -107,10 +109,17 @@ class Bridge:
                     self.finished(game_id(log_key(rec), rec.round, rec.player))
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as exc:
             # Not written, so not acknowledged: tell the clients concerned and let them retry.
             self.failures += 1
-            log.exception("could not persist %d records; closing their connections", len(writes))
+            if isinstance(exc, Fenced):  # expected: the place is another process's now
+                log.warning(
+                    "%d records not written: %s; closing their connections", len(writes), exc
+                )
+            else:
+                log.exception(
+                    "could not persist %d records; closing their connections", len(writes)
+                )
             for conn in {c for out in outputs if isinstance(out, Send) for c in out.conns}:
                 self.close(conn, SERVER_ERROR, "server error: not saved, reconnect")
             # The referee has applied what the store did not keep: those places are rebuilt

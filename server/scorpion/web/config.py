@@ -19,9 +19,11 @@ debug, not 'bogus'
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import ipaddress
 import json
+import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -255,6 +257,9 @@ class Settings(BaseSettings):
 def settings_from(given: Mapping[str, Any]) -> Settings:
     """Settings from flags ``given`` (None: not given) over SCORPION_* variables over
     defaults. Raises :class:`BadSettings` with one line naming each bad value's source."""
+    unknown = unknown_variables(os.environ)
+    if unknown:
+        raise BadSettings(unknown)
     flags = {k: v for k, v in given.items() if v is not None}
     try:
         return Settings(**flags)
@@ -262,6 +267,36 @@ def settings_from(given: Mapping[str, Any]) -> Settings:
         raise BadSettings(_one_line(exc, flags)) from None
     except SettingsError as exc:  # a variable pydantic-settings could not even read
         raise BadSettings(str(exc)) from None
+
+
+# Names other programs use for what is one of ours (difflib would not find these).
+_ALIASES = {"DATABASE_URL": "DB", "DATABASE": "DB", "REDIS_URL": "REDIS"}
+
+
+def unknown_variables(environ: Mapping[str, str]) -> str:
+    """What is wrong with the SCORPION_* variables that name no setting ("" when none):
+    pydantic-settings reads only the variables it knows, so a misspelled one would be
+    ignored silently (a misspelled SCORPION_DB falling back to SQLite in ./data).
+
+    >>> unknown_variables({"SCORPION_LOGLEVEL": "debug", "SCORPION_PORT": "80", "HOME": "/"})
+    'SCORPION_LOGLEVEL is not a setting (did you mean SCORPION_LOG_LEVEL?)'
+    >>> unknown_variables({"SCORPION_DATABASE_URL": "postgresql://h/race"})
+    'SCORPION_DATABASE_URL is not a setting (did you mean SCORPION_DB?)'
+    >>> unknown_variables({"SCORPION_XYZZY": "1"})
+    'SCORPION_XYZZY is not a setting (see scorpion serve --help)'
+    """
+    known = sorted(name.upper() for name in Settings.model_fields)
+    parts = []
+    for variable in sorted(k for k in environ if k.upper().startswith(ENV_PREFIX)):
+        name = variable.upper().removeprefix(ENV_PREFIX)
+        if name in known:
+            continue
+        close = _ALIASES.get(name) or next(
+            iter(difflib.get_close_matches(name, known, n=1, cutoff=0.6)), None
+        )
+        hint = f"did you mean {ENV_PREFIX}{close}?" if close else "see scorpion serve --help"
+        parts.append(f"{variable} is not a setting ({hint})")
+    return "; ".join(parts)
 
 
 def _one_line(exc: ValidationError, flags: Mapping[str, Any]) -> str:

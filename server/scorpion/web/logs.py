@@ -45,14 +45,31 @@ def scrub(text: str) -> str:
     return _SECRETS.sub(lambda m: (m.group(1) or m.group(2)) + "***", text)
 
 
+# uvicorn's own lines for each websocket (two more per socket, with the query string):
+# AccessLog writes one line when a socket is accepted or refused, and one when it closes.
+_UVICORN_WEBSOCKET_LINES = frozenset(
+    {
+        '%s - "WebSocket %s" [accepted]',
+        '%s - "WebSocket %s" %d',
+        "connection open",
+        "connection rejected (%d %s)",
+    }
+)
+
+
 class _Context(logging.Filter):
-    """Adds the request and connection ids of the running task to each record, and drops
-    the websockets library's wire log (``< TEXT '{"type": "hello", ...'``, ``< Header:
+    """Adds the request and connection ids of the running task to each record, puts a
+    warning on one line, drops uvicorn's websocket lines and the websockets library's
+    wire log (``< TEXT '{"type": "hello", ...'``, ``< Header:
     value``): uvicorn hands it its own logger, so its debug level would log every frame."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str) and record.msg[:2] in ("< ", "> "):
             return False
+        if record.msg in _UVICORN_WEBSOCKET_LINES and record.name.startswith("uvicorn"):
+            return False
+        if record.name == "py.warnings":  # "file:line: Category: text\n  source line\n"
+            record.msg, record.args = " ".join(record.getMessage().split()), ()
         record.request = REQUEST_ID.get()
         record.conn = CONN_ID.get()
         return True
@@ -125,10 +142,22 @@ def log_config(level: str = "info", log_format: str = "text") -> dict[str, Any]:
     }
 
 
+_chosen = ["warning", "text"]  # what setup() was given: the worker processes log alike
+
+
 def setup(level: str = "info", log_format: str = "text") -> dict[str, Any]:
+    """Configure logging; warnings (``warnings.warn``) become log lines of the logger
+    ``py.warnings``, in the same format (never a raw line, even in JSON mode)."""
     config = log_config(level, log_format)
     logging.config.dictConfig(config)
+    logging.captureWarnings(True)
+    _chosen[:] = [level, log_format]
     return config
+
+
+def worker_args() -> list[str]:
+    """The arguments a worker process passes to :func:`setup`: the server's choice."""
+    return list(_chosen)
 
 
 _request_ids = itertools.count(1)  # one sequence for every AccessLog (the app's, /ws's)
@@ -185,30 +214,37 @@ class AccessLog:
 
 
 class WebsocketWatch:
-    """One websocket's access lines: accepted, refused or closed, by whom (a small object
-    rather than two closures: one per open socket)."""
+    """One websocket's access line, when it is refused or ends: by whom, its close code and
+    how long it was open (its acceptance is a debug line: one info line per socket). A
+    small object rather than two closures: one per open socket."""
 
-    __slots__ = ("_receive", "_send", "accepted", "address", "path")
+    __slots__ = ("_receive", "_send", "accepted", "address", "ended", "path")
 
     def __init__(self, receive: Receive, send: Send, address: str, path: str) -> None:
         self._receive, self._send = receive, send
         self.address, self.path = address, path
-        self.accepted = False
+        self.accepted: float | None = None  # when (time.monotonic())
+        self.ended = False  # its line is written (a close by the server, then the disconnect)
 
     def send(self, message: Message) -> Awaitable[None]:
         # Not a coroutine: a data frame (the common case) goes straight to the server's send.
         if message["type"] == "websocket.accept":
-            self.accepted = True
-            access.info("%s websocket %s accepted", self.address, self.path)
+            self.accepted = time.monotonic()
+            access.debug("%s websocket %s accepted", self.address, self.path)
         elif message["type"] == "websocket.close":
-            what = "closed by server" if self.accepted else "refused"
             code, reason = message.get("code", 1000), message.get("reason") or ""
-            access.info("%s websocket %s %s: %s %s", self.address, self.path, what, code, reason)
+            self._ended("closed by server" if self.accepted else "refused", f"{code} {reason}")
         return self._send(message)
 
     async def receive(self) -> Message:
         message = await self._receive()
         if message["type"] == "websocket.disconnect":
-            code = message.get("code")
-            access.info("%s websocket %s closed by client: %s", self.address, self.path, code)
+            self._ended("closed by client", str(message.get("code")))
         return message
+
+    def _ended(self, how: str, code: str) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        opened = "" if self.accepted is None else f" after {time.monotonic() - self.accepted:.1f} s"
+        access.info("%s websocket %s %s: %s%s", self.address, self.path, how, code.strip(), opened)

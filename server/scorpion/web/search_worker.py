@@ -1,7 +1,9 @@
 """A search worker process: reads search requests on stdin, writes answers on stdout.
 
 Frames are a 4-byte big-endian length and a pickle (parent and child are the same
-program: nothing else writes to these pipes). ``python -m scorpion.web.search_worker``.
+program: nothing else writes to these pipes). Started by
+``scorpion.web.searches.Worker.start``; its warnings and log lines go to the server's
+stderr in the server's format.
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ def serve(run: Callable[[Any], object]) -> None:
     until stdin closes. The worker yields the CPU to everything else."""
     # Ctrl+C reaches the whole process group: the server stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from . import logs
+
+    logs.setup(*sys.argv[1:3])  # the server's level and format (Worker.start gives them)
     yield_to_everything()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while (data := read_frame(stdin)) is not None:

@@ -3,7 +3,7 @@
 The race layer asks for a search as an output (scorpion.race.searches) and takes
 its answer as an input. :class:`SearchPool` runs requests in a bounded pool of
 worker processes (cores minus one, at least one, so the event loop keeps a core;
-each is ``python -m scorpion.web.search_worker``, which it owns and can kill).
+each runs :func:`scorpion.web.search_worker.main`, which it owns and can kill).
 
 Which request runs next is the fair share of :class:`scorpion.race.search_queue.SearchQueue`:
 in turn by client address and player, a few held by each, a bounded number waiting, none
@@ -28,6 +28,7 @@ from scorpion.race import RaceError, SearchAnswer, SearchFailed, SearchRequest, 
 from scorpion.race.search_queue import SearchQueue, ShareLimits, Waiting
 from scorpion.tasks import cancel_all
 
+from . import logs
 from .search_worker import HEADER, frame
 
 log = logging.getLogger("scorpion.web")
@@ -185,10 +186,14 @@ class Worker:
 
     @classmethod
     async def start(cls, module: str = "scorpion.web.search_worker") -> Worker:
+        # "-c import ...", not "-m": runpy warns (a raw RuntimeWarning line on stderr) when
+        # the package it imports first has imported the module. The worker logs in the
+        # server's level and format (its stderr is the server's).
         process = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            module,
+            "-c",
+            f"import {module} as worker; worker.main()",
+            *logs.worker_args(),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )

@@ -13,6 +13,7 @@ import logging
 import os
 import time
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from scorpion.hub import Hub, LocalHub
 from scorpion.hub.redis import NODE_SHIFT, RedisHub
@@ -21,7 +22,7 @@ from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
 from scorpion.race.search_queue import ShareLimits
-from scorpion.store import Account, Store
+from scorpion.store import Account, Store, StoreError
 from scorpion.tasks import cancel_all
 
 from . import collector
@@ -38,6 +39,9 @@ from .registry import Registry
 from .restore import close_idle_daily_logs, restore
 from .retention import purge_forever
 from .searches import SearchPool
+
+if TYPE_CHECKING:
+    from scorpion.store.postgres_mode import ModeLock
 
 log = logging.getLogger("scorpion.web")
 SIGNED_OUT = "signed out: this device's token was revoked"  # the close reason (4001)
@@ -106,6 +110,12 @@ class Services:
         )
         self.new_rooms = KeyedBuckets(limits.rooms_per_hour / 3600, limits.rooms_burst)
         self.devices = DeviceLimits()  # codes tried per address, made per player
+        # On PostgreSQL: this process's hold on the database, alone or in a cluster.
+        self.mode: ModeLock | None = None
+        if settings.db.kind == "postgresql":
+            from scorpion.store.postgres_mode import ModeLock  # asyncpg: only when used
+
+            self.mode = ModeLock(settings.db.url, cluster=self.cluster is not None)
         self.ready = False
         self.closing = False
         self.reloading: set[str] = set()  # places (rooms, dailies, practices) being rebuilt
@@ -142,13 +152,23 @@ class Services:
         self._tasks.append(task)
 
     async def _start(self) -> None:
-        await self.store.open()
+        try:
+            await self.store.open()
+        except StoreError as exc:  # the setting to fix, then why (the password hidden)
+            raise StoreError(f"--db/SCORPION_DB ({self.settings.db}): {exc}") from None
         jobs = []
+        if self.mode is not None:  # before any place is loaded: refused, the start fails
+            from scorpion.store.postgres_worker import PostgresWorker
+
+            await self.mode.take()
+            if isinstance(self.store, PostgresWorker):
+                self.store.mode = self.mode
+            jobs.append(("hold", self._hold(self.mode)))
         if self.cluster is None:
             await restore(self.store, self.referee, self.dailies, self.bridge)
         else:  # each place is replayed by the process that takes it (web/cluster.py)
             self.connections.base = await self.cluster.open() << NODE_SHIFT
-            jobs = [(name, loop()) for name, loop in self.cluster.loops().items()]
+            jobs += [(name, loop()) for name, loop in self.cluster.loops().items()]
         collector.settle()
         self.searches.start()
         self.analyses.start()
@@ -182,6 +202,19 @@ class Services:
         if self.cluster is not None:
             await self.cluster.close()
         await self.store.close()
+        if self.mode is not None:  # after the last write
+            await self.mode.close()
+
+    @staticmethod
+    async def _hold(mode: ModeLock) -> None:
+        """Keep the database lock; stop the process if another one took it meanwhile."""
+        from scorpion.store.postgres_mode import ModeRefused
+
+        try:
+            await mode.watch()
+        except ModeRefused as exc:
+            log.critical("the server stops: %s", exc)
+            os._exit(1)
 
     async def close_all(self) -> None:
         await self.connections.close_all(
