@@ -41,6 +41,7 @@ class RoomOpened(_Base):
     creator_name: str
     settings: dict[str, object]
     at: float
+    quick: dict[str, object] | None = None  # a quick race's QuickSeats (absent: a friends' room)
 
 
 @dataclass(frozen=True, slots=True)

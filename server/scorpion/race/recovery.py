@@ -30,6 +30,7 @@ from .records import (
     RoundStarted,
 )
 from .room import Room
+from .quick_room import QuickSeats
 from .settings import RoomSettings
 
 
@@ -122,12 +123,14 @@ def _replay_room(
         created_at=opened.at,
         config=config,
         version_base=int(now * 1000),
+        quick=None if opened.quick is None else QuickSeats.from_dict(opened.quick),
     )
     room.idle_since = now
     started = logs.latest.get(opened.room)
     if started is None:
         return room, []
     room.begin_round(started)
+    room.quick = None  # its race was dealt
     for player_id, _ in started.players:
         member, _new = room.members.ensure(room.racers[player_id].player)
         member.role = "player"

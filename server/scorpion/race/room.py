@@ -16,11 +16,12 @@ from .errors import RaceError
 from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
+from .quick_room import QUICK_START, QuickSeats
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .room_feed import RACING, RoomFeed
-from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
+from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
 from .settings import RoomSettings
 
 COUNTDOWN: Final = 3.0
@@ -38,6 +39,7 @@ class Room(RoomFeed):
         created_at: float,
         config: RoomConfig,
         version_base: int = 0,
+        quick: QuickSeats | None = None,
     ) -> None:
         super().__init__(
             room_id,
@@ -66,6 +68,8 @@ class Room(RoomFeed):
         self.idle_since: float | None = created_at
         self.closed = False
         self.dealing: SearchTicket | None = None  # a start waiting for a winnable deal
+        self.quick = quick  # a quick race's matched players, until its first round starts
+        self.quick_race = quick is not None  # strangers matched by the queue: nobody hosts
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -76,10 +80,12 @@ class Room(RoomFeed):
         settings: RoomSettings,
         now: float,
         config: RoomConfig,
+        quick: QuickSeats | None = None,
     ) -> tuple[Room, list[Output]]:
-        """A new room and the record to persist."""
-        room = cls(room_id, creator, settings, created_at=now, config=config)
-        record = RoomOpened(room_id, creator.id, creator.name, settings.to_dict(), now)
+        """A new room and the record to persist (``quick``: a quick race's room)."""
+        room = cls(room_id, creator, settings, created_at=now, config=config, quick=quick)
+        seats = quick.to_dict() if quick is not None else None
+        record = RoomOpened(room_id, creator.id, creator.name, settings.to_dict(), now, seats)
         return room, [Persist(record)]
 
     def back_to_lobby(self) -> None:
@@ -185,6 +191,8 @@ class Room(RoomFeed):
             "creator": self.creator.id,
             "host": self.host,
             "locked": self.locked,
+            "quick_race": self.quick_race,  # strangers the queue matched (no host controls)
+            "quick": None if self.quick is None else self.quick.to_dict(),  # until dealt
             "settings": self.settings.public(),
             "phase": self.phase,
             "round": self.round,
@@ -225,7 +233,10 @@ class Room(RoomFeed):
         was_away = member.away_since is not None
         self.members.attach(conn, member)
         self.idle_since = None
-        if new:
+        if self._quick_seat(member):  # a matched player arrives: seated and ready
+            self.emit(out, {"event": "joined", "player": player.to_dict(), "role": "player"})
+            self.emit(out, {"event": "ready", "player": player.id, "ready": True})
+        elif new:
             self.emit(
                 out,
                 {"event": "joined", "player": player.to_dict(), "role": "spectator"},
@@ -247,6 +258,7 @@ class Room(RoomFeed):
             view=self.board(watched, player.id),
         )
         out.append(Send((conn,), welcome))
+        self._quick_start(now, out)  # the last matched player is here: deal
         return out
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
@@ -280,6 +292,8 @@ class Room(RoomFeed):
             times.append(announce)
         if self.phase == "countdown" and self.started_at is not None:
             times.append(self.started_at)
+        if self.quick is not None and self.dealing is None and self.phase == "lobby":
+            times.append(self.quick.start_by)
         if self.phase == "racing" and self.ends_at is not None:
             times.append(self.ends_at)
         times.extend(
@@ -301,6 +315,7 @@ class Room(RoomFeed):
             return
         if self.progress_batch.due(now):
             self._announce_progress(out, now)
+        self._quick_start(now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -381,9 +396,59 @@ class Room(RoomFeed):
         if not self.members.by_conn:
             self.idle_since = now
 
+    # ------------------------------------------------------------------ a quick race
+    def _quick_seat(self, member: Member) -> bool:
+        """Seat a matched player as they arrive, ready (a quick race has no Start button)."""
+        quick = self.quick
+        if quick is None or self.phase != "lobby" or member.id not in quick.players:
+            return False
+        if member.role == "player":
+            return False
+        member.role, member.ready = "player", True
+        return True
+
+    def _quick_start(self, now: float, out: list[Output]) -> None:
+        """Deal a quick race when its players are here (or the arrival time is up)."""
+        quick = self.quick
+        if quick is None or self.phase != "lobby" or self.dealing is not None:
+            return
+        here = [m for m in self.members.players() if m.ready]
+        due = quick.due(len(here), now)
+        if due is False:
+            return
+        if due is None:  # too few came: the room is void, its players queue again
+            self.quick = None
+            self.emit(out, {"event": "quick-void", "round": self.round})
+            return
+        self.dealing = SearchTicket(self.id, self.round, self.host, 0, QUICK_START)
+        out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
+
+    def search_wanted(self, ticket: SearchTicket) -> bool:
+        if ticket.command == QUICK_START:
+            return self.dealing == ticket
+        return super().search_wanted(ticket)
+
+    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+        if answer.ticket.command != QUICK_START:
+            return super().searched(answer, now)
+        out: list[Output] = []
+        if self.dealing != answer.ticket or self.closed:
+            return out
+        self.dealing, self.quick = None, None
+        racers = [m for m in self.members.players() if m.ready]
+        if not racers:
+            return out
+        if isinstance(answer, DealFound):
+            self.start_round(answer.deal, answer.verified, racers, now, out)
+        else:  # no worker could search: an unverified deal, as a room's Start does
+            self.start_round(self.config.deal_source(), False, racers, now, out)
+        return out
+
     # ------------------------------------------------------------------ starting
     def check_start(self, member: Member) -> list[Member]:
         """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
+        if self.quick is not None:
+            raise RaceError("not-allowed", "A quick race starts by itself when its racers come")
         # The host starts; if the host has left the room, any seated player may.
         if member.id != self.host and (
             self.members.get(self.host) is not None or member.role != "player"

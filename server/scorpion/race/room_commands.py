@@ -196,6 +196,8 @@ def check_may_sit(room: Room, member: Member) -> None:
 
 
 def check_host(room: Room, member: Member, what: str) -> None:
+    if room.quick_race:  # strangers the queue matched: none of them rules the others
+        raise RaceError("not-allowed", f"Nobody can {what} in a quick race")
     if member.id != room.host:
         raise RaceError("not-creator", f"Only the room's host can {what}")
 
