@@ -16,6 +16,7 @@ from .outputs import Output
 from .place import replay_action
 from .players import Player
 from .protocol import DAILY_PREFIX, daily_key, practice_key
+from .quick_room import QuickSeats
 from .records import (
     ActionRecord,
     DailyStarted,
@@ -30,7 +31,6 @@ from .records import (
     RoundStarted,
 )
 from .room import Room
-from .quick_room import QuickSeats
 from .settings import RoomSettings
 
 

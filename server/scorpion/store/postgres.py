@@ -32,6 +32,7 @@ from .base import (
     Write,
 )
 from .postgres_devices import DevicesAndReports, save_report
+from .postgres_quick import QuickAndRatings
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import (
     GAME_COLUMN_COUNT,
@@ -171,7 +172,7 @@ def _close_room(room_id: str, now: float) -> PgOp:
     return close
 
 
-class PostgresStore(DevicesAndReports, PostgresWorker):
+class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
     """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
 
     # ---------------------------------------------------------- batch writes

@@ -44,6 +44,7 @@ from .rows import (
     player_from_row,
 )
 from .sqlite_devices import DevicesAndReports, player_by_id, save_report
+from .sqlite_quick import QuickAndRatings
 from .worker import Op, SQLiteWorker
 
 _SAVE_GAME = (
@@ -53,7 +54,7 @@ _SAVE_GAME = (
 )
 
 
-class SQLiteStore(DevicesAndReports, SQLiteWorker):
+class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
