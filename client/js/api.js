@@ -102,6 +102,11 @@ export async function whoAmI() {
 }
 
 export const createRoom = (settings) => request("POST", "/api/rooms", settings);
+// The quick race's queue (docs/http-api.md, "Quick race"): join one rule set's, ask where you
+// are (every second or two: that keeps your place), leave.
+export const quickJoin = (preset) => request("POST", "/api/quick", { preset });
+export const quickStatus = () => request("GET", "/api/quick");
+export const quickLeave = () => request("DELETE", "/api/quick");
 export const presets = () => request("GET", "/api/presets");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");

@@ -18,6 +18,9 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
     results: state.results || null,
     timeline: state.results_timeline || state.timeline || null,
     deal: state.deal ?? null,
+    quickRace: !!state.quick_race, // strangers the queue matched: no host, a start by itself
+    quick: state.quick ?? null, // {players, start_by} until the race is dealt
+    ratings: state.ratings ?? null, // a rated round's changes, by player (docs/protocol.md)
     offset: typeof state.now === "number" ? state.now - clientNow : 0,
   };
 }
@@ -72,6 +75,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     }
     case "countdown":
+      r.quick = null;
       r.phase = "countdown";
       r.round = ev.round ?? r.round;
       r.countdownAt = ev.starts_at;
@@ -117,6 +121,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     case "rematch": {
       r.phase = "lobby";
+      r.ratings = null;
       r.round = ev.round ?? r.round + 1;
       r.results = null;
       r.timeline = null;
@@ -131,6 +136,13 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       for (const p of r.players) Object.assign(p, { ready: ready.has(p.id), ...fresh, status: null });
       break;
     }
+    case "quick-void":
+      r.quick = null;
+      r.quickVoid = true;
+      break;
+    case "rated":
+      if (ev.round === r.round) r.ratings = ev.ratings || null;
+      break;
     case "settings":
       r.settings = { ...r.settings, ...(ev.settings || {}) };
       break;

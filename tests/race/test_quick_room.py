@@ -25,8 +25,10 @@ def test_all_matched_here_starts_on_a_winnable_deal_with_fair_rules() -> None:
     state = a.last("welcome")["state"]
     assert state["phase"] == "lobby" and state["quick_race"] is True  # type: ignore[index]
     assert state["quick"] == {"players": ["a", "b"], "start_by": h.now + ARRIVAL}  # type: ignore[index]
-    assert [e["player"] for e in a.events("ready")] == ["a"]  # seated and ready on arrival
+    assert state["players"][0]["ready"] is True  # type: ignore[index]  # seated, ready
+    assert a.events("ready") == []  # the welcome says it: no event before the welcome
     b = h.connect(BO, room="q1")
+    assert [e["player"] for e in a.events("ready")] == ["b"]
     countdown = b.events("countdown")
     assert countdown and countdown[0]["players"] == ["a", "b"]
     started = [r for r in h.records if isinstance(r, RoundStarted)]
@@ -78,6 +80,9 @@ def test_a_stranger_with_the_link_only_watches() -> None:
     quick_room(h, ADA, BO)
     d = h.connect(Player("d", "Di"), room="q1")
     assert d.last("welcome")["you"]["role"] == "spectator"  # type: ignore[index]
+    refused = d.command("join", **{"as": "player"})
+    assert refused["code"] == "not-allowed"
+    assert [m.id for m in h.referee.rooms["q1"].members.players()] == []
 
 
 def test_restored_quick_room_still_seats_and_starts() -> None:

@@ -1,4 +1,4 @@
-// Home: your name, start a race (rules, deal, time limit, seats, undo, hints, Auto), join by code or link,
+// Home: race anyone now (the quick race's queue), your name, start a race (rules, deal, time limit, seats, undo, hints, Auto), join by code or link,
 // the daily challenge, solo practice and statistics.
 
 import { h } from "../dom.js";
@@ -139,7 +139,25 @@ export function mountHome(ctx) {
       h("button.btn", { type: "button", onclick: practice }, "Practice alone")),
     error);
 
+  // Race anyone now: strangers waiting for the same rules, matched by the server (views/quick.js).
+  const quickPreset = h("select", { name: "quick_preset", "aria-label": "Rules of the quick race" },
+    Object.entries(PRESETS).map(([key, p]) => h("option", { value: key, text: p.label })));
+  async function quick(e) {
+    e.preventDefault();
+    try {
+      await identify();
+      ctx.refreshWho();
+      go(`#/quick/${quickPreset.value}`);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
   const side = h("div.stack", {},
+    h("form.panel.stack", { onsubmit: quick, "aria-labelledby": "quick-h" },
+      h("h2", { id: "quick-h", text: "Race anyone now" }),
+      h("p.muted", { text: "No friend around? Race whoever is waiting for the same rules: up to 4 racers, fair rules, a winnable deal." }),
+      h("div.row", {}, quickPreset, h("button.btn.primary", { type: "submit", dataset: { action: "quick" } }, "Race anyone now"))),
     h("form.panel.stack", { onsubmit: join },
       h("h2", { text: "Join a race" }),
       h("div.row", {}, joinInput, h("button.btn", { type: "submit" }, "Join"))),

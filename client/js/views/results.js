@@ -8,6 +8,7 @@ import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { sharePanel } from "../share.js";
 import { analysisLine, gameId } from "./analysis.js";
+import { raceAnyoneLink } from "./quick.js";
 
 /** The headline: your place (ties said so), else who won. Ranks are the server's. */
 export function headline(results, me) {
@@ -70,6 +71,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
         r.settings?.max_players === 1 ? "New deal" : "Rematch on a new deal") : null,
       h("button.btn", { type: "button", onclick: onClose }, "Look at the board"),
       r.id && r.round ? h("a.btn", { href: `#/replay/room/${encodeURIComponent(r.id)}/${r.round}`, dataset: { action: "replay" } }, "Watch the replay") : null,
+      raceAnyoneLink(r.settings?.preset),
       h("a.btn", { href: "#/" }, "Home")),
     r.id && r.round && results.some((row) => row.player === me) ? sharePanel(`/api/share/room/${encodeURIComponent(r.id)}/${r.round}/${encodeURIComponent(me)}`) : null);
   return h("div.overlay", { onkeydown: (e) => { if (e.key === "Escape") onClose(); } }, panel);

@@ -72,6 +72,10 @@ export function mountRoom(ctx, roomId) {
       const by = s.room?.players.find((x) => x.id === ev.by)?.name || lastResults.names[ev.by] || "A racer";
       rematchBy = { name: by, round: ev.round };
       announce(`${by} asked for a rematch`);
+    } else if (ev.event === "quick-void") {
+      // Too few of the matched racers came: back to the queue, keeping the rules.
+      toast("Too few racers came: back to the queue.", "info");
+      ctx.go(`#/quick/${encodeURIComponent(s.room?.settings?.preset || "classic")}`);
     } else if (ev.event === "joined" && ev.player?.id !== me()) {
       announce(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
       notifyAway(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);

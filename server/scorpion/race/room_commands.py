@@ -73,6 +73,8 @@ def join(room: Room, member: Member, role: str, out: list[Output]) -> Message:
         if member.role == "player":
             return {"role": "player"}
         check_may_sit(room, member)
+        if room.quick is not None and member.id not in room.quick.players:
+            raise RaceError("not-allowed", "This quick race's seats are for its matched racers")
         if room.phase != "lobby":
             raise RaceError("already-started", "The race has started: late arrivals watch")
         if len(room.members.players()) >= room.settings.max_players:
