@@ -235,7 +235,7 @@ class Room(RoomFeed):
         self.idle_since = None
         if self._quick_seat(member):  # a matched player arrives: seated and ready
             # Not to the newcomer: their welcome's snapshot holds the seat (sent after this).
-            joined = {"event": "joined", "player": player.to_dict(), "role": "player"}
+            joined: Message = {"event": "joined", "player": player.to_dict(), "role": "player"}
             self.emit(out, joined, exclude=conn)
             self.emit(out, {"event": "ready", "player": player.id, "ready": True}, exclude=conn)
         elif new:
