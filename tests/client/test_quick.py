@@ -82,6 +82,12 @@ def test_race_anyone_now_queue_and_room(
         give_up(page)
     results = ada.get_by_role("dialog", name="Results")
     expect(results).to_be_visible()
+    # The rating change, once the server rated the race (all gave up: tied last).
+    mine = results.locator("[data-rating=mine]")
+    expect(mine).to_contain_text("Your provisional rating (1 rated race): 1000 → ", timeout=20_000)
+    expect(results.locator("th", has_text="Rating")).to_be_visible()
+    expect(results.locator("td[data-rating]")).to_have_count(4)
+    expect(results.locator("td[data-rating] small")).to_have_text(["provisional"] * 4)
     again = results.locator("[data-action=quick]")
     expect(again).to_have_text("Race anyone now")
     ada.screenshot(path=str(screenshots / "quick-results.png"))

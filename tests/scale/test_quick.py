@@ -4,9 +4,8 @@ over real sockets, and waiting players kept when a process dies."""
 
 from __future__ import annotations
 
-from web.test_quick import test_four_strangers_are_placed_in_a_fair_room_and_race
-
 from support.server import Api, Client, place_url
+from web.test_quick import test_four_strangers_are_placed_in_a_fair_room_and_race
 
 from .conftest import Cluster
 

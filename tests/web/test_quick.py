@@ -92,3 +92,41 @@ async def test_bad_requests_change_nothing(api: Api, body: dict[str, Any], code:
     assert r.status_code == 400 and r.json()["error"]["code"] == code
     assert (await api.call("GET", "/api/quick", token)).json() == {"queued": False}
     assert (await api.call("GET", "/api/quick")).status_code == 401
+
+
+async def test_a_quick_race_is_rated_once_and_the_results_show_it(
+    server: ServerProcess, api: Api
+) -> None:
+    people = await players(api, 4)
+    for _, token in people:
+        code, status = await join(api, token, "easy")
+        assert code == 200
+    room = status["room"]
+    clients = []
+    for pid, token in people:
+        client = await Client.connect(place_url(server.ws_url, room=room), pid)
+        await client.hello(token, room=room)
+        clients.append(client)
+    for client in clients:
+        await client.expect(lambda f: f.get("event") == "start", timeout=30)
+    for client in clients[:3]:  # three give up; the last one leaves: all last, tied
+        assert (await client.call("give-up"))["type"] == "applied"
+    assert (await clients[3].call("leave"))["type"] == "applied"
+    rated = await clients[0].expect(lambda f: f.get("event") == "rated", timeout=30)
+    ratings = rated["ratings"]
+    assert rated["round"] == 1 and sorted(ratings) == sorted(pid for pid, _ in people)
+    for change in ratings.values():
+        assert change["before"] == 1000 and change["races"] == 1 and change["provisional"]
+        assert change["change"] == change["after"] - change["before"]
+    summary = (await api.call("GET", f"/api/rooms/{room}")).json()
+    assert summary["ratings"] == ratings  # a reload shows them too
+    mine = (await api.call("GET", f"/api/players/{people[0][0]}/ratings")).json()
+    assert mine["ratings"]["easy"]["races"] == 1 and mine["ratings"]["easy"]["provisional"]
+    assert [(h["room"], h["round"]) for h in mine["history"]] == [(room, 1)]
+    board = (await api.call("GET", "/api/ratings/easy")).json()
+    assert board == {"preset": "easy", "min_races": 10, "rows": []}  # 10 races to be listed
+    assert (await api.call("GET", "/api/ratings/chess")).status_code == 404
+    # A rematch among the same strangers is not rated (a friends' round).
+    assert (await clients[0].call("rematch", round=1))["type"] == "applied"
+    for client in clients:
+        await client.close()

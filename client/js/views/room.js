@@ -350,8 +350,10 @@ export function mountRoom(ctx, roomId) {
       if (parts.overlay) clear(parts.overlay);
       return;
     }
-    if (parts.overlay.dataset.round === String(r.round) && parts.overlay.firstChild) return;
-    parts.overlay.dataset.round = String(r.round);
+    // Drawn again once a quick race's ratings come (a `rated` event, after the results).
+    const key = `${r.round}${r.ratings ? ":rated" : ""}`;
+    if (parts.overlay.dataset.round === key && parts.overlay.firstChild) return;
+    parts.overlay.dataset.round = key;
     clear(parts.overlay);
     // Look at the board: the results bar (Results, Rematch) shows at once.
     const close = () => { resultsDismissed = r.round; clear(parts.overlay); update(store.get()); };

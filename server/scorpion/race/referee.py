@@ -92,6 +92,11 @@ class Referee:
         self._touch(room)
         return out
 
+    def rated_round(self, room_id: str, round_: int, ratings: dict[str, Message]) -> list[Output]:
+        """A quick race's round was rated (web/ratings.py): the room shows the changes."""
+        room = self.rooms.get(room_id)
+        return [] if room is None else room.rated_round(round_, ratings)
+
     def room_settings(self, room_id: str) -> dict[str, object] | None:
         """The settings a room was opened with (its chosen deal included: not for the wire)."""
         room = self.rooms.get(room_id)

@@ -70,6 +70,7 @@ class Room(RoomFeed):
         self.dealing: SearchTicket | None = None  # a start waiting for a winnable deal
         self.quick = quick  # a quick race's matched players, until its first round starts
         self.quick_race = quick is not None  # strangers matched by the queue: nobody hosts
+        self.ratings: dict[str, Message] | None = None  # the round's rating changes, by player
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -91,6 +92,7 @@ class Room(RoomFeed):
     def back_to_lobby(self) -> None:
         """After the results (a rematch): the seated stay seated, nobody ready, no deal."""
         self.phase = "lobby"
+        self.ratings = None
         self.racers = {}
         self.results = None
         self.deal = None
@@ -205,6 +207,7 @@ class Room(RoomFeed):
                 for m in self.members.spectators()
             ],
             "results": self.results,
+            "ratings": self.ratings if self.phase == "results" else None,
             "timeline": self._timeline() if self.phase == "results" else None,
             # A string: deal numbers go up to 2**64-1, beyond JavaScript's exact integers.
             "deal": str(self.deal) if self.phase == "results" else None,
@@ -444,6 +447,21 @@ class Room(RoomFeed):
             self.start_round(answer.deal, answer.verified, racers, now, out)
         else:  # no worker could search: an unverified deal, as a room's Start does
             self.start_round(self.config.deal_source(), False, racers, now, out)
+        return out
+
+    @property
+    def rated(self) -> bool:
+        """Whether the round just finished is rated: a quick race's race (its first round;
+        a rematch among the same strangers is a friends' round, unrated)."""
+        return self.quick_race and self.round == 1
+
+    def rated_round(self, round_: int, ratings: dict[str, Message]) -> list[Output]:
+        """The store rated round ``round_``: tell the room (the results show the changes)."""
+        out: list[Output] = []
+        if round_ != self.round or self.phase != "results":
+            return out
+        self.ratings = ratings
+        self.emit(out, {"event": "rated", "round": round_, "ratings": ratings})
         return out
 
     # ------------------------------------------------------------------ starting

@@ -126,6 +126,7 @@ class QuickAndRatings(PostgresWorker):
     async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
         sql = (
             f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
-            "WHERE player_id = $1 ORDER BY created DESC LIMIT $2) AS recent ORDER BY created"
+            "WHERE player_id = $1 ORDER BY created DESC, room_id DESC, round DESC LIMIT $2) "
+            "AS recent ORDER BY created, room_id, round"
         )
         return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id, limit))]

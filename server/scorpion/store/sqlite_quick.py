@@ -137,7 +137,8 @@ class QuickAndRatings(SQLiteWorker):
                 dict(r)
                 for r in c.execute(
                     f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
-                    "WHERE player_id = ? ORDER BY created DESC LIMIT ?) ORDER BY created",
+                    "WHERE player_id = ? ORDER BY created DESC, room_id DESC, round DESC LIMIT ?) "
+                    "ORDER BY created, room_id, round",
                     (player_id, limit),
                 )
             ]

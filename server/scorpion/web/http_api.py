@@ -25,6 +25,7 @@ from .http_players import (
 )
 from .http_presets import list_presets
 from .http_quick import quick_join, quick_leave, quick_status
+from .http_ratings import player_ratings, rating_board
 from .http_replays import daily_replay, round_replay
 from .http_rooms import create_room, daily_day, daily_leaderboard, daily_today, room_summary
 from .http_share import daily_share, daily_share_svg, room_share, room_share_svg
@@ -68,6 +69,8 @@ def routes() -> list[Route]:
         Route("/api/devices/claim", claim_device_code, methods=["POST"]),
         Route("/api/recover", recover, methods=["POST"]),
         Route("/api/players/{player_id}/stats", player_stats, methods=["GET"]),
+        Route("/api/players/{player_id}/ratings", player_ratings, methods=["GET"]),
+        Route("/api/ratings/{preset}", rating_board, methods=["GET"]),
         Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
         Route("/api/presets", list_presets, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
