@@ -98,6 +98,8 @@ def restore_room(
             room.host = action.player
         elif action.action in ("lock", "unlock"):
             room.locked = action.action == "lock"
+        elif action.action in ("list", "unlist"):
+            room.listed = action.action == "list"
         elif action.action == "kick" and action.player is not None:
             room.removed.add(action.player)
             removed = room.members.get(action.player)

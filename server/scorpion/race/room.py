@@ -51,6 +51,7 @@ class Room(RoomFeed):
         self.creator = creator
         self.host = creator.id  # who may start, remove, lock and hand over (host controls)
         self.locked = False  # nobody new may take a seat (spectators still come and watch)
+        self.listed = False  # among the home page's open rooms: anyone may join
         self.removed: set[str] = set()  # players the host removed: they may only watch
         self.reports: set[tuple[str, str]] = set()  # (by, player) reported: kept once
         self.settings = settings
@@ -193,6 +194,7 @@ class Room(RoomFeed):
             "creator": self.creator.id,
             "host": self.host,
             "locked": self.locked,
+            "listed": self.listed,
             "quick_race": self.quick_race,  # strangers the queue matched (no host controls)
             "quick": None if self.quick is None else self.quick.to_dict(),  # until dealt
             "settings": self.settings.public(),

@@ -107,6 +107,14 @@ class AppendLog:
 
 
 @dataclass(frozen=True, slots=True)
+class ListRoom:
+    """The host listed the room among the open rooms (``at``), or took it off (None)."""
+
+    room_id: str
+    at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class CloseRoom:
     """Mark a room closed and drop its log: its games live on as game records."""
 
@@ -189,6 +197,7 @@ Write = (
     | OpenRoom
     | AppendLog
     | CloseRoom
+    | ListRoom
     | SaveGame
     | ClaimDaily
     | SaveReport
@@ -294,5 +303,9 @@ class Store(Protocol):
         ...
 
     async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]: ...
+    async def listed_rooms(self, limit: int) -> list[str]:
+        """The open rooms listed by their hosts, the latest listed first."""
+        ...
+
     async def player_ratings(self, player_id: str) -> list[JSON]: ...
     async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]: ...

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .base import JSON, QueueStep, RateStep, T
-from .postgres_worker import Conn, PostgresWorker
+from .base import JSON, ListRoom, QueueStep, RateStep, T
+from .postgres_worker import Conn, PgOp, PostgresWorker
 
 QUEUE_LOCK: Final = 0x5C0E_0009  # one queue step at a time, across processes
 RATING_LOCK: Final = 0x5C0E_000A  # one round rated at a time (rounds end a few a second)
@@ -23,8 +23,20 @@ CHANGE_COLUMNS = (
 )
 
 
+def list_room(w: ListRoom) -> PgOp:
+    """The :class:`ListRoom` write (see sqlite_quick)."""
+    return lambda c: c.execute("UPDATE rooms SET listed = $1 WHERE id = $2", w.at, w.room_id)
+
+
 class QuickAndRatings(PostgresWorker):
     """Mixed into :class:`~.postgres.PostgresStore`."""
+
+    async def listed_rooms(self, limit: int) -> list[str]:
+        sql = (
+            "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
+            "ORDER BY listed DESC LIMIT $1"
+        )
+        return [r["id"] for r in await self._read(lambda c: c.fetch(sql, limit))]
 
     async def quick_step(self, step: QueueStep[T]) -> T:
         """Run ``step`` on every row of the queue; write the rows it changed."""

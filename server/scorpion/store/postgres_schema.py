@@ -176,6 +176,9 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     PRIMARY KEY (room_id, round, player_id)
 );
 CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes (player_id, created);
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS listed DOUBLE PRECISION;
+CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
+    WHERE listed IS NOT NULL AND closed IS NULL;
 """
 
 VERSION: Final = 9

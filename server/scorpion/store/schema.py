@@ -145,6 +145,7 @@ CREATE TABLE IF NOT EXISTS analyses (
 # The quick race (race/quick.py): one row per player waiting for strangers (every process
 # sees the same queue), and ratings per rule set (race/rating.py): each player's current
 # rating, and each rated round's change per player, written once (the key is the round).
+# ``rooms.listed``: when the host listed the room among the open rooms (NULL: not listed).
 SCHEMA_V9: Final = """
 CREATE TABLE IF NOT EXISTS quick_queue (
     player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
@@ -179,6 +180,9 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     PRIMARY KEY (room_id, round, player_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes (player_id, created);
+ALTER TABLE rooms ADD COLUMN listed REAL;
+CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
+    WHERE listed IS NOT NULL AND closed IS NULL;
 """
 
 VERSION: Final = 9

@@ -19,6 +19,7 @@ from .base import (
     ClaimDaily,
     CloseRoom,
     Fence,
+    ListRoom,
     OpenRoom,
     Reveal,
     SaveAnalysis,
@@ -44,7 +45,7 @@ from .rows import (
     player_from_row,
 )
 from .sqlite_devices import DevicesAndReports, player_by_id, save_report
-from .sqlite_quick import QuickAndRatings
+from .sqlite_quick import QuickAndRatings, list_room
 from .worker import Op, SQLiteWorker
 
 _SAVE_GAME = (
@@ -78,6 +79,8 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
             return self._open_room_op(w.room_id, w.creator, dumps(w.settings), w.reopen)
         if isinstance(w, CloseRoom):
             return self._close_room_op(w.room_id)
+        if isinstance(w, ListRoom):
+            return list_room(w)
         if isinstance(w, ClaimDaily):
             # A second claim of a player's day, by any process, hits the primary key.
             claim = (w.day, w.player_id, w.game_id, w.player_id)

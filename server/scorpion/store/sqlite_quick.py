@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from .base import JSON, QueueStep, RateStep, T
-from .worker import SQLiteWorker
+from .base import JSON, ListRoom, QueueStep, RateStep, T
+from .worker import Op, SQLiteWorker
 
 QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
 CHANGE_COLUMNS = (
@@ -34,8 +34,25 @@ def queue_row(row: sqlite3.Row) -> JSON:
     }
 
 
+def list_room(w: ListRoom) -> Op:
+    """The :class:`ListRoom` write (the open rooms: a closed room is never listed)."""
+    return lambda c: c.execute("UPDATE rooms SET listed = ? WHERE id = ?", (w.at, w.room_id))
+
+
 class QuickAndRatings(SQLiteWorker):
     """Mixed into :class:`~.sqlite.SQLiteStore`."""
+
+    async def listed_rooms(self, limit: int) -> list[str]:
+        return await self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
+                    "ORDER BY listed DESC LIMIT ?",
+                    (limit,),
+                )
+            ]
+        )
 
     async def quick_step(self, step: QueueStep[T]) -> T:
         """Run ``step`` on every row of the queue; write the rows it changed."""
