@@ -108,6 +108,8 @@ export const quickJoin = (preset) => request("POST", "/api/quick", { preset });
 export const quickStatus = () => request("GET", "/api/quick");
 export const quickLeave = () => request("DELETE", "/api/quick");
 export const presets = () => request("GET", "/api/presets");
+/** The rooms their hosts listed: rule set, racers, state (docs/http-api.md, "Open rooms"). */
+export const openRooms = () => request("GET", "/api/rooms");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);

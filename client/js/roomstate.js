@@ -7,6 +7,7 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
     creator: state.creator,
     host: state.host ?? state.creator, // host controls: who may start, remove, lock
     locked: !!state.locked,
+    listed: !!state.listed, // among the home page's open rooms
     settings: state.settings || {},
     phase: state.phase || "lobby",
     round: state.round || 0,
@@ -151,6 +152,9 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     case "locked":
       r.locked = !!ev.locked;
+      break;
+    case "listed":
+      r.listed = !!ev.listed;
       break;
     default:
       break;

@@ -5,7 +5,7 @@ import { clear, clock, h } from "../dom.js";
 import { PRESETS, UNDO, presetLabel } from "../presets.js";
 import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
-import { lockControl, personControls } from "./hostcontrols.js";
+import { listControl, lockControl, personControls } from "./hostcontrols.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -77,6 +77,7 @@ export function createLobby({ roomId, session, me }) {
       parts.players.append(h("li.muted", {}, h("span.name", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}` }),
         ...personControls({ room: r, person: x, seated: false, me: me(), session })));
     }
+    if (r.listed) parts.players.append(h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." }));
     if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));
     clear(parts.settings);
     const st = r.settings || {};
@@ -128,6 +129,7 @@ export function createLobby({ roomId, session, me }) {
         onclick: () => startRace(),
       }, seat ? "Start the race (I race)" : "Start the race"));
       parts.actions.append(lockControl({ room: r, me: me(), session }));
+      parts.actions.append(listControl({ room: r, me: me(), session }));
     }
     clear(parts.note);
     parts.note.className = "muted";
