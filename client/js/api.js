@@ -112,6 +112,8 @@ export const presets = () => request("GET", "/api/presets");
 export const openRooms = () => request("GET", "/api/rooms");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
+/** A player's quick-race rating per rule set and its history (docs/http-api.md, "Ratings"). */
+export const ratings = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/ratings`);
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
 /** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
 export const replay = (path) => request("GET", path);

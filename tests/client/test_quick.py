@@ -94,3 +94,11 @@ def test_race_anyone_now_queue_and_room(
     again.click()  # after the result: the same rules' queue again
     expect(ada.locator(".quick-panel h1")).to_have_text("Finding racers: Classic")
     expect(waiting).to_have_text("You are the only one waiting for now.")
+    # The history keeps the rating per rule set with its chart.
+    ada.goto(server.url + "/#/history")
+    section = ada.locator("[data-history=ratings]")
+    expect(section.locator("[data-rating=now]")).to_contain_text("(provisional) after 1 rated race")
+    points = section.locator("svg.rating-chart polyline").get_attribute("points")
+    assert points is not None and len(points.split()) == 2  # before, then after its one race
+    section.scroll_into_view_if_needed()
+    ada.screenshot(path=str(screenshots / "quick-rating-history.png"))
