@@ -16,7 +16,7 @@ from .errors import RaceError
 from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
-from .quick_room import QUICK_START, QuickSeats
+from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_start
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
@@ -404,31 +404,12 @@ class Room(RoomFeed):
             self.idle_since = now
 
     # ------------------------------------------------------------------ a quick race
+    # (quick_room.py: a matched player seated on arrival, the start by itself, its deal)
     def _quick_seat(self, member: Member) -> bool:
-        """Seat a matched player as they arrive, ready (a quick race has no Start button)."""
-        quick = self.quick
-        if quick is None or self.phase != "lobby" or member.id not in quick.players:
-            return False
-        if member.role == "player":
-            return False
-        member.role, member.ready = "player", True
-        return True
+        return quick_seat(self, member)
 
     def _quick_start(self, now: float, out: list[Output]) -> None:
-        """Deal a quick race when its players are here (or the arrival time is up)."""
-        quick = self.quick
-        if quick is None or self.phase != "lobby" or self.dealing is not None:
-            return
-        here = [m for m in self.members.players() if m.ready]
-        due = quick.due(len(here), now)
-        if due is False:
-            return
-        if due is None:  # too few came: the room is void, its players queue again
-            self.quick = None
-            self.emit(out, {"event": "quick-void", "round": self.round})
-            return
-        self.dealing = SearchTicket(self.id, self.round, self.host, 0, QUICK_START)
-        out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
+        quick_start(self, now, out)
 
     def search_wanted(self, ticket: SearchTicket) -> bool:
         if ticket.command == QUICK_START:
@@ -438,18 +419,7 @@ class Room(RoomFeed):
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         if answer.ticket.command != QUICK_START:
             return super().searched(answer, now)
-        out: list[Output] = []
-        if self.dealing != answer.ticket or self.closed:
-            return out
-        self.dealing, self.quick = None, None
-        racers = [m for m in self.members.players() if m.ready]
-        if not racers:
-            return out
-        if isinstance(answer, DealFound):
-            self.start_round(answer.deal, answer.verified, racers, now, out)
-        else:  # no worker could search: an unverified deal, as a room's Start does
-            self.start_round(self.config.deal_source(), False, racers, now, out)
-        return out
+        return quick_dealt(self, answer, now)
 
     @property
     def rated(self) -> bool:
