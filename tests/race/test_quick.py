@@ -11,6 +11,7 @@ from scorpion.race import Player
 from scorpion.race.quick import (
     LOST_ROOM,
     MAX_WAITING,
+    PLACED_KEPT,
     ROOM_SIZE,
     SHORT_WAIT,
     STALE,
@@ -166,3 +167,14 @@ def test_a_room_no_process_made_is_requeued() -> None:
     assert status is not None and status.room is None and status.waited == LOST_ROOM + 1
     formed = q.tick(T0 + 1 + LOST_ROOM, ids())
     assert [len(f.players) for f in formed] == [ROOM_SIZE]
+
+
+def test_a_placed_players_row_goes_an_hour_after_their_room_formed() -> None:
+    q = QuickQueue()
+    for p in players(ROOM_SIZE):
+        q.join(p, "classic", T0, racing=False)
+    q.tick(T0, ids())
+    q.tick(T0 + PLACED_KEPT - 1, ids())
+    assert len(q.entries) == ROOM_SIZE  # still known: one race at a time
+    q.tick(T0 + PLACED_KEPT, ids())
+    assert q.entries == {}

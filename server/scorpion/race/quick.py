@@ -38,6 +38,7 @@ SHORT_WAIT: Final = 15.0  # seconds the longest waiter waits before a smaller ro
 STALE: Final = 30.0  # a waiter not heard from for this long (tab closed) leaves the queue
 MAX_WAITING: Final = 500  # per rule set: more is a full queue (said so, never dropped)
 LOST_ROOM: Final = 10.0  # a formed room no process made after this long: its players wait again
+PLACED_KEPT: Final = 3600.0  # a placed player's row outlives their race (10 min at most), then goes
 
 
 class QueueError(RaceError):
@@ -207,7 +208,9 @@ class QuickQueue:
     def tick(self, now: float, new_room_id: Callable[[], str]) -> list[RoomFormed]:
         """Drop waiters gone quiet, then form every room that is due."""
         for entry in list(self.entries.values()):
-            if entry.room is None and now >= entry.seen + STALE:
+            quiet = entry.room is None and now >= entry.seen + STALE  # the tab was closed
+            done = entry.formed is not None and now >= entry.formed + PLACED_KEPT
+            if quiet or done:
                 self._drop(entry.player)
         formed: list[RoomFormed] = []
         for preset in sorted({e.preset for e in self.entries.values() if e.room is None}):
