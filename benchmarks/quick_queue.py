@@ -40,19 +40,28 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+async def send(http: httpx.AsyncClient, method: str, token: str) -> httpx.Response:
+    """One queue request; once more on a connection the server had just closed (keep-alive)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    body = {"preset": "classic"} if method == "POST" else None
+    try:
+        return await http.request(method, "/api/quick", json=body, headers=headers)
+    except httpx.TransportError:
+        return await http.request(method, "/api/quick", json=body, headers=headers)
+
+
 async def one_player(
     http: httpx.AsyncClient, token: str, delay: float, deadline: float, out: dict[str, list[float]]
 ) -> None:
     await asyncio.sleep(delay)
-    headers = {"Authorization": f"Bearer {token}"}
     started = time.perf_counter()
-    r = await http.post("/api/quick", json={"preset": "classic"}, headers=headers)
+    r = await send(http, "POST", token)
     out["request"].append(time.perf_counter() - started)
     status = r.json()
     while status.get("room") is None and time.monotonic() < deadline:
         await asyncio.sleep(POLL)
         started = time.perf_counter()
-        r = await http.get("/api/quick", headers=headers)
+        r = await send(http, "GET", token)
         out["request"].append(time.perf_counter() - started)
         status = r.json()
     if status.get("room"):
