@@ -102,9 +102,18 @@ export async function whoAmI() {
 }
 
 export const createRoom = (settings) => request("POST", "/api/rooms", settings);
+// The quick race's queue (docs/http-api.md, "Quick race"): join one rule set's, ask where you
+// are (every second or two: that keeps your place), leave.
+export const quickJoin = (preset) => request("POST", "/api/quick", { preset });
+export const quickStatus = () => request("GET", "/api/quick");
+export const quickLeave = () => request("DELETE", "/api/quick");
 export const presets = () => request("GET", "/api/presets");
+/** The rooms their hosts listed: rule set, racers, state (docs/http-api.md, "Open rooms"). */
+export const openRooms = () => request("GET", "/api/rooms");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
+/** A player's quick-race rating per rule set and its history (docs/http-api.md, "Ratings"). */
+export const ratings = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/ratings`);
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
 /** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
 export const replay = (path) => request("GET", path);

@@ -20,6 +20,7 @@ const views = {
   invite: () => import("./views/invite.js"),
   replay: () => import("./views/replay.js"),
   history: () => import("./views/history.js"),
+  quick: () => import("./views/quick.js"),
 };
 
 const store = createStore({ me: api.player(), conn: null, room: null, board: null, daily: null });
@@ -130,6 +131,10 @@ async function route() {
     await askName();
     if (route.current !== token) return;
     mounted = await mount("room", (m) => m.mountRoom(ctx, arg));
+  } else if (name === "quick") {
+    await askName();
+    if (route.current !== token) return;
+    mounted = await mount("quick", (m) => m.mountQuick(ctx, arg || "classic"));
   } else if (name === "daily") {
     await askName();
     if (route.current !== token) return;
@@ -169,7 +174,7 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   (root.querySelector(".board [tabindex='0'], .board") || root).focus();
 });
 
-const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device", replay: "Replay", history: "Your history" };
+const TITLES = { r: "Race", daily: "Daily challenge", practice: "Practice", stats: "Statistics", rules: "Rules", devices: "Use on another device", replay: "Replay", history: "Your history", quick: "Race anyone now" };
 
 window.addEventListener("hashchange", route);
 applyTheme();

@@ -7,6 +7,7 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
     creator: state.creator,
     host: state.host ?? state.creator, // host controls: who may start, remove, lock
     locked: !!state.locked,
+    listed: !!state.listed, // among the home page's open rooms
     settings: state.settings || {},
     phase: state.phase || "lobby",
     round: state.round || 0,
@@ -20,6 +21,9 @@ export function fromSnapshot(state, clientNow = Date.now() / 1000) {
     deal: state.deal ?? null,
     dealingUntil: state.dealing_until ?? null, // a winnable deal is being searched
     unverified: null,
+    quickRace: !!state.quick_race, // strangers the queue matched: no host, a start by itself
+    quick: state.quick ?? null, // {players, start_by} until the race is dealt
+    ratings: state.ratings ?? null, // a rated round's changes, by player (docs/protocol.md)
     offset: typeof state.now === "number" ? state.now - clientNow : 0,
   };
 }
@@ -77,6 +81,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       r.dealingUntil = ev.until ?? null;
       break;
     case "countdown":
+      r.quick = null;
       r.phase = "countdown";
       r.round = ev.round ?? r.round;
       r.countdownAt = ev.starts_at;
@@ -124,6 +129,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     case "rematch": {
       r.phase = "lobby";
+      r.ratings = null;
       r.round = ev.round ?? r.round + 1;
       r.results = null;
       r.timeline = null;
@@ -139,6 +145,13 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       for (const p of r.players) Object.assign(p, { ready: ready.has(p.id), ...fresh, status: null });
       break;
     }
+    case "quick-void":
+      r.quick = null;
+      r.quickVoid = true;
+      break;
+    case "rated":
+      if (ev.round === r.round) r.ratings = ev.ratings || null;
+      break;
     case "settings":
       r.settings = { ...r.settings, ...(ev.settings || {}) };
       break;
@@ -147,6 +160,9 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     case "locked":
       r.locked = !!ev.locked;
+      break;
+    case "listed":
+      r.listed = !!ev.listed;
       break;
     default:
       break;

@@ -208,6 +208,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     rematch: () => conn.send("rematch", { round: get().room?.round }),
     kick: (player) => conn.send("kick", { player }),
     lock: (locked) => conn.send("lock", { locked }),
+    list: (listed) => conn.send("list", { listed }),
     handHost: (player) => conn.send("hand-host", { player }),
     report: (player, reason = "") => conn.send("report", { player, reason }),
     async follow(player) {

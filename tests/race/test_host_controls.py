@@ -114,3 +114,21 @@ def test_host_role_lock_and_removals_survive_a_restart() -> None:
     fresh.restore(stored, h.now + 5)
     room = fresh.rooms["room1"]
     assert (room.host, room.locked, room.removed) == ("b", True, {"d"})
+
+
+def test_the_host_lists_the_room_among_the_open_rooms_and_a_restart_keeps_it() -> None:
+    h, a, b, c = lobby()
+    assert b.command("list", listed=True)["code"] == "not-creator"
+    assert a.command("list", listed="yes")["code"] == "bad-field"
+    assert h.referee.room_summary("room1", h.now)["listed"] is False  # type: ignore[index]
+    assert a.command("list", listed=True)["listed"] is True
+    assert [(e["listed"], e["by"]) for e in c.events("listed")] == [(True, "a")]
+    assert a.command("list", listed=True)["listed"] is True  # again: no new event
+    assert len(c.events("listed")) == 1
+    actions = [r for r in h.records if isinstance(r, HostAction)]
+    assert [(r.action, r.by) for r in actions] == [("list", "a")]
+    again = Referee(secret=b"test-secret", config=RoomConfig())
+    again.restore(h.records, h.now)
+    assert again.room_summary("room1", h.now)["listed"] is True  # type: ignore[index]
+    assert a.command("list", listed=False)["listed"] is False
+    assert [r.action for r in h.records if isinstance(r, HostAction)] == ["list", "unlist"]

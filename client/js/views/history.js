@@ -18,10 +18,11 @@ export function mountHistory(ctx) {
   const records = h("section.panel.stack", { "aria-labelledby": "records-h" }, h("h2", { id: "records-h", text: "Personal records" }), h("p.muted", { role: "status", text: "Loading…" }));
   const calendar = h("section.panel.stack", { "aria-labelledby": "calendar-h" });
   const games = h("section.panel.stack", { "aria-labelledby": "games-h" });
+  const ratings = h("section.panel.stack", { "aria-labelledby": "ratings-h", hidden: true, dataset: { history: "ratings" } });
   root.append(h("div.history.stack", {},
     h("h1", { text: "Your history" }),
     h("p.lead", { text: "Your best times, your daily calendar and every game you played, each with its replay. Counted like your statistics: games without help; games with a hint or Auto are counted apart." }),
-    h("div.history-top", {}, records, calendar), games));
+    h("div.history-top", {}, records, calendar), ratings, games));
   if (!api.token()) {
     clear(records).append(h("p.muted", { text: "Play a game first: your history appears here." }));
     return () => {};
@@ -29,6 +30,23 @@ export function mountHistory(ctx) {
   let month = null;
   loadRecords(null);
   loadGames();
+  loadRatings();
+
+  /** Quick races' ratings per rule set, each with a chart of its changes (GET /api/players/{id}/ratings). */
+  function loadRatings() {
+    const me = api.player();
+    if (!me?.id) return;
+    api.ratings(me.id).then((data) => {
+      if (!alive || !Object.keys(data.ratings).length) return;
+      ratings.hidden = false;
+      clear(ratings).append(h("h2", { id: "ratings-h", text: "Quick race ratings" }),
+        h("div.record-cards", {}, Object.entries(data.ratings).map(([preset, r]) =>
+          h("article.record", { dataset: { preset } },
+            h("h3", { text: presetLabel(preset) }),
+            h("p", { dataset: { rating: "now" }, text: `${r.rating}${r.provisional ? " (provisional)" : ""} after ${r.races} rated ${r.races === 1 ? "race" : "races"}` }),
+            ratingChart(data.history.filter((c) => c.preset === preset))))));
+    }).catch(() => {});
+  }
 
   function loadRecords(wanted) {
     api.records(wanted).then((data) => {
@@ -138,6 +156,29 @@ function gameRow(g) {
 
 /** Recent results as bars: a win's height is its time (the quicker, the shorter), a game not won
  * a short red mark; assisted results are hatched. */
+/** The rating over its rated races, oldest first: a line from the first "before" on. */
+function ratingChart(changes) {
+  const width = 260;
+  const height = 64;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  const values = changes.length ? [changes[0].before, ...changes.map((c) => c.after)] : [];
+  svg.setAttribute("aria-label", values.length ? `Your rating over ${changes.length} rated races: ${values.join(", ")}` : "No rated race yet");
+  const low = Math.min(...values) - 5;
+  const high = Math.max(...values) + 5;
+  const x = (i) => (values.length > 1 ? (i / (values.length - 1)) * (width - 4) + 2 : width / 2);
+  const y = (v) => height - 2 - ((v - low) / (high - low)) * (height - 4);
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "2");
+  svg.append(line);
+  return svg;
+}
+
 function recentChart(recent) {
   const width = 260;
   const height = 64;

@@ -1,4 +1,4 @@
-// Home: your name, start a race (rules, deal, time limit, seats, undo, hints, Auto), join by code or link,
+// Home: race anyone now (the quick race's queue), your name, start a race (rules, deal, time limit, seats, undo, hints, Auto), join by code or link,
 // the daily challenge, solo practice and statistics.
 
 import { h } from "../dom.js";
@@ -139,7 +139,39 @@ export function mountHome(ctx) {
       h("button.btn", { type: "button", onclick: practice }, "Practice alone")),
     error);
 
+  // Race anyone now: strangers waiting for the same rules, matched by the server (views/quick.js).
+  const quickPreset = h("select.input", { name: "quick_preset", "aria-label": "Rules of the quick race" },
+    Object.entries(PRESETS).map(([key, p]) => h("option", { value: key, text: p.label })));
+  async function quick(e) {
+    e.preventDefault();
+    try {
+      await identify();
+      ctx.refreshWho();
+      go(`#/quick/${quickPreset.value}`);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  // Open rooms: rooms their hosts listed; anyone may join (the room's page asks play or watch).
+  const PHASE_WORDS = { lobby: "waiting in the lobby", countdown: "starting", racing: "racing now", results: "results" };
+  const openList = h("ul.players.open-rooms", { "aria-label": "Open rooms", dataset: { list: "open-rooms" } },
+    h("li.muted", { text: "Looking for open rooms…" }));
+  function showOpen(rooms) {
+    openList.replaceChildren(...(rooms.length ? rooms.map((room) => h("li.row", { dataset: { room: room.room } },
+      h("span", { style: "flex:1", text: `${PRESETS[room.preset]?.label || room.preset} · ${room.host ? `${room.host}'s room` : "a room"} · ${room.racers}/${room.max_players} racers · ${PHASE_WORDS[room.phase] || room.phase}${room.locked ? " · locked" : ""}` }),
+      h("a.btn.small", { href: `#/r/${room.room}` }, room.phase === "lobby" && !room.locked && room.racers < room.max_players ? "Join" : "Watch")))
+      : [h("li.muted", { text: "No open room right now: list yours from its lobby, or race anyone now." })]));
+  }
+  api.openRooms().then((data) => showOpen(data.rooms || [])).catch(() => showOpen([]));
+
   const side = h("div.stack", {},
+    h("form.panel.stack", { onsubmit: quick, "aria-labelledby": "quick-h" },
+      h("h2", { id: "quick-h", text: "Race anyone now" }),
+      h("p.muted", { text: "No friend around? Race whoever is waiting for the same rules: up to 4 racers, fair rules, a winnable deal." }),
+      h("div.row", {}, quickPreset, h("button.btn.primary", { type: "submit", dataset: { action: "quick" } }, "Race anyone now"))),
+    h("section.panel.stack", { "aria-labelledby": "open-rooms-h" },
+      h("h2", { id: "open-rooms-h", text: "Open rooms" }), openList),
     h("form.panel.stack", { onsubmit: join },
       h("h2", { text: "Join a race" }),
       h("div.row", {}, joinInput, h("button.btn", { type: "submit" }, "Join"))),

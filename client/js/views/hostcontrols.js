@@ -42,6 +42,15 @@ export function personControls({ room, person, seated, me, session }) {
 }
 
 /** The host's lock switch (no new seats; anyone with the link may still watch). */
+/** List the room among the home page's open rooms (anyone may join), or take it off. */
+export function listControl({ room, me, session }) {
+  if (room.host !== me) return null;
+  return h("button.btn", {
+    type: "button", dataset: { action: "list" }, "aria-pressed": room.listed ? "true" : "false",
+    onclick: () => session.list(!room.listed).catch(failed),
+  }, room.listed ? "Take off the open rooms" : "List publicly");
+}
+
 export function lockControl({ room, me, session }) {
   if (room.host !== me) return null;
   return h("button.btn", {

@@ -30,6 +30,8 @@ export async function invite(ctx, roomId) {
   const me = api.player();
   const known = me?.id && api.token();
   if (known && (room.creator === me.id || room.players.some((p) => p.id === me.id))) return "in";
+  // A quick race's matched player was called here: the server seats them as they come.
+  if (known && room.quick?.players?.includes(me.id)) return "in";
   return choose(ctx, room, known ? me : null);
 }
 

@@ -5,7 +5,7 @@ import { clear, clock, h } from "../dom.js";
 import { PRESETS, UNDO, presetLabel } from "../presets.js";
 import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
-import { lockControl, personControls } from "./hostcontrols.js";
+import { listControl, lockControl, personControls } from "./hostcontrols.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -36,23 +36,31 @@ export function createLobby({ roomId, session, me }) {
     parts.actions = h("div.row");
     parts.note = h("p.muted");
     parts.title = h("h1");
+    parts.lead = h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." });
+    parts.invite = h("div.stack", {}, h("h2", { text: "Invite" }), h("div.share", {}, input, copy, share));
     const sound = h("input", { type: "checkbox", id: "sound-toggle" });
     sound.checked = soundOn();
     sound.addEventListener("change", () => setSound(sound.checked));
     return h("div.stack", {},
       parts.title,
-      h("p.lead", { text: "Send the link to your friends. Everyone plays the same deal at the same time." }),
+      parts.lead,
       h("div.grid2", {},
         h("section.panel.stack", { "aria-labelledby": "players-h" },
           h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
         h("section.panel.stack", {},
-          h("h2", { text: "Invite" }), h("div.share", {}, input, copy, share),
+          parts.invite,
           h("h2", { text: "Settings" }), parts.settings,
           h("label.check", { for: "sound-toggle" }, sound, "A sound when the race starts or someone joins while this tab is in the background"))));
   }
 
   function update(s) {
-    const r = s.room;
+    // A quick race's room has no host: strangers the queue matched (the server refuses host
+    // controls there), so no host tag and no host buttons.
+    const r = s.room.quickRace ? { ...s.room, host: null } : s.room;
+    parts.lead.textContent = r.quickRace
+      ? "Strangers waiting for the same rules, matched by the server. Everyone plays the same deal at the same time."
+      : "Send the link to your friends. Everyone plays the same deal at the same time.";
+    parts.invite.hidden = r.quickRace;
     parts.title.textContent = `Race room ${r.id}`;
     clear(parts.players);
     for (const p of r.players) {
@@ -69,6 +77,7 @@ export function createLobby({ roomId, session, me }) {
       parts.players.append(h("li.muted", {}, h("span.name", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}` }),
         ...personControls({ room: r, person: x, seated: false, me: me(), session })));
     }
+    if (r.listed) parts.players.append(h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." }));
     if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));
     clear(parts.settings);
     const st = r.settings || {};
@@ -120,6 +129,7 @@ export function createLobby({ roomId, session, me }) {
         onclick: () => startRace(),
       }, seat ? "Start the race (I race)" : "Start the race"));
       parts.actions.append(lockControl({ room: r, me: me(), session }));
+      parts.actions.append(listControl({ room: r, me: me(), session }));
     }
     clear(parts.note);
     parts.note.className = "muted";
@@ -144,7 +154,25 @@ export function createLobby({ roomId, session, me }) {
     } else {
       parts.note.textContent = `Waiting for ${hostName} to start the race.`;
     }
+    if (r.quickRace && r.round === 0) quickLobby(r);
     lastRoom = r;
+  }
+
+  /** A quick race's lobby: nobody hosts or starts; the server deals when the matched racers
+   * are here (or their time to come is up). */
+  function quickLobby(r) {
+    parts.title.textContent = `Quick race: ${presetLabel(r.settings?.preset)}`;
+    clear(parts.actions);
+    parts.note.className = "note";
+    parts.note.dataset.note = "quick";
+    if (r.quickVoid || !r.quick) {
+      parts.note.textContent = "Too few of the matched racers came: back to the queue for another race.";
+      parts.actions.append(h("a.btn.primary", { href: `#/quick/${encodeURIComponent(r.settings?.preset || "classic")}` }, "Race anyone now"));
+      return;
+    }
+    const here = r.players.filter((p) => p.ready).length;
+    const left = Math.max(0, Math.round(r.quick.start_by - (Date.now() / 1000 + (r.offset || 0))));
+    parts.note.textContent = `Matched by the queue: ${here} of ${r.quick.players.length} racers here. The race starts by itself when everyone is here, or in ${left} s with at least 2.`;
   }
 
   let lastRoom = null;

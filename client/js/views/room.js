@@ -76,6 +76,10 @@ export function mountRoom(ctx, roomId) {
       const by = s.room?.players.find((x) => x.id === ev.by)?.name || lastResults.names[ev.by] || "A racer";
       rematchBy = { name: by, round: ev.round };
       announce(`${by} asked for a rematch`);
+    } else if (ev.event === "quick-void") {
+      // Too few of the matched racers came: back to the queue, keeping the rules.
+      toast("Too few racers came: back to the queue.", "info");
+      ctx.go(`#/quick/${encodeURIComponent(s.room?.settings?.preset || "classic")}`);
     } else if (ev.event === "joined" && ev.player?.id !== me()) {
       announce(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
       notifyAway(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
@@ -369,8 +373,10 @@ export function mountRoom(ctx, roomId) {
       if (parts.overlay) clear(parts.overlay);
       return;
     }
-    if (parts.overlay.dataset.round === String(r.round) && parts.overlay.firstChild) return;
-    parts.overlay.dataset.round = String(r.round);
+    // Drawn again once a quick race's ratings come (a `rated` event, after the results).
+    const key = `${r.round}${r.ratings ? ":rated" : ""}`;
+    if (parts.overlay.dataset.round === key && parts.overlay.firstChild) return;
+    parts.overlay.dataset.round = key;
     clear(parts.overlay);
     // Look at the board: the results bar (Results, Rematch) shows at once.
     const close = () => { resultsDismissed = r.round; clear(parts.overlay); update(store.get()); };

@@ -131,6 +131,16 @@ function fairResults() {
       h("li", { text: "The daily's ranked attempt lasts at most an hour. A day closes an hour after the next midnight UTC: until then nobody gets its deal number, a hint or Auto on it, nor a replay of it (not even their own). Then the replays of the day's top 10 are open to everyone." })));
 }
 
+/** Quick races and their ratings (docs/rules.md; the server decides, this only says it). */
+function quickRaces() {
+  return h("section.panel.stack", { "aria-labelledby": "rules-quick", dataset: { rules: "quick" } },
+    h("h3", { id: "rules-quick", text: "Quick races and ratings" }),
+    h("ul", {},
+      h("li", { text: "Race anyone now gathers the players waiting for the same rules: a race starts at once with 4, or after 15 seconds with at least 2. You wait in one queue at a time." }),
+      h("li", { text: "Quick races are fair whatever the rules allow: fair undo, no hints, no Auto, and a deal the solver proved winnable where it could." }),
+      h("li", { text: "They are rated for their rules. Leaving or giving up ranks you last; only clean results count. You start at 1000, provisional for 5 races; the leaderboard lists players with 10 rated races or more." })));
+}
+
 /** #/rules and #/rules/<preset>: a page with a tab per preset. */
 export function mountRules(ctx, name) {
   const { root } = ctx;
@@ -149,6 +159,7 @@ export function mountRules(ctx, name) {
       rulesContent(preset, 3),
       raceRanking(),
       fairResults(),
+      quickRaces(),
       h("div.row", {}, h("a.btn.primary", { href: `#/practice/${preset.name}` }, `Practice ${preset.label}`), h("a.btn", { href: "#/" }, "Start a race")));
   }).catch((err) => {
     if (!alive) return;

@@ -83,6 +83,13 @@ class Lock:
 
 
 @dataclass(frozen=True, slots=True)
+class List:
+    name: ClassVar[str] = "list"
+    seq: int
+    listed: bool = True  # on the home page's open rooms (anyone may join)
+
+
+@dataclass(frozen=True, slots=True)
 class HandHost:
     name: ClassVar[str] = "hand-host"
     seq: int
@@ -173,7 +180,7 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-HostCommand: TypeAlias = Kick | Lock | HandHost  # the room's host only
+HostCommand: TypeAlias = Kick | Lock | List | HandHost  # the room's host only
 Command: TypeAlias = (
     Join | Leave | Ready | Start | Follow | Rematch | HostCommand | Report | NewDeal | Ping
 ) | GameCommand
@@ -259,6 +266,13 @@ def _lock(message: Mapping[str, object], seq: int) -> Lock:
     return Lock(seq, locked)
 
 
+def _list(message: Mapping[str, object], seq: int) -> List:
+    listed = message.get("listed", True)
+    if not isinstance(listed, bool):
+        raise RaceError("bad-field", "'listed' must be true or false", seq)
+    return List(seq, listed)
+
+
 def _report(message: Mapping[str, object], seq: int) -> Report:
     player = _text(message, "player", seq, "report command")
     reason = message.get("reason", "")
@@ -293,6 +307,7 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "new-deal": _new_deal,
     "kick": lambda m, seq: Kick(seq, _text(m, "player", seq, "kick command")),
     "lock": _lock,
+    "list": _list,
     "hand-host": lambda m, seq: HandHost(seq, _text(m, "player", seq, "hand-host command")),
     "report": _report,
     "ping": lambda m, seq: Ping(seq),

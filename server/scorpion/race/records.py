@@ -41,6 +41,7 @@ class RoomOpened(_Base):
     creator_name: str
     settings: dict[str, object]
     at: float
+    quick: dict[str, object] | None = None  # a quick race's QuickSeats (absent: a friends' room)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,8 @@ class DailyStarted(_Base):
 @dataclass(frozen=True, slots=True)
 class HostAction(_Base):
     """The host acted: ``action`` is ``kick`` (``player`` may not sit again), ``lock``,
-    ``unlock`` or ``hand-host`` (``player`` is the new host)."""
+    ``unlock``, ``list``, ``unlist`` (the open rooms) or ``hand-host`` (``player`` is the new
+    host)."""
 
     kind: ClassVar[str] = "host-action"
     room: str

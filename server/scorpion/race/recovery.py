@@ -16,6 +16,7 @@ from .outputs import Output
 from .place import replay_action
 from .players import Player
 from .protocol import DAILY_PREFIX, daily_key, practice_key
+from .quick_room import QuickSeats
 from .records import (
     ActionRecord,
     DailyStarted,
@@ -97,6 +98,8 @@ def restore_room(
             room.host = action.player
         elif action.action in ("lock", "unlock"):
             room.locked = action.action == "lock"
+        elif action.action in ("list", "unlist"):
+            room.listed = action.action == "list"
         elif action.action == "kick" and action.player is not None:
             room.removed.add(action.player)
             removed = room.members.get(action.player)
@@ -122,12 +125,14 @@ def _replay_room(
         created_at=opened.at,
         config=config,
         version_base=int(now * 1000),
+        quick=None if opened.quick is None else QuickSeats.from_dict(opened.quick),
     )
     room.idle_since = now
     started = logs.latest.get(opened.room)
     if started is None:
         return room, []
     room.begin_round(started)
+    room.quick = None  # its race was dealt
     for player_id, _ in started.players:
         member, _new = room.members.ensure(room.racers[player_id].player)
         member.role = "player"

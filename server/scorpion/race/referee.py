@@ -22,6 +22,7 @@ from .place import Runner
 from .players import Player
 from .practice import Practice
 from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of, practice_player
+from .quick_room import QuickSeats
 from .racer import Racer
 from .records import Record
 from .recovery import Logs, restore_room
@@ -75,15 +76,26 @@ class Referee:
 
     # ------------------------------------------------------------------ rooms
     def create_room(
-        self, room_id: str, creator: Player, settings: RoomSettings, now: float
+        self,
+        room_id: str,
+        creator: Player,
+        settings: RoomSettings,
+        now: float,
+        quick: QuickSeats | None = None,
     ) -> list[Output]:
-        """Open a room (HTTP "create a room"); outputs hold its ``RoomOpened`` record."""
+        """Open a room (HTTP "create a room", or a quick race the queue formed: ``quick``);
+        outputs hold its ``RoomOpened`` record."""
         if room_id in self.rooms:
             raise ValueError(f"room {room_id!r} already exists")
-        room, out = Room.open(room_id, creator, settings, now, self.config)
+        room, out = Room.open(room_id, creator, settings, now, self.config, quick)
         self.rooms[room_id] = room
         self._touch(room)
         return out
+
+    def rated_round(self, room_id: str, round_: int, ratings: dict[str, Message]) -> list[Output]:
+        """A quick race's round was rated (web/ratings.py): the room shows the changes."""
+        room = self.rooms.get(room_id)
+        return [] if room is None else room.rated_round(round_, ratings)
 
     def room_settings(self, room_id: str) -> dict[str, object] | None:
         """The settings a room was opened with (its chosen deal included: not for the wire)."""

@@ -16,11 +16,12 @@ from .errors import RaceError
 from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .players import Player
+from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_start
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .room_feed import RACING, RoomFeed
-from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
+from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
 from .seqs import answer_pending
 from .settings import RoomSettings
 
@@ -45,6 +46,7 @@ class Room(RoomFeed):
         created_at: float,
         config: RoomConfig,
         version_base: int = 0,
+        quick: QuickSeats | None = None,
     ) -> None:
         super().__init__(
             room_id,
@@ -56,6 +58,7 @@ class Room(RoomFeed):
         self.creator = creator
         self.host = creator.id  # who may start, remove, lock and hand over (host controls)
         self.locked = False  # nobody new may take a seat (spectators still come and watch)
+        self.listed = False  # among the home page's open rooms: anyone may join
         self.removed: set[str] = set()  # players the host removed: they may only watch
         self.reports: set[tuple[str, str]] = set()  # (by, player) reported: kept once
         self.settings = settings
@@ -76,6 +79,9 @@ class Room(RoomFeed):
         # Set while the room is told a winnable deal is being searched: then, if the search
         # has not answered, it deals an unverified one (and says so).
         self.dealing_until: float | None = None
+        self.quick = quick  # a quick race's matched players, until its first round starts
+        self.quick_race = quick is not None  # strangers matched by the queue: nobody hosts
+        self.ratings: dict[str, Message] | None = None  # the round's rating changes, by player
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -86,15 +92,18 @@ class Room(RoomFeed):
         settings: RoomSettings,
         now: float,
         config: RoomConfig,
+        quick: QuickSeats | None = None,
     ) -> tuple[Room, list[Output]]:
-        """A new room and the record to persist."""
-        room = cls(room_id, creator, settings, created_at=now, config=config)
-        record = RoomOpened(room_id, creator.id, creator.name, settings.to_dict(), now)
+        """A new room and the record to persist (``quick``: a quick race's room)."""
+        room = cls(room_id, creator, settings, created_at=now, config=config, quick=quick)
+        seats = quick.to_dict() if quick is not None else None
+        record = RoomOpened(room_id, creator.id, creator.name, settings.to_dict(), now, seats)
         return room, [Persist(record)]
 
     def back_to_lobby(self) -> None:
         """After the results (a rematch): the seated stay seated, nobody ready, no deal."""
         self.phase = "lobby"
+        self.ratings = None
         self.racers = {}
         self.results = None
         self.deal = None
@@ -195,6 +204,9 @@ class Room(RoomFeed):
             "creator": self.creator.id,
             "host": self.host,
             "locked": self.locked,
+            "listed": self.listed,
+            "quick_race": self.quick_race,  # strangers the queue matched (no host controls)
+            "quick": None if self.quick is None else self.quick.to_dict(),  # until dealt
             "settings": self.settings.public(),
             "phase": self.phase,
             "round": self.round,
@@ -207,6 +219,7 @@ class Room(RoomFeed):
                 for m in self.members.spectators()
             ],
             "results": self.results,
+            "ratings": self.ratings if self.phase == "results" else None,
             "timeline": self._timeline() if self.phase == "results" else None,
             # A string: deal numbers go up to 2**64-1, beyond JavaScript's exact integers.
             "deal": str(self.deal) if self.phase == "results" else None,
@@ -236,7 +249,12 @@ class Room(RoomFeed):
         was_away = member.away_since is not None
         self.members.attach(conn, member)
         self.idle_since = None
-        if new:
+        if self._quick_seat(member):  # a matched player arrives: seated and ready
+            # Not to the newcomer: their welcome's snapshot holds the seat (sent after this).
+            joined: Message = {"event": "joined", "player": player.to_dict(), "role": "player"}
+            self.emit(out, joined, exclude=conn)
+            self.emit(out, {"event": "ready", "player": player.id, "ready": True}, exclude=conn)
+        elif new:
             self.emit(
                 out,
                 {"event": "joined", "player": player.to_dict(), "role": "spectator"},
@@ -258,6 +276,7 @@ class Room(RoomFeed):
             view=self.board(watched, player.id),
         )
         out.append(Send((conn,), welcome))
+        self._quick_start(now, out)  # the last matched player is here: deal
         return out
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
@@ -291,6 +310,8 @@ class Room(RoomFeed):
             times.append(announce)
         if self.phase == "countdown" and self.started_at is not None:
             times.append(self.started_at)
+        if self.quick is not None and self.dealing is None and self.phase == "lobby":
+            times.append(self.quick.start_by)
         if self.phase == "racing" and self.ends_at is not None:
             times.append(self.ends_at)
         times.extend(
@@ -316,6 +337,7 @@ class Room(RoomFeed):
             self._announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
             self._deal_unverified(now, out)
+        self._quick_start(now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -396,9 +418,44 @@ class Room(RoomFeed):
         if not self.members.by_conn:
             self.idle_since = now
 
+    # ------------------------------------------------------------------ a quick race
+    # (quick_room.py: a matched player seated on arrival, the start by itself, its deal)
+    def _quick_seat(self, member: Member) -> bool:
+        return quick_seat(self, member)
+
+    def _quick_start(self, now: float, out: list[Output]) -> None:
+        quick_start(self, now, out)
+
+    def search_wanted(self, ticket: SearchTicket) -> bool:
+        if ticket.command == QUICK_START:
+            return self.dealing == ticket
+        return super().search_wanted(ticket)
+
+    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+        if answer.ticket.command != QUICK_START:
+            return super().searched(answer, now)
+        return quick_dealt(self, answer, now)
+
+    @property
+    def rated(self) -> bool:
+        """Whether the round just finished is rated: a quick race's race (its first round;
+        a rematch among the same strangers is a friends' round, unrated)."""
+        return self.quick_race and self.round == 1
+
+    def rated_round(self, round_: int, ratings: dict[str, Message]) -> list[Output]:
+        """The store rated round ``round_``: tell the room (the results show the changes)."""
+        out: list[Output] = []
+        if round_ != self.round or self.phase != "results":
+            return out
+        self.ratings = ratings
+        self.emit(out, {"event": "rated", "round": round_, "ratings": ratings})
+        return out
+
     # ------------------------------------------------------------------ starting
     def check_start(self, member: Member) -> list[Member]:
         """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
+        if self.quick is not None:
+            raise RaceError("not-allowed", "A quick race starts by itself when its racers come")
         # The host starts; if the host has left the room, any seated player may.
         if member.id != self.host and (
             self.members.get(self.host) is not None or member.role != "player"

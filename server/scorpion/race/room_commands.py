@@ -21,6 +21,7 @@ from .commands import (
     Join,
     Kick,
     Leave,
+    List,
     Lock,
     Move,
     Ready,
@@ -60,6 +61,8 @@ def run(
             return kick(room, member, player, now, out)
         case Lock(locked=locked):
             return lock(room, member, locked, now, out)
+        case List(listed=listed):
+            return list_room(room, member, listed, now, out)
         case HandHost(player=player):
             return hand_host(room, member, player, now, out)
         case Report(player=player, reason=reason):
@@ -73,6 +76,8 @@ def join(room: Room, member: Member, role: str, out: list[Output]) -> Message:
         if member.role == "player":
             return {"role": "player"}
         check_may_sit(room, member)
+        if room.quick is not None and member.id not in room.quick.players:
+            raise RaceError("not-allowed", "This quick race's seats are for its matched racers")
         if room.phase != "lobby":
             raise RaceError("already-started", "The race has started: late arrivals watch")
         if len(room.members.players()) >= room.settings.max_players:
@@ -196,6 +201,8 @@ def check_may_sit(room: Room, member: Member) -> None:
 
 
 def check_host(room: Room, member: Member, what: str) -> None:
+    if room.quick_race:  # strangers the queue matched: none of them rules the others
+        raise RaceError("not-allowed", f"Nobody can {what} in a quick race")
     if member.id != room.host:
         raise RaceError("not-creator", f"Only the room's host can {what}")
 
@@ -243,6 +250,17 @@ def lock(room: Room, host: Member, locked: bool, now: float, out: list[Output]) 
         out.append(Persist(HostAction(room.id, action, None, host.id, now)))
         room.emit(out, {"event": "locked", "locked": locked, "by": host.id})
     return {"locked": locked}
+
+
+def list_room(room: Room, host: Member, listed: bool, now: float, out: list[Output]) -> Message:
+    """List the room among the home page's open rooms (anyone may join), or take it off."""
+    check_host(room, host, "list the room")
+    if room.listed != listed:
+        room.listed = listed
+        action = "list" if listed else "unlist"
+        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
+        room.emit(out, {"event": "listed", "listed": listed, "by": host.id})
+    return {"listed": listed}
 
 
 def hand_host(room: Room, host: Member, player: str, now: float, out: list[Output]) -> Message:

@@ -10,11 +10,20 @@ Implementations: :mod:`scorpion.store.sqlite` (the default) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 JSON = dict[str, Any]
+T = TypeVar("T")
+
+# A step of the quick race's queue (race/quick.py): every waiting row in, the rows to write,
+# the players whose rows go and the step's answer out. Run in one transaction.
+QueueStep: TypeAlias = Callable[[list[JSON]], tuple[list[JSON], list[str], T]]
+# A round's rating (race/rating.py): the players' current ratings ({"mu", "sigma", "races"},
+# absent for a new player) in, each player's change out ({"player", "place", "mu_before",
+# "sigma_before", "mu_after", "sigma_after"}).
+RateStep: TypeAlias = Callable[[dict[str, JSON]], list[JSON]]
 
 # A player's linked group (players made, claimed or recovered on a shared device) is read
 # in at most LINK_ROUNDS rounds (players up to that many shared devices away) and holds at
@@ -126,6 +135,14 @@ class AppendLog:
 
 
 @dataclass(frozen=True, slots=True)
+class ListRoom:
+    """The host listed the room among the open rooms (``at``), or took it off (None)."""
+
+    room_id: str
+    at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class CloseRoom:
     """Mark a room closed and drop its log: its games live on as game records."""
 
@@ -208,6 +225,7 @@ Write = (
     | OpenRoom
     | AppendLog
     | CloseRoom
+    | ListRoom
     | SaveGame
     | ClaimDaily
     | SaveReport
@@ -318,3 +336,29 @@ class Store(Protocol):
 
     # name reports, for the operator
     async def name_reports(self, limit: int = 100) -> list[JSON]: ...
+
+    # the quick race's queue and the ratings (schema 9)
+    async def quick_step(self, step: QueueStep[T]) -> T:
+        """Run a step of the queue on every waiting row in one transaction (one step at a
+        time across processes); write back the rows it changed."""
+        ...
+
+    async def rate_round(
+        self,
+        room_id: str,
+        round_: int,
+        preset: str,
+        players: Sequence[str],
+        rate: RateStep,
+        now: float,
+    ) -> list[JSON] | None:
+        """Rate a round exactly once: None when it was rated already."""
+        ...
+
+    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]: ...
+    async def listed_rooms(self, limit: int) -> list[str]:
+        """The open rooms listed by their hosts, the latest listed first."""
+        ...
+
+    async def player_ratings(self, player_id: str) -> list[JSON]: ...
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]: ...

@@ -20,6 +20,7 @@ from .base import (
     CloseRoom,
     Fence,
     Fenced,
+    ListRoom,
     OpenRoom,
     Reveal,
     SaveAnalysis,
@@ -32,6 +33,7 @@ from .base import (
     Write,
 )
 from .postgres_devices import DevicesAndReports, add_token, save_report
+from .postgres_quick import QuickAndRatings, list_room
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import (
     GAME_COLUMN_COUNT,
@@ -85,6 +87,8 @@ def _op(w: Write) -> PgOp:
         return lambda c: c.execute(sql, *row)
     if isinstance(w, CloseRoom):
         return _close_room(w.room_id, time.time())
+    if isinstance(w, ListRoom):
+        return list_room(w)
     if isinstance(w, ClaimDaily):
         # A second claim of a player's day, by any process, hits the primary key.
         return lambda c: c.execute(
@@ -171,7 +175,7 @@ def _close_room(room_id: str, now: float) -> PgOp:
     return close
 
 
-class PostgresStore(DevicesAndReports, PostgresWorker):
+class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
     """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
 
     # ---------------------------------------------------------- batch writes

@@ -152,7 +152,47 @@ INSERT INTO device_tokens (token_hash, player_id, created, how)
     ON CONFLICT DO NOTHING;
 """
 
-VERSION: Final = 9
+# The quick race's queue and ratings: see schema.py.
+SCHEMA_V10: Final = """
+CREATE TABLE IF NOT EXISTS quick_queue (
+    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    joined DOUBLE PRECISION NOT NULL,
+    seen DOUBLE PRECISION NOT NULL,
+    room_id TEXT,
+    formed DOUBLE PRECISION
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    preset TEXT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    races INTEGER NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (player_id, preset)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (preset, races);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    room_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    preset TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    mu_before DOUBLE PRECISION NOT NULL,
+    sigma_before DOUBLE PRECISION NOT NULL,
+    mu_after DOUBLE PRECISION NOT NULL,
+    sigma_after DOUBLE PRECISION NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (room_id, round, player_id)
+);
+CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes (player_id, created);
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS listed DOUBLE PRECISION;
+CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
+    WHERE listed IS NOT NULL AND closed IS NULL;
+"""
+
+VERSION: Final = 10
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -163,6 +203,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     7: SCHEMA_V7,
     8: SCHEMA_V8,
     9: SCHEMA_V9,
+    10: SCHEMA_V10,
 }
 
 # Created before the version is read: the schema version and the server secret (processes

@@ -156,7 +156,50 @@ INSERT INTO device_tokens (token_hash, player_id, created, how)
     ON CONFLICT DO NOTHING;
 """
 
-VERSION: Final = 9
+# The quick race (race/quick.py): one row per player waiting for strangers (every process
+# sees the same queue), and ratings per rule set (race/rating.py): each player's current
+# rating, and each rated round's change per player, written once (the key is the round).
+# ``rooms.listed``: when the host listed the room among the open rooms (NULL: not listed).
+SCHEMA_V10: Final = """
+CREATE TABLE IF NOT EXISTS quick_queue (
+    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    joined REAL NOT NULL,
+    seen REAL NOT NULL,
+    room_id TEXT,
+    formed REAL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ratings (
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    preset TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    races INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (player_id, preset)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (preset, races);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    room_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    preset TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (room_id, round, player_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes (player_id, created);
+ALTER TABLE rooms ADD COLUMN listed REAL;
+CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
+    WHERE listed IS NOT NULL AND closed IS NULL;
+"""
+
+VERSION: Final = 10
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -167,6 +210,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     7: SCHEMA_V7,
     8: SCHEMA_V8,
     9: SCHEMA_V9,
+    10: SCHEMA_V10,
 }
 
 PRAGMAS: Final = (

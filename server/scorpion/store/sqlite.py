@@ -19,6 +19,7 @@ from .base import (
     ClaimDaily,
     CloseRoom,
     Fence,
+    ListRoom,
     OpenRoom,
     Reveal,
     SaveAnalysis,
@@ -44,6 +45,7 @@ from .rows import (
     player_from_row,
 )
 from .sqlite_devices import DevicesAndReports, add_token, player_by_id, save_report
+from .sqlite_quick import QuickAndRatings, list_room
 from .worker import Op, SQLiteWorker
 
 _SAVE_GAME = (
@@ -53,7 +55,7 @@ _SAVE_GAME = (
 )
 
 
-class SQLiteStore(DevicesAndReports, SQLiteWorker):
+class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
@@ -77,6 +79,8 @@ class SQLiteStore(DevicesAndReports, SQLiteWorker):
             return self._open_room_op(w.room_id, w.creator, dumps(w.settings), w.reopen)
         if isinstance(w, CloseRoom):
             return self._close_room_op(w.room_id)
+        if isinstance(w, ListRoom):
+            return list_room(w)
         if isinstance(w, ClaimDaily):
             # A second claim of a player's day, by any process, hits the primary key.
             claim = (w.day, w.player_id, w.game_id, w.player_id)

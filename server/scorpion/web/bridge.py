@@ -32,6 +32,7 @@ from scorpion.race import (
     Send,
 )
 from scorpion.race.protocol import SERVER_ERROR
+from scorpion.race.records import RoundFinished
 from scorpion.store import AppendLog, CloseRoom, Fenced, OpenRoom, Store, Write
 
 from .metrics import Metrics
@@ -55,9 +56,11 @@ class Bridge:
         search: Callable[[SearchRequest], object],
         failed: Callable[[set[str]], None] = lambda keys: None,
         finished: Callable[[str], None] = lambda game_id: None,
+        round_finished: Callable[[RoundFinished], None] = lambda record: None,
     ) -> None:
         self.referee = referee
         self.finished = finished  # a game row was committed finished (its id): analyse it
+        self.round_finished = round_finished  # a round's results were committed: rate it
         self.search = search
         self.failed = failed  # the logs (rooms, dailies, practices) a write failed for
         self.store = store
@@ -107,6 +110,8 @@ class Bridge:
                 if isinstance(out, Persist) and isinstance(out.record, GameResult):
                     rec = out.record
                     self.finished(game_id(log_key(rec), rec.round, rec.player))
+                elif isinstance(out, Persist) and isinstance(out.record, RoundFinished):
+                    self.round_finished(out.record)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

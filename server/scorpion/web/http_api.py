@@ -32,8 +32,17 @@ from .http_players import (
     player_stats,
 )
 from .http_presets import list_presets
+from .http_quick import quick_join, quick_leave, quick_status
+from .http_ratings import player_ratings, rating_board
 from .http_replays import daily_replay, round_replay
-from .http_rooms import create_room, daily_day, daily_leaderboard, daily_today, room_summary
+from .http_rooms import (
+    create_room,
+    daily_day,
+    daily_leaderboard,
+    daily_today,
+    open_rooms,
+    room_summary,
+)
 from .http_share import daily_share, daily_share_svg, room_share, room_share_svg
 from .responses import ApiError, error, ok
 
@@ -78,9 +87,15 @@ def routes() -> list[Route]:
         Route("/api/devices/claim", claim_device_code, methods=["POST"]),
         Route("/api/recover", recover, methods=["POST"]),
         Route("/api/players/{player_id}/stats", player_stats, methods=["GET"]),
+        Route("/api/players/{player_id}/ratings", player_ratings, methods=["GET"]),
+        Route("/api/ratings/{preset}", rating_board, methods=["GET"]),
         Route("/api/games/{game_id}/analysis", game_analysis, methods=["GET"]),
         Route("/api/presets", list_presets, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms", open_rooms, methods=["GET"]),
+        Route("/api/quick", quick_join, methods=["POST"]),
+        Route("/api/quick", quick_status, methods=["GET"]),
+        Route("/api/quick", quick_leave, methods=["DELETE"]),
         Route("/api/rooms/{room_id}", room_summary, methods=["GET"]),
         Route("/api/daily", daily_today, methods=["GET"]),
         Route("/api/daily/{day}", daily_day, methods=["GET"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -44,6 +45,42 @@ async def create_room(request: Request) -> Response:
     if svc.cluster is not None:  # its first request through the proxy takes it where it lands
         await svc.cluster.hand_over(room_id)
     return ok({"room": room_id, "link": f"/r/{room_id}", "state": state}, status=201)
+
+
+OPEN_ROOMS = 20  # the home page lists at most this many, the latest listed first
+
+
+@api
+async def open_rooms(request: Request) -> Response:
+    """GET /api/rooms -> the rooms their hosts listed: rule set, racers, state"""
+    svc = services(request)
+    ids = await svc.store.listed_rooms(OPEN_ROOMS)
+    found = await asyncio.gather(*(open_summary(svc, room) for room in ids))
+    return ok({"rooms": [row for row in found if row is not None]})
+
+
+async def open_summary(svc: Services, room: str) -> dict[str, Any] | None:
+    """One open room's line: numbers and names only (its snapshot's public part)."""
+    try:
+        found = await svc.summary(room)
+    except Unreachable:
+        return None  # its owner cannot be asked now: left out of this list
+    state: dict[str, Any] | None = found  # JSON from the owner
+    if state is None or not state.get("listed"):
+        return None
+    settings = state["settings"]
+    host = next((p["name"] for p in state["players"] if p["id"] == state["host"]), None)
+    return {
+        "room": room,
+        "link": f"/r/{room}",
+        "preset": settings["preset"],
+        "phase": state["phase"],
+        "racers": len(state["players"]),
+        "max_players": settings["max_players"],
+        "locked": state["locked"],
+        "host": host,
+        "spectators": state["spectators"],
+    }
 
 
 @api

@@ -68,6 +68,9 @@ class Metrics:
             "scorpion_send_queue_drops", "Connections dropped for a full send queue", registry=r
         )
         self.frames_sent = Counter("scorpion_frames_sent", "Websocket frames sent", registry=r)
+        self.quick_rooms = Counter(
+            "scorpion_quick_rooms", "Quick race rooms the queue formed", registry=r
+        )
         # Writes are grouped: commits grow slower than moves under load.
         self.commits = Gauge("scorpion_store_commits", "Store transactions committed", registry=r)
         self.http_errors = Counter(

@@ -13,6 +13,7 @@ from scorpion.race import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    HostAction,
     NameReported,
     PracticeDealt,
     Record,
@@ -26,6 +27,7 @@ from scorpion.store import (
     AppendLog,
     ClaimDaily,
     CloseRoom,
+    ListRoom,
     OpenRoom,
     Reveal,
     SavedGame,
@@ -70,6 +72,8 @@ class RecordWriter:
             # unranked attempt or a practice game is never refused by the store.
             out.append(OpenRoom(room, None, {}, reopen=True))
         out.append(AppendLog(room, record.to_dict()))
+        if isinstance(record, HostAction) and record.action in ("list", "unlist"):
+            out.append(ListRoom(room, record.at if record.action == "list" else None))
         if isinstance(record, RoundStarted):
             settings = self.settings_of(room) or {}
             preset = str(settings.get("preset", "classic"))

@@ -35,6 +35,7 @@ from .dailies import DailyDeals, on_loop_fallback
 from .devices import DeviceLimits
 from .limits import KeyedBuckets
 from .metrics import Metrics
+from .ratings import Ratings
 from .registry import Registry
 from .restore import close_idle_daily_logs, restore
 from .retention import purge_forever
@@ -81,6 +82,8 @@ class Services:
             failed=self.reload_later,
             finished=self.analyses.finished,
         )
+        self.ratings = Ratings(store, self.referee, self.bridge.run)
+        self.bridge.round_finished = self.ratings.finished
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search, limits)
         self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
         if redis_hub is not None:

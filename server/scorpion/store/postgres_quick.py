@@ -1,0 +1,144 @@
+"""The PostgreSQL queries of the quick race: its queue and the ratings (schema version 9).
+
+The same tables and answers as :mod:`.sqlite_quick`. Every process shares the queue: a step
+takes a transaction-scoped advisory lock, so steps run one at a time across processes, on a
+connection of its own (never inside the group commit of moves, which must not wait for it).
+A round is rated under a lock of its own and at most once (its rows are keyed by the round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .base import JSON, ListRoom, QueueStep, RateStep, T
+from .postgres_worker import Conn, PgOp, PostgresWorker
+
+QUEUE_LOCK: Final = 0x5C0E_0009  # one queue step at a time, across processes
+RATING_LOCK: Final = 0x5C0E_000A  # one round rated at a time (rounds end a few a second)
+QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
+CHANGE_COLUMNS = (
+    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
+    "created"
+)
+
+
+def list_room(w: ListRoom) -> PgOp:
+    """The :class:`ListRoom` write (see sqlite_quick)."""
+    return lambda c: c.execute("UPDATE rooms SET listed = $1 WHERE id = $2", w.at, w.room_id)
+
+
+class QuickAndRatings(PostgresWorker):
+    """Mixed into :class:`~.postgres.PostgresStore`."""
+
+    async def listed_rooms(self, limit: int) -> list[str]:
+        sql = (
+            "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
+            "ORDER BY listed DESC LIMIT $1"
+        )
+        return [r["id"] for r in await self._read(lambda c: c.fetch(sql, limit))]
+
+    async def quick_step(self, step: QueueStep[T]) -> T:
+        """Run ``step`` on every row of the queue; write the rows it changed."""
+
+        async def op(c: Conn) -> T:
+            async with c.transaction():
+                await c.execute("SELECT pg_advisory_xact_lock($1)", QUEUE_LOCK)
+                rows = [
+                    {
+                        "player": r["player_id"], "name": r["name"], "preset": r["preset"],
+                        "joined": r["joined"], "seen": r["seen"], "room": r["room_id"],
+                        "formed": r["formed"],
+                    }
+                    for r in await c.fetch(f"SELECT {QUEUE_COLUMNS} FROM quick_queue")
+                ]  # fmt: skip
+                written, gone, result = step(rows)
+                if written:
+                    await c.executemany(
+                        f"INSERT INTO quick_queue ({QUEUE_COLUMNS}) "
+                        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id) DO UPDATE "
+                        "SET name = excluded.name, preset = excluded.preset, "
+                        "joined = excluded.joined, seen = excluded.seen, "
+                        "room_id = excluded.room_id, formed = excluded.formed",
+                        [
+                            (r["player"], r["name"], r["preset"], r["joined"], r["seen"],
+                             r["room"], r["formed"])
+                            for r in written
+                        ],
+                    )  # fmt: skip
+                if gone:
+                    await c.execute("DELETE FROM quick_queue WHERE player_id = ANY($1)", gone)
+                return result
+
+        return await self._read(op)
+
+    async def rate_round(
+        self, room_id: str, round_: int, preset: str, players: Sequence[str], rate: RateStep,
+        now: float,
+    ) -> list[JSON] | None:  # fmt: skip
+        """Rate a round once: None when it was rated already (see sqlite_quick)."""
+
+        async def op(c: Conn) -> list[JSON] | None:
+            async with c.transaction():
+                await c.execute("SELECT pg_advisory_xact_lock($1)", RATING_LOCK)
+                done = await c.fetchval(
+                    "SELECT 1 FROM rating_changes WHERE room_id = $1 AND round = $2 LIMIT 1",
+                    room_id,
+                    round_,
+                )
+                if done is not None:
+                    return None
+                current = {
+                    r["player_id"]: {"mu": r["mu"], "sigma": r["sigma"], "races": r["races"]}
+                    for r in await c.fetch(
+                        "SELECT player_id, mu, sigma, races FROM ratings "
+                        "WHERE preset = $1 AND player_id = ANY($2)",
+                        preset,
+                        list(players),
+                    )
+                }
+                changes = rate(current)
+                for ch in changes:
+                    await c.execute(
+                        "INSERT INTO ratings (player_id, preset, mu, sigma, races, updated) "
+                        "SELECT $1, $2, $3, $4, 1, $5 WHERE EXISTS "
+                        "(SELECT 1 FROM players WHERE id = $1) "
+                        "ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, "
+                        "sigma = excluded.sigma, races = ratings.races + 1, "
+                        "updated = excluded.updated",
+                        ch["player"], preset, ch["mu_after"], ch["sigma_after"], now,
+                    )  # fmt: skip
+                    await c.execute(
+                        f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
+                        "SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 "
+                        "WHERE EXISTS (SELECT 1 FROM players WHERE id = $3)",
+                        room_id, round_, ch["player"], preset, ch["place"], ch["mu_before"],
+                        ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now,
+                    )  # fmt: skip
+                    ch["races"] = current.get(ch["player"], {}).get("races", 0) + 1
+                return changes
+
+        return await self._read(op)
+
+    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
+        """See sqlite_quick."""
+        sql = (
+            "SELECT r.player_id AS player, p.name, r.mu, r.sigma, r.races "
+            "FROM ratings r JOIN players p ON p.id = r.player_id "
+            "WHERE r.preset = $1 AND r.races >= $2 "
+            "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $3"
+        )
+        rows = await self._read(lambda c: c.fetch(sql, preset, min_races, limit))
+        return [dict(r) for r in rows]
+
+    async def player_ratings(self, player_id: str) -> list[JSON]:
+        sql = "SELECT preset, mu, sigma, races FROM ratings WHERE player_id = $1 ORDER BY preset"
+        return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id))]
+
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
+        sql = (
+            f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
+            "WHERE player_id = $1 ORDER BY created DESC, room_id DESC, round DESC LIMIT $2) "
+            "AS recent ORDER BY created, room_id, round"
+        )
+        return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id, limit))]

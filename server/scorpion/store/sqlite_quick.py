@@ -1,0 +1,162 @@
+"""The SQLite queries of the quick race: its queue and the ratings (schema version 9).
+
+``quick_queue`` holds one row per waiting player; a step of the queue (race/quick.py) reads
+every row and writes back what changed in one transaction (the SQLite worker runs one
+transaction at a time: steps never interleave). ``ratings`` holds each player's rating per
+rule set; ``rating_changes`` each rated round's change per player, keyed by the round, so a
+round is rated once however often it is asked for.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from .base import JSON, ListRoom, QueueStep, RateStep, T
+from .worker import Op, SQLiteWorker
+
+QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
+CHANGE_COLUMNS = (
+    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
+    "created"
+)
+
+
+def queue_row(row: sqlite3.Row) -> JSON:
+    return {
+        "player": row["player_id"],
+        "name": row["name"],
+        "preset": row["preset"],
+        "joined": row["joined"],
+        "seen": row["seen"],
+        "room": row["room_id"],
+        "formed": row["formed"],
+    }
+
+
+def list_room(w: ListRoom) -> Op:
+    """The :class:`ListRoom` write (the open rooms: a closed room is never listed)."""
+    return lambda c: c.execute("UPDATE rooms SET listed = ? WHERE id = ?", (w.at, w.room_id))
+
+
+class QuickAndRatings(SQLiteWorker):
+    """Mixed into :class:`~.sqlite.SQLiteStore`."""
+
+    async def listed_rooms(self, limit: int) -> list[str]:
+        return await self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
+                    "ORDER BY listed DESC LIMIT ?",
+                    (limit,),
+                )
+            ]
+        )
+
+    async def quick_step(self, step: QueueStep[T]) -> T:
+        """Run ``step`` on every row of the queue; write the rows it changed."""
+
+        def op(c: sqlite3.Connection) -> T:
+            rows = [queue_row(r) for r in c.execute(f"SELECT {QUEUE_COLUMNS} FROM quick_queue")]
+            written, gone, result = step(rows)
+            c.executemany(
+                f"INSERT OR REPLACE INTO quick_queue ({QUEUE_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ",
+                [
+                    (r["player"], r["name"], r["preset"], r["joined"], r["seen"], r["room"],
+                     r["formed"])
+                    for r in written
+                ],
+            )  # fmt: skip
+            c.executemany("DELETE FROM quick_queue WHERE player_id = ?", [(p,) for p in gone])
+            return result
+
+        return await self._write(op)
+
+    async def rate_round(
+        self, room_id: str, round_: int, preset: str, players: Sequence[str], rate: RateStep,
+        now: float,
+    ) -> list[JSON] | None:  # fmt: skip
+        """Rate a round once: None when it was rated already, else each player's change
+        (``rate`` gets the players' current ratings, absent for a new player)."""
+
+        def op(c: sqlite3.Connection) -> list[JSON] | None:
+            done = c.execute(
+                "SELECT 1 FROM rating_changes WHERE room_id = ? AND round = ? LIMIT 1",
+                (room_id, round_),
+            ).fetchone()
+            if done is not None:
+                return None
+            marks = ", ".join("?" * len(players))
+            current = {
+                r["player_id"]: {"mu": r["mu"], "sigma": r["sigma"], "races": r["races"]}
+                for r in c.execute(
+                    f"SELECT player_id, mu, sigma, races FROM ratings "
+                    f"WHERE preset = ? AND player_id IN ({marks})",
+                    (preset, *players),
+                )
+            }
+            changes = rate(current)
+            for ch in changes:
+                c.execute(
+                    "INSERT INTO ratings (player_id, preset, mu, sigma, races, updated) "
+                    "SELECT ?, ?, ?, ?, 1, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
+                    "ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, "
+                    "sigma = excluded.sigma, races = ratings.races + 1, updated = excluded.updated",
+                    (ch["player"], preset, ch["mu_after"], ch["sigma_after"], now, ch["player"]),
+                )
+                c.execute(
+                    f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
+                    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                    "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                    (room_id, round_, ch["player"], preset, ch["place"], ch["mu_before"],
+                     ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now, ch["player"]),
+                )  # fmt: skip
+                ch["races"] = current.get(ch["player"], {}).get("races", 0) + 1
+            return changes
+
+        return await self._write(op)
+
+    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
+        """The rule set's rated players with at least ``min_races`` races, highest first
+        (by the conservative rating, mu - 3 sigma)."""
+        return await self._read(
+            lambda c: [
+                dict(r)
+                for r in c.execute(
+                    "SELECT r.player_id AS player, p.name, r.mu, r.sigma, r.races "
+                    "FROM ratings r JOIN players p ON p.id = r.player_id "
+                    "WHERE r.preset = ? AND r.races >= ? "
+                    "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ?",
+                    (preset, min_races, limit),
+                )
+            ]
+        )
+
+    async def player_ratings(self, player_id: str) -> list[JSON]:
+        """The player's rating in every rule set they raced rated."""
+        return await self._read(
+            lambda c: [
+                dict(r)
+                for r in c.execute(
+                    "SELECT preset, mu, sigma, races FROM ratings WHERE player_id = ? "
+                    "ORDER BY preset",
+                    (player_id,),
+                )
+            ]
+        )
+
+    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
+        """The player's rating changes, oldest first (the history's chart)."""
+        return await self._read(
+            lambda c: [
+                dict(r)
+                for r in c.execute(
+                    f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
+                    "WHERE player_id = ? ORDER BY created DESC, room_id DESC, round DESC LIMIT ?) "
+                    "ORDER BY created, room_id, round",
+                    (player_id, limit),
+                )
+            ]
+        )

@@ -1,0 +1,104 @@
+"""The quick race in Chromium (issue 26): "Race anyone now" on the home page, the queue panel
+(how many wait, how long, leave), four strangers called into one fair room, and the button
+again after the results. Ada on a laptop, Bo on a phone, Cy and Di on laptops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from support.server import ServerProcess
+
+from .conftest import PageFactory
+from .helpers import name_player, nothing_sideways
+
+pytestmark = pytest.mark.browser
+
+
+def queue_from_home(page: Page, base: str, name: str, preset: str = "classic") -> None:
+    page.goto(base + "/")
+    page.locator("input[name=name]").fill(name)
+    page.locator("select[name=quick_preset]").select_option(preset)
+    page.get_by_role("button", name="Race anyone now").click()
+    expect(page.locator(".quick-panel")).to_be_visible()
+
+
+def queue_by_link(page: Page, base: str, name: str) -> None:
+    """Open the queue's link as a new player (the fourth is called into a room at once)."""
+    page.goto(base + "/#/quick/classic")
+    name_player(page, name)
+
+
+def give_up(page: Page) -> None:
+    page.get_by_role("button", name="Give up").click()
+    page.locator(".overlay").get_by_role("button", name="Give up").click()
+
+
+def test_race_anyone_now_queue_and_room(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    ada = new_page(1366, 768)
+    ada.goto(server.url + "/")
+    expect(ada.get_by_role("heading", name="Race anyone now")).to_be_visible()
+    ada.screenshot(path=str(screenshots / "quick-home.png"))
+    queue_from_home(ada, server.url, "Ada")
+    waiting = ada.locator("[data-quick=waiting]")
+    expect(waiting).to_have_text("You are the only one waiting for now.")
+    expect(ada.locator("[data-quick=waited]")).to_contain_text("You have waited")
+    expect(ada.locator("[data-quick=how]")).to_contain_text("as soon as 4 are here")
+    # Leaving the queue: back home, and out of it (the server says so).
+    ada.get_by_role("button", name="Leave the queue").click()
+    expect(ada.get_by_role("heading", name="Race anyone now")).to_be_visible()
+    status = ada.evaluate(
+        """() => fetch("/api/quick", {headers: {Authorization:
+             `Bearer ${localStorage.getItem("scorpion.token")}`}}).then((r) => r.json())"""
+    )
+    assert status == {"queued": False}
+    queue_from_home(ada, server.url, "Ada")
+
+    bo = new_page(390, 844, mobile=True)
+    queue_by_link(bo, server.url, "Bo")
+    expect(bo.locator(".quick-panel")).to_be_visible()
+    expect(waiting).to_have_text("2 players waiting, you included.")
+    expect(bo.locator("[data-quick=waiting]")).to_have_text("2 players waiting, you included.")
+    nothing_sideways(bo)
+    ada.screenshot(path=str(screenshots / "quick-queue.png"))
+    bo.screenshot(path=str(screenshots / "quick-queue-phone.png"))
+
+    cy, di = new_page(1366, 768), new_page(1366, 768)
+    queue_by_link(cy, server.url, "Cy")
+    expect(waiting).to_have_text("3 players waiting, you included.")
+    queue_by_link(di, server.url, "Di")  # the fourth: a room forms at once
+    pages = (ada, bo, cy, di)
+    for page in pages:  # everyone is called into the same room, seated, and the race starts
+        expect(page.locator(".race-main")).to_be_visible(timeout=30_000)
+    rooms = {page.url.split("#/r/")[1] for page in pages}
+    assert len(rooms) == 1
+    expect(bo.get_by_role("button", name="Hint")).to_have_count(0)  # fair rules: no hints
+    bo.screenshot(path=str(screenshots / "quick-race-phone.png"))
+    for page in pages:
+        give_up(page)
+    results = ada.get_by_role("dialog", name="Results")
+    expect(results).to_be_visible()
+    # The rating change, once the server rated the race (all gave up: tied last).
+    mine = results.locator("[data-rating=mine]")
+    expect(mine).to_contain_text("Your provisional rating (1 rated race): 1000 → ", timeout=20_000)
+    expect(results.locator("th", has_text="Rating")).to_be_visible()
+    expect(results.locator("td[data-rating]")).to_have_count(4)
+    expect(results.locator("td[data-rating] small")).to_have_text(["provisional"] * 4)
+    again = results.locator("[data-action=quick]")
+    expect(again).to_have_text("Race anyone now")
+    ada.screenshot(path=str(screenshots / "quick-results.png"))
+    again.click()  # after the result: the same rules' queue again
+    expect(ada.locator(".quick-panel h1")).to_have_text("Finding racers: Classic")
+    expect(waiting).to_have_text("You are the only one waiting for now.")
+    # The history keeps the rating per rule set with its chart.
+    ada.goto(server.url + "/#/history")
+    section = ada.locator("[data-history=ratings]")
+    expect(section.locator("[data-rating=now]")).to_contain_text("(provisional) after 1 rated race")
+    points = section.locator("svg.rating-chart polyline").get_attribute("points")
+    assert points is not None and len(points.split()) == 2  # before, then after its one race
+    section.scroll_into_view_if_needed()
+    ada.screenshot(path=str(screenshots / "quick-rating-history.png"))

@@ -1,0 +1,95 @@
+"""Quick races' ratings (race/rating.py) against openskill's own figures: a duel of two new
+players worked out by hand from the Weng-Lin Plackett-Luce update, and a case of openskill's
+own test data (tests/models/data/plackettluce.json, "ties"); then places, leavers and the
+shown numbers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from openskill.models import PlackettLuce
+
+from scorpion.race.rating import (
+    MODEL,
+    PROVISIONAL_RACES,
+    change_public,
+    places,
+    rate_round,
+    shown,
+)
+
+
+def entry(player: str, rank: int, status: str = "playing", clean: bool = True) -> dict[str, object]:
+    return {"player": player, "rank": rank, "status": status, "clean": clean}
+
+
+def test_a_duel_of_new_players_by_hand() -> None:
+    # Weng-Lin Algorithm 4 (Plackett-Luce) with openskill's defaults: sigma grows by tau
+    # first; c^2 = sum(sigma^2 + beta^2); equal ratings give p = 1/2.
+    sigma2 = (25 / 3) ** 2 + (25 / 300) ** 2
+    c = math.sqrt(2 * (sigma2 + (25 / 6) ** 2))
+    omega = sigma2 / c * 0.5
+    delta = (math.sqrt(sigma2) / c) * sigma2 / c**2 * 0.25
+    winner, loser = rate_round([entry("a", 1, "won"), entry("b", 2)], {})
+    assert winner["mu_after"] == pytest.approx(25 + omega, abs=1e-9)  # 27.6354
+    assert loser["mu_after"] == pytest.approx(25 - omega, abs=1e-9)  # 22.3646
+    for change in (winner, loser):
+        assert change["sigma_after"] == pytest.approx(math.sqrt(sigma2 * (1 - delta)), abs=1e-9)
+        assert (change["mu_before"], change["sigma_before"]) == (25.0, 25 / 3)
+    assert round(winner["mu_after"], 4) == 27.6354 and round(winner["sigma_after"], 4) == 8.0659
+
+
+def test_openskill_reproduces_its_own_test_data() -> None:
+    # openskill.py's tests/models/data/plackettluce.json, case "ties": the model this server
+    # rates with gives the library's published figures (a changed library would show here).
+    model = PlackettLuce(mu=31.321989232514305, sigma=11.379964801443018)
+    r = model.rating
+    teams = model.rate([[r()], [r(), r()], [r(), r(), r()]], ranks=[1, 2, 1])
+    assert teams[0][0].mu == pytest.approx(33.21874815457553, rel=1e-4)
+    assert teams[0][0].sigma == pytest.approx(11.354896725884002, rel=1e-4)
+    assert teams[1][0].mu == pytest.approx(30.27713112192334, rel=1e-4)
+    assert teams[2][0].sigma == pytest.approx(11.249240904583088, rel=1e-4)
+    assert (MODEL.mu, MODEL.sigma, MODEL.beta) == (25.0, 25 / 3, 25 / 6)
+
+
+def test_four_racers_are_rated_as_openskill_rates_their_places() -> None:
+    current = {"b": {"mu": 30.0, "sigma": 5.0, "races": 7}}
+    ranking = [entry("a", 1, "won"), entry("b", 2), entry("c", 2), entry("d", 4)]
+    changes = rate_round(ranking, current)
+    r = MODEL.rating
+    expected = MODEL.rate([[r()], [r(mu=30.0, sigma=5.0)], [r()], [r()]], ranks=[1, 2, 2, 3])
+    for change, team in zip(changes, expected, strict=True):
+        assert change["mu_after"] == pytest.approx(team[0].mu)
+        assert change["sigma_after"] == pytest.approx(team[0].sigma)
+    assert [c["place"] for c in changes] == [1, 2, 2, 3]
+
+
+def test_a_leaver_loses_as_the_last_and_assisted_results_are_not_rated() -> None:
+    ranking = [
+        entry("quit", 1, "gave-up"),  # ahead on cards when they gave up: still last
+        entry("a", 2, "won"),
+        entry("helped", 3, clean=False),
+        entry("b", 4),
+        entry("gone", 5, "left"),
+    ]
+    assert places(ranking) == [("a", 1), ("b", 2), ("quit", 3), ("gone", 3)]
+    changes = {c["player"]: c for c in rate_round(ranking, {})}
+    assert "helped" not in changes
+    assert changes["quit"]["mu_after"] == changes["gone"]["mu_after"] < 25.0
+
+
+def test_nothing_to_rate_alone() -> None:
+    assert rate_round([entry("a", 1, "won"), entry("b", 2, clean=False)], {}) == []
+
+
+def test_what_the_results_show() -> None:
+    change = {"player": "a", "mu_before": 25.0, "sigma_before": 25 / 3,
+              "mu_after": 27.6354, "sigma_after": 8.0659, "races": 1}  # fmt: skip
+    public = change_public(change)
+    assert public == {
+        "player": "a", "before": 1000, "after": shown(27.6354, 8.0659),
+        "change": shown(27.6354, 8.0659) - 1000, "races": 1, "provisional": True,
+    }  # fmt: skip
+    assert public["change"] > 0
+    assert change_public({**change, "races": PROVISIONAL_RACES})["provisional"] is False
