@@ -182,6 +182,9 @@ async def old_database(database: str, version: int) -> None:
     token = "'x'" if "://" in database else "X'78'"  # bytes b"x" on either
     await script(database, "INSERT INTO players (id, token_hash, name, created) "
                            f"VALUES ('p1', {token}, 'Old', 1)")  # fmt: skip
+    if version >= 9:  # from version 9 on, a new player's token is listed among its devices
+        await script(database, "INSERT INTO device_tokens (token_hash, player_id, created, how) "
+                               f"VALUES ({token}, 'p1', 1, 'new-player')")  # fmt: skip
 
 
 async def schema_version(database: str) -> int:
