@@ -1,8 +1,8 @@
 """The servers a soak runs against: one process on a SQLite file, or N processes on one
 PostgreSQL database and a redis-server, behind nginx (benchmarks/services.py).
 
-Each app process is ``scorpion serve`` through benchmarks/soak/serve.py (rooms close
-``idle_close`` seconds after their last socket left), on a free 127.0.0.1 port, with the
+Each app process is ``scorpion serve --room-idle-close`` (rooms close ``idle_close``
+seconds after their last socket left), on a free 127.0.0.1 port, with the
 limits one address playing for everyone needs raised (benchmarks/load) but the silence
 timeout kept, and ``--log-level warning``: its log holds what the soak reports.
 """
@@ -52,7 +52,8 @@ class Deployment:
 
     def _app(self, index: int, db: str, *args: str) -> ServerProcess:
         port = free_port()
-        command = [sys.executable, "-m", "benchmarks.soak.serve", str(self.idle_close),
+        command = [sys.executable, "-m", "scorpion", "serve",
+                   "--room-idle-close", str(self.idle_close),
                    "--host", "127.0.0.1", "--port", str(port), "--db", db,
                    "--secret", "soak-benchmark", "--daily-search", "none",
                    "--limits", json.dumps(LIMITS), "--log-level", "warning", *args]  # fmt: skip

@@ -9,7 +9,7 @@ servers may legitimately keep, players and their latest attempts, stops growing)
   real moves picked from the legal moves the server sends (``view.legal``; an undo now
   and then where ``can_undo``), then gives up, leaves the seat or drops the socket for
   good; sometimes a rematch; then everyone closes their socket and the room, empty,
-  closes (benchmarks/soak/serve.py);
+  closes (``--room-idle-close``);
 - a spectator lane: opens a room being raced, follows a racer or everyone for a while;
 - a daily lane: a player opens today's daily (sometimes a past day's), starts an attempt
   (ranked at first, then unranked ones), plays, mostly gives up, sometimes leaves it to

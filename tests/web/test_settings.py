@@ -99,6 +99,10 @@ def test_flags_win_over_variables_and_variables_over_defaults(
         "json",
     )
     assert chosen.host == "127.0.0.1" and chosen.daily_search == "solver"
+    assert chosen.room_idle_close == 3600.0
+    assert settings_from({"room_idle_close": "60"}).room_idle_close == 60.0
+    with pytest.raises(BadSettings, match=r"^--room-idle-close: "):
+        settings_from({"room_idle_close": "0"})
 
 
 def test_limits_json_accepts_whole_numbers_and_numbers() -> None:

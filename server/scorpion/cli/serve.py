@@ -35,6 +35,7 @@ FLAGS = {
     "secret": "the server secret (default: kept in 'secret' beside a SQLite file)",
     "client": "the browser client's folder (default: the one installed with scorpion)",
     "grace": "seconds a disconnected player keeps their seat (60)",
+    "room_idle_close": "seconds an empty room in its lobby or results stays open (3600)",
     "limits": 'JSON overriding limits, e.g. {"rate": 50}',
     "daily_search": "solver (winnable daily deals) or none (unverified, for tests)",
     "log_level": "critical, error, warning, info or debug (info)",

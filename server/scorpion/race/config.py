@@ -19,8 +19,8 @@ def random_deal() -> int:
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
     """``grace``: seconds a disconnected player keeps a seat; ``keep_events``: room events
-        kept for reconnects; ``idle_close``: seconds an empty room in its lobby or results
-        lives on; ``progress_interval``: seconds between a room's ``progress`` events (changes
+    kept for reconnects; ``idle_close``: seconds an empty room in its lobby or results
+    lives on; ``progress_interval``: seconds between a room's ``progress`` events (changes
     within it go out together); ``deal_source``: random deal numbers (tests pass their own);
     ``deal_wait``: seconds a winnable-only room waits for its deal search before it deals
     an unverified deal (and says so)."""

@@ -175,6 +175,7 @@ class Settings(BaseSettings):
     client: Path | None = None  # the browser client; default: the one installed with us
     limits: Annotated[Limits, NoDecode] = Limits()
     grace: Positive = 60.0  # seconds a disconnected player keeps their seat
+    room_idle_close: Positive = 3600.0  # seconds an empty room in its lobby or results lives
     daily_search: Literal["solver", "none"] = "solver"  # "none": unverified deals (tests)
     shutdown_timeout: Positive = 5.0
     log_level: LogLevel = "info"

@@ -57,7 +57,7 @@ class Services:
         self.metrics = Metrics()
         self.referee = referee or Referee(
             secret=secret,
-            config=RoomConfig(grace=settings.grace),
+            config=RoomConfig(grace=settings.grace, idle_close=settings.room_idle_close),
             daily_deal=on_loop_fallback(secret),
         )
         self.connections = Registry(limits.max_connections, limits.max_connections_per_address)
