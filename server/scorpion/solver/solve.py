@@ -21,6 +21,7 @@ from typing import Literal
 
 from scorpion.engine import Game, MoveError
 
+from .best_first import BestFirst
 from .search import Search
 from .state import State
 
@@ -131,7 +132,9 @@ def solve(
         return Solution("won", [], 0, time.perf_counter() - start)
     if game.over:
         return Solution("lost", [], 0, time.perf_counter() - start)
-    search = Search(game.rules, max_nodes, max_seconds)
+    # Any-suit building: best first (see best_first.py); else depth first with pruning.
+    search_class = BestFirst if game.rules.build == "any-suit" else Search
+    search = search_class(game.rules, max_nodes, max_seconds)
     verdict, steps = search.run(State.of(game))
     line = [step.text() for step in steps]
     note = ""
