@@ -110,9 +110,15 @@ class BestFirst:
     """One best-first search from one position; ``nodes`` counts distinct positions seen."""
 
     def __init__(
-        self, rules: Rules, max_nodes: int | None = None, max_seconds: float | None = None
+        self,
+        rules: Rules,
+        max_nodes: int | None = None,
+        max_seconds: float | None = None,
+        *,
+        prune: bool = True,
     ) -> None:
         self.rules = rules
+        self.prune = prune  # off only to test the search without it
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
         self.nodes = 0
@@ -143,7 +149,7 @@ class BestFirst:
             # The root keeps its own order of columns (the line is rebuilt from it anyway).
             state = root if first else unpack(key)
             first = False
-            if doomed_any(state, rules):
+            if self.prune and doomed_any(state, rules):
                 continue
             for step in moves(state, rules):
                 child = play(state, step, rules)
