@@ -90,9 +90,7 @@ def _replayed(root: State, records: list[tuple[int, int]], rules: Rules) -> list
                 if wanted < fixed:
                     dest = wanted
                 else:
-                    dest = next(
-                        j for j, c in enumerate(state.cols) if not c and j >= fixed
-                    )
+                    dest = next(j for j, c in enumerate(state.cols) if not c and j >= fixed)
             else:
                 dest = next(j for j, c in enumerate(state.cols) if c and c[-1] == onto)
             i = state.reserve.find(card)

@@ -202,6 +202,10 @@ def doomed_any(state: State, rules: Rules) -> bool:
                 c = cover[z + 1]
                 if c >= 0 and not picked[c]:
                     return True
-                if j2 == j and at[z + 1] > i and not any(picked[u] for u in col[i + 1 : at[z + 1] + 1]):
+                if (
+                    j2 == j
+                    and at[z + 1] > i
+                    and not any(picked[u] for u in col[i + 1 : at[z + 1] + 1])
+                ):
                     return True
     return False
