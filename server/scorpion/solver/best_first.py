@@ -35,6 +35,7 @@ from typing import Final, Literal
 
 from scorpion.engine import Rules
 
+from .cache import LostPositions
 from .prune import doomed_any
 from .state import DEAL_SOURCE, DEAL_STEP, KING0, RESERVE_SOURCE, State, Step, is_won, moves, play
 
@@ -112,10 +113,12 @@ class BestFirst:
         rules: Rules,
         max_nodes: int | None = None,
         max_seconds: float | None = None,
+        lost: LostPositions | None = None,
         *,
         prune: bool = True,
     ) -> None:
         self.rules = rules
+        self.lost = lost  # positions proved lost by earlier searches of the same game
         self.prune = prune  # off only to test the search without it
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -152,7 +155,7 @@ class BestFirst:
             for step in moves(state, rules):
                 child = play(state, step, rules)
                 child_key = child.key()
-                if child_key in parent:
+                if child_key in parent or (self.lost is not None and child_key in self.lost):
                     continue
                 card, onto = _record(state, step)
                 parent[child_key] = (key, card, onto)
@@ -162,6 +165,8 @@ class BestFirst:
                 if self._out_of_budget():
                     return "unknown", []
                 heapq.heappush(queue, (distance(child), self.nodes, child_key))
+        if self.lost is not None:  # every position met is lost
+            self.lost.learn(parent)
         return "lost", []
 
     @staticmethod

@@ -32,6 +32,7 @@ from typing import Final, Literal
 
 from scorpion.engine import Rules
 
+from .cache import LostPositions
 from .prune import applies, doomed
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
@@ -179,9 +180,14 @@ class Search:
     """One search from one position; ``nodes`` counts distinct positions generated."""
 
     def __init__(
-        self, rules: Rules, max_nodes: int | None = None, max_seconds: float | None = None
+        self,
+        rules: Rules,
+        max_nodes: int | None = None,
+        max_seconds: float | None = None,
+        lost: LostPositions | None = None,
     ) -> None:
         self.rules = rules
+        self.lost = lost  # positions proved lost by earlier searches of the same game
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
         self.nodes = 0
@@ -215,9 +221,12 @@ class Search:
         check = prune and (step is None or _tightens(step, state))
         kids: list[Node] = []
         for _ in range(MAX_CHAIN):
-            key = state.key() + b"\xfd" + deferred
+            plain = state.key()
+            key = plain + b"\xfd" + deferred
             if key in seen:
                 return None
+            if self.lost is not None and plain in self.lost:
+                return None  # a dead end, as if seen
             seen.add(key)
             self._tick()
             if is_won(state, rules):
@@ -257,4 +266,6 @@ class Search:
                         path.pop()
         except Budget:
             return "unknown", []
+        if self.lost is not None:  # every position met is lost (those with no deferral)
+            self.lost.learn(key[:-1] for key in self.seen if key.endswith(b"\xfd"))
         return "lost", []

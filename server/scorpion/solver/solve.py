@@ -23,6 +23,7 @@ from scorpion.engine import Game, MoveError
 from scorpion.engine.moves import Move
 
 from .best_first import BestFirst
+from .cache import LostPositions
 from .search import Search
 from .state import DEAL_STEP, RESERVE_SOURCE, State, Step, is_won, moves, play
 
@@ -100,12 +101,18 @@ def shortened(game: Game, line: list[str]) -> list[str]:
 
 
 def solve(
-    game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None
+    game: Game,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    lost: LostPositions | None = None,
 ) -> Solution:
     """Whether ``game`` can still be won from where it stands (seeing every card).
 
     Without a budget the search runs to the end. A claimed win is replayed through
     the engine first; if it did not win (a solver bug), the answer is "unknown".
+    ``lost``: positions proved lost by earlier searches of the same game (same rules),
+    skipped, and learnt from this search when it proves the position lost.
     """
     start = time.perf_counter()
     if game.won:
@@ -114,7 +121,7 @@ def solve(
         return Solution("lost", [], 0, time.perf_counter() - start)
     # Any-suit building: best first (see best_first.py); else depth first with pruning.
     search_class = BestFirst if game.rules.build == "any-suit" else Search
-    search = search_class(game.rules, max_nodes, max_seconds)
+    search = search_class(game.rules, max_nodes, max_seconds, lost)
     verdict, steps = search.run(State.of(game))
     line = [step.text() for step in steps]
     note = ""
