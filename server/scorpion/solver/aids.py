@@ -95,7 +95,7 @@ def deal_winnable(
             budget is None or (max_nodes is not None and max_nodes <= budget)
         ):
             return verdict
-    verdict = _verdict(solve(Game.new(deal, rules), max_nodes=max_nodes))
+    verdict = _verdict(solve(Game.new(deal, rules), max_nodes=max_nodes, shorten=False))
     _deal_verdicts[(rules, deal)] = (verdict, max_nodes)
     return verdict
 

@@ -106,6 +106,7 @@ def solve(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     lost: LostPositions | None = None,
+    shorten: bool = True,
 ) -> Solution:
     """Whether ``game`` can still be won from where it stands (seeing every card).
 
@@ -113,6 +114,8 @@ def solve(
     the engine first; if it did not win (a solver bug), the answer is "unknown".
     ``lost``: positions proved lost by earlier searches of the same game (same rules),
     skipped, and learnt from this search when it proves the position lost.
+    ``shorten``: cut the line's detours (:func:`shortened`) for people who watch it; off
+    where only the verdict counts (deal verdicts): the raw line is replayed all the same.
     """
     start = time.perf_counter()
     if game.won:
@@ -125,7 +128,7 @@ def solve(
     verdict, steps = search.run(State.of(game))
     line = [step.text() for step in steps]
     note = ""
-    if verdict == "won":
+    if verdict == "won" and shorten:
         # Should shortening fail (a bug), the raw line stands; replays_to_win still checks it.
         with contextlib.suppress(MoveError, LookupError, ValueError):
             line = shortened(game, line)
