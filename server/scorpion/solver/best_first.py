@@ -4,7 +4,8 @@ Under ``any-suit`` a card fits on four cards instead of one, so a depth-first
 search wanders for millions of positions through piles shuffled from column to
 column before it turns the next face-down card. This search expands instead the
 position that looks closest to a win (:func:`distance`: face-down cards, cards
-not yet on their suit's successor, runs still to go) among all those seen. It
+not yet on their suit's successor or on a card one rank higher, runs still to go)
+among all those seen. It
 keeps the same global table of canonical keys as the depth-first search, so it
 too is exhaustive: when no position is left, the deal is proved lost. To keep
 memory low the queue and the table hold keys only; a position is rebuilt from
@@ -46,16 +47,25 @@ ROOT: Final = b""  # the parent of the root's key
 
 
 def distance(state: State) -> int:
-    """How far a position looks from a win (lower first; a guide, never a proof)."""
-    far = 15 * sum(state.down) + 3 * len(state.stock) + 3 * len(state.reserve) - 30 * state.runs
+    """How far a position looks from a win (lower first; a guide, never a proof).
+
+    30 per face-down card, 3 per card in the stock or a reserve cell, minus 60 per run
+    removed; per face-up card: 0 on its suit's successor (or a King at a column's
+    bottom), 1 on a card one rank higher of another suit (a sequence that can move on
+    as a whole), 2 otherwise. Weights chosen on deals 4, 9, 13, 25 and 33, which the
+    first weights (15, 30, and 1 per card not on its successor) left undecided in 10 s.
+    """
+    far = 30 * sum(state.down) + 3 * len(state.stock) + 3 * len(state.reserve) - 60 * state.runs
     for col, d in zip(state.cols, state.down, strict=True):
         for i in range(d, len(col)):
             card = col[i]
-            if i > d and col[i - 1] == card + 1:
-                continue  # on its successor
-            if i == 0 and card % 13 == KING0:
-                continue  # a King at a column's bottom
-            far += 1
+            if i > d:
+                below = col[i - 1]
+                if below == card + 1:
+                    continue  # on its successor
+                far += 1 if below % 13 == card % 13 + 1 else 2
+            elif i or card % 13 != KING0:  # not a King at a column's bottom
+                far += 2
     return far
 
 
