@@ -2,10 +2,12 @@
 
     python benchmarks/solve_deals.py --preset classic --deals 1-2000 --jobs 2 --max-seconds 60
 
-Writes ``benchmarks/results/solve_<preset>_<A>-<B>.jsonl`` (one JSON object per
-deal: deal, verdict, line, seconds, nodes) and ``.txt`` (the summary the CLI
-prints: won, lost, unknown, win rate with a 95% Wilson interval, seconds per
-deal median/p90/max, nodes, deals per second), and prints the summary.
+Writes ``benchmarks/results/raw/solve_<preset>_<A>-<B>_<S>s.jsonl`` (one JSON object
+per deal: deal, verdict, line, seconds, nodes) and ``.txt`` (the summary the CLI
+prints: won, lost, unknown, win rate with a 95% Wilson interval, seconds per deal
+median/p90/max, nodes, deals per second), and prints the summary. ``raw/`` is
+ignored by git: a run never rewrites a tracked file; the summary worth keeping goes
+into docs/winnability.md.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RESULTS = Path(__file__).parent / "results"
+RESULTS = Path(__file__).parent / "results" / "raw"
 
 
 def main() -> int:
@@ -25,8 +27,8 @@ def main() -> int:
     parser.add_argument("--jobs", default="2")
     parser.add_argument("--max-seconds", default="60")
     args = parser.parse_args()
-    RESULTS.mkdir(exist_ok=True)
-    stem = RESULTS / f"solve_{args.preset}_{args.deals}"
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stem = RESULTS / f"solve_{args.preset}_{args.deals}_{args.max_seconds}s"
     command = [
         sys.executable, "-m", "scorpion.cli", "solve", "--preset", args.preset,
         "--deals", args.deals, "--jobs", args.jobs, "--max-seconds", args.max_seconds, "--json",

@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 from scorpion.engine import Game, card_text
 from scorpion.solver import solve
+from scorpion.solver.best_first import BestFirst
+from scorpion.solver.prune import doomed_any
+from scorpion.solver.state import State
 
 from .helpers import BLOCKED, WON_IN_TWO, plain_search, replay
 
@@ -23,8 +26,8 @@ PRESETS = (
 
 
 @st.composite
-def small_positions(draw: st.DrawFn) -> tuple[str, str]:
-    preset = draw(st.sampled_from(PRESETS))
+def small_positions(draw: st.DrawFn, presets: tuple[str, ...] = PRESETS) -> tuple[str, str]:
+    preset = draw(st.sampled_from(presets))
     suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
     cards = draw(st.permutations([s * 13 + r for s in suits for r in range(13)]))
     ncols = draw(st.integers(3, 6))
@@ -60,6 +63,47 @@ def test_solver_agrees_with_plain_search(case: tuple[str, str]) -> None:
         assert solution.verdict == ("won" if expected else "lost"), (preset, text)
     if solution.verdict == "won":
         assert replay(game, solution.line).won
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(("relaxed",)))
+def test_best_first_agrees_with_plain_search_under_any_suit_building(
+    case: tuple[str, str],
+) -> None:
+    """Relaxed only (the preset the best-first search serves), its own 200 cases."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    solution = solve(game, max_nodes=200_000)
+    assert solution.note == ""
+    if expected is not None and solution.verdict != "unknown":
+        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
+    if solution.verdict == "won":
+        assert replay(game, solution.line).won
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_a_position_called_dead_cannot_be_won(case: tuple[str, str]) -> None:
+    """The dead-position test for every rule set never throws a win away, on every preset."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    if doomed_any(State.of(game), game.rules):
+        assert plain_search(game) is not True, (preset, text)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(("relaxed",)))
+def test_best_first_without_the_dead_position_test_agrees_too(case: tuple[str, str]) -> None:
+    """The table of keys and positions rebuilt from them alone, with no pruning at all."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    verdict, steps = BestFirst(game.rules, 200_000, prune=False).run(State.of(game))
+    if expected is not None and verdict != "unknown":
+        assert verdict == ("won" if expected else "lost"), (preset, text)
+    if verdict == "won":
+        assert replay(game, [step.text() for step in steps]).won
 
 
 def test_plain_search_itself_on_known_positions() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from scorpion.engine import Game, GameRecord
 from scorpion.engine.record import apply_action
 from scorpion.solver import Analysis, analyse, solve
@@ -122,3 +124,26 @@ def test_a_won_record_and_the_wire_form_round_trip() -> None:
     data = analysis.to_dict()
     assert data["verdicts"] == [VERDICT_NAMES[True]] * len(game.log)
     assert Analysis.from_dict(data) == analysis
+
+
+@pytest.mark.parametrize(("preset", "deal"), [("classic", DEAL), ("wasp", 4), ("relaxed", 6)])
+def test_the_shared_cache_of_lost_positions_changes_no_verdict(preset: str, deal: int) -> None:
+    rng = random.Random(11)
+    with_cache = without = 0
+    for _ in range(3):
+        game = Game.new(deal, preset)
+        trial, actions = game.copy(), []
+        while not trial.over and len(actions) < 30:
+            moves = trial.legal_moves()
+            if not moves:
+                break
+            text = "undo" if actions and trial.can_undo and rng.random() < 0.15 else None
+            text = text or str(rng.choice(moves))
+            apply_action(trial, text, None)
+            actions.append(text)
+        cached = analyse(game, actions, max_nodes=None)
+        plain = analyse(game, actions, max_nodes=None, cache=False)
+        assert cached.to_dict() | {"nodes": 0} == plain.to_dict() | {"nodes": 0}
+        with_cache += cached.nodes
+        without += plain.nodes
+    assert with_cache <= without

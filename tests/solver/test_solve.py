@@ -105,3 +105,19 @@ def test_wasp_lines_lose_their_detours() -> None:
     assert verdict == "won" and replays_to_win(game, raw) and replays_to_win(game, short)
     assert len(short) * 4 < len(raw)  # the search's line shuffles cards among empty columns
     assert solve(game).line == short
+
+
+def test_positions_proved_lost_are_learnt_and_skipped() -> None:
+    from scorpion.solver.cache import LostPositions
+    from scorpion.solver.state import State
+
+    lost = LostPositions()
+    game = Game.from_text(BLOCKED)
+    first = solve(game, lost=lost)
+    assert first.verdict == "lost" and first.nodes >= 1
+    assert State.of(game).key() in lost
+    again = solve(game, lost=lost)
+    assert (again.verdict, again.nodes) == ("lost", 0)  # the position itself is known
+    won = Game.from_text(WON_IN_TWO)
+    assert solve(won, lost=lost).verdict == "won"  # a win is never cut by another's losses
+    assert replay(won, solve(won, lost=lost).line).won

@@ -54,7 +54,9 @@ def deal_range(text: str) -> range:
 
 def _solve_deal(task: tuple[str, int, int | None, float | None]) -> dict[str, Any]:
     preset, deal, max_nodes, max_seconds = task
-    solution = solve(Game.new(deal, preset), max_nodes=max_nodes, max_seconds=max_seconds)
+    # The verdict is what counts here: the line is replayed, not shortened for a player.
+    game = Game.new(deal, preset)
+    solution = solve(game, max_nodes=max_nodes, max_seconds=max_seconds, shorten=False)
     return {
         "deal": deal,
         "verdict": solution.verdict,

@@ -21,6 +21,7 @@ from typing import Final, NamedTuple
 from scorpion.engine import Game, Rules, get_rules
 
 from .analysis import ANALYSE_NODES, Analysis, TurningPoint, analyse
+from .cache import LostPositions
 from .solve import Solution, solve
 
 __all__ = [
@@ -65,12 +66,15 @@ def _verdict(solution: Solution) -> bool | None:
 def hints(
     game: Game, *, max_nodes: int | None = HINT_NODES, max_seconds: float | None = None
 ) -> list[Hint]:
-    """Every legal move (in the engine's order), marked winnable or not within the budget."""
-    out = []
+    """Every legal move (in the engine's order), marked winnable or not within the budget.
+
+    The searches share the positions they prove lost (:mod:`.cache`).
+    """
+    out, lost = [], LostPositions()
     for move in game.legal_moves():
         trial = game.copy()
         trial.play(move)
-        solution = solve(trial, max_nodes=max_nodes, max_seconds=max_seconds)
+        solution = solve(trial, max_nodes=max_nodes, max_seconds=max_seconds, lost=lost)
         out.append(Hint(str(move), _verdict(solution)))
     return out
 
@@ -91,7 +95,7 @@ def deal_winnable(
             budget is None or (max_nodes is not None and max_nodes <= budget)
         ):
             return verdict
-    verdict = _verdict(solve(Game.new(deal, rules), max_nodes=max_nodes))
+    verdict = _verdict(solve(Game.new(deal, rules), max_nodes=max_nodes, shorten=False))
     _deal_verdicts[(rules, deal)] = (verdict, max_nodes)
     return verdict
 

@@ -41,6 +41,7 @@ from typing import Any, Final, Literal
 from scorpion.engine import Game, GameRecord
 from scorpion.engine.record import GIVE_UP, UNDO, apply_action
 
+from .cache import LostPositions
 from .solve import solve
 
 ANALYSE_NODES: Final = 2_000_000  # per position searched
@@ -130,8 +131,11 @@ class Analysis:
 class _Judge:
     """Verdicts by position, from the solver and by reachability along the game's moves."""
 
-    def __init__(self, max_nodes: int | None, total_nodes: int | None) -> None:
+    def __init__(
+        self, max_nodes: int | None, total_nodes: int | None, lost: LostPositions | None
+    ) -> None:
         self.max_nodes = max_nodes
+        self.lost = lost  # shared by every search of the game
         self.left = total_nodes
         self.nodes = 0
         self.known: dict[str, bool] = {}
@@ -171,7 +175,7 @@ class _Judge:
             if self.left <= 0:
                 return
             budget = self.left if budget is None else min(budget, self.left)
-        solution = solve(self.games[key], max_nodes=budget)
+        solution = solve(self.games[key], max_nodes=budget, lost=self.lost)
         self.nodes += solution.nodes
         if self.left is not None:
             self.left -= solution.nodes
@@ -203,7 +207,7 @@ class _Judge:
             if self.known.get(after) is True:
                 return move
         if key not in self.first_move:
-            solution = solve(self.games[key], max_nodes=self.max_nodes)
+            solution = solve(self.games[key], max_nodes=self.max_nodes, lost=self.lost)
             self.nodes += solution.nodes
             if solution.verdict == "won" and solution.line:
                 self.first_move[key] = solution.line[0]
@@ -216,13 +220,17 @@ def analyse(
     *,
     max_nodes: int | None = ANALYSE_NODES,
     total_nodes: int | None = None,
+    cache: bool = True,
 ) -> Analysis:
     """Replay a game and judge the position after every action.
 
     Pass a :class:`~scorpion.engine.GameRecord`, or the game as it stood at the start
     and its action texts (moves, ``undo``, ``give-up``). ``max_nodes`` bounds each
     search, ``total_nodes`` the whole game's (None: no bound); node counts, so the same
-    game gets the same answer on any machine.
+    game gets the same answer on any machine. ``cache``: the searches share the
+    positions proved lost (:mod:`.cache`; off only to measure what it saves). Node
+    counts then depend on the order of the searches, which is fixed: still the same
+    answer everywhere.
     """
     if isinstance(record_or_game, Game):
         if actions is None:
@@ -232,7 +240,7 @@ def analyse(
     else:
         game = record_or_game.replay(0)
         steps = list(record_or_game.actions)
-    judge = _Judge(max_nodes, total_nodes)
+    judge = _Judge(max_nodes, total_nodes, LostPositions() if cache else None)
     start = key = game.text()
     judge.add(key, game.copy())
     keys: list[str] = []

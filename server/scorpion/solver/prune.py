@@ -105,3 +105,107 @@ def doomed(state: State, rules: Rules) -> bool:
                     done += 1
                     free.append(z)
     return done < needed
+
+
+def doomed_any(state: State, rules: Rules) -> bool:
+    """Whether some card can never be put on its successor, under any rules (the weaker test).
+
+    ``picked`` over-approximates the cards that can ever be picked up (lead a moved
+    pile): the least set closed under what a card's first pick-up needs. When it is
+    face down, the card directly on it must have been picked (nothing else takes it
+    off); and it must land somewhere: an empty column (a King, or any card under
+    ``empty: any``), or a card ``w`` one rank higher (of its suit, or of any suit
+    under ``any-suit``) that is a top by then. ``w`` is a top only once the card now
+    directly on it has been picked (carrying piles keeps that card on ``w``; a run
+    that leaves from ``w`` has a King there, always pickable here); if ``w`` lies
+    above the card in its column, one of the cards from just above it up to ``w``
+    must have been picked (carrying keeps the order); if below, the card on ``w``
+    must be another than the card itself. Then every card not face up on its suit's
+    successor must one day be put there: it must be in ``picked``, the card now on
+    its successor too, and if the successor lies above it in its column, one of the
+    cards from just above it up to the successor. The stock and reserve cells only
+    add needs (ignored: that costs pruning, never correctness).
+    """
+    cols, down = state.cols, state.down
+    any_suit = rules.build == "any-suit"
+    free_landing = rules.empty == "any"
+    col_of = [-1] * 52  # the column of each card on the tableau, -1 elsewhere
+    at = [0] * 52
+    cover = [-1] * 52  # the card directly on it, -1 for none
+    for j, col in enumerate(cols):
+        previous = -1
+        for i, card in enumerate(col):
+            col_of[card] = j
+            at[card] = i
+            if previous >= 0:
+                cover[previous] = card
+            previous = card
+    # Per card still to settle: the card whose pick turns it over (-1: none), and its
+    # landings, each (card that must be picked or -1, cards one of which must be; None: no need).
+    pending: list[tuple[int, int, list[tuple[int, bytes | None]]]] = []
+    picked = bytearray(52)
+    for j, col in enumerate(cols):
+        d = down[j]
+        for i, x in enumerate(col):
+            turn = col[i + 1] if i < d else -1
+            rank0 = x % 13
+            landings: list[tuple[int, bytes | None]] = []
+            if rank0 != KING0 and not free_landing:
+                for suit in range(4) if any_suit else (x // 13,):
+                    w = suit * 13 + rank0 + 1
+                    j2 = col_of[w]
+                    if j2 < 0:  # in the stock or a reserve cell: it will be a top
+                        landings = []
+                        break
+                    i2, c = at[w], cover[w]
+                    if j2 != j:
+                        landings.append((c, None))
+                    elif i2 > i:
+                        landings.append((c, col[i + 1 : i2 + 1]))
+                    elif c != x:
+                        landings.append((c, None))
+                else:
+                    pending.append((x, turn, landings))
+                    continue
+            if turn < 0:
+                picked[x] = 1
+            else:
+                pending.append((x, turn, [(-1, None)]))
+    changed = True
+    while changed and pending:
+        changed = False
+        waiting = []
+        for entry in pending:
+            x, turn, landings = entry
+            if (turn < 0 or picked[turn]) and any(
+                (c < 0 or picked[c]) and (options is None or any(picked[u] for u in options))
+                for c, options in landings
+            ):
+                picked[x] = 1
+                changed = True
+            else:
+                waiting.append(entry)
+        pending = waiting
+    for j, col in enumerate(cols):
+        d = down[j]
+        for i, z in enumerate(col):
+            if z % 13 == KING0:
+                if (i or d) and not picked[z]:
+                    return True
+                continue
+            if i > d and col[i - 1] == z + 1:
+                continue
+            if not picked[z]:
+                return True
+            j2 = col_of[z + 1]
+            if j2 >= 0:
+                c = cover[z + 1]
+                if c >= 0 and not picked[c]:
+                    return True
+                if (
+                    j2 == j
+                    and at[z + 1] > i
+                    and not any(picked[u] for u in col[i + 1 : at[z + 1] + 1])
+                ):
+                    return True
+    return False

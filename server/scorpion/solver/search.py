@@ -32,10 +32,13 @@ from typing import Final, Literal
 
 from scorpion.engine import Rules
 
+from .cache import LostPositions
 from .prune import applies, doomed
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
-Node = tuple[Step | None, State, bytes]  # the move to it (None: a deferral), position, deferred
+# The move to a node (None: a deferral), the position it is played from, the deferred cards.
+# The position after the move is computed only when the node is reached (most never are).
+Node = tuple[Step | None, State, bytes]
 
 Verdict = Literal["won", "lost", "unknown"]
 CHECK_EVERY: Final = 64  # nodes between clock readings
@@ -106,11 +109,11 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
                 continue
             if held[0] == step.card:
                 continue
-        return [(step, play(state, step, rules), deferred)]
+        return [(step, state, deferred)]
     if risky is None:
         return None
     return [
-        (risky, play(state, risky, rules), deferred),
+        (risky, state, deferred),
         (None, state, bytes(sorted(deferred + bytes((risky.card,))))),
     ]
 
@@ -150,7 +153,7 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
         if not (deferred and s.card in deferred and not _others_linked(state, s.card))
     ]
     kept.sort(key=lambda s: _order(state, s), reverse=True)
-    return [(s, play(state, s, rules), deferred) for s in kept]
+    return [(s, state, deferred) for s in kept]
 
 
 def _tightens(step: Step | None, after: State) -> bool:
@@ -177,9 +180,14 @@ class Search:
     """One search from one position; ``nodes`` counts distinct positions generated."""
 
     def __init__(
-        self, rules: Rules, max_nodes: int | None = None, max_seconds: float | None = None
+        self,
+        rules: Rules,
+        max_nodes: int | None = None,
+        max_seconds: float | None = None,
+        lost: LostPositions | None = None,
     ) -> None:
         self.rules = rules
+        self.lost = lost  # positions proved lost by earlier searches of the same game
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else time.monotonic() + max_seconds
         self.nodes = 0
@@ -197,34 +205,43 @@ class Search:
         ):
             raise Budget
 
-    def _settle(self, node: Node) -> tuple[list[Step | None], Node, list[Node]] | None:
+    def _settle(self, node: Node) -> tuple[list[Step | None], State, list[Node]] | None:
         """Follow a node's only child while there is just one (a forced move) or a win.
 
-        Returns the moves followed (from ``node``'s own move on), the node reached and
+        Returns the moves followed (from ``node``'s own move on), the position reached and
         its children (none when it is won or dead), or None when the chain reaches a
         position seen before. Every position on the way is marked seen. Chains are
         capped: Wasp can cycle.
         """
-        rules, seen = self.rules, self.seen
-        steps: list[Step | None] = [node[0]]
-        check = node[0] is None or _tightens(node[0], node[1])
+        rules, seen, prune = self.rules, self.seen, self.prune
+        step, state, deferred = node
+        if step is not None:
+            state = play(state, step, rules)
+        steps: list[Step | None] = [step]
+        check = prune and (step is None or _tightens(step, state))
+        kids: list[Node] = []
         for _ in range(MAX_CHAIN):
-            key = node[1].key() + b"\xfd" + node[2]
+            plain = state.key()
+            key = plain + b"\xfd" + deferred
             if key in seen:
                 return None
+            if self.lost is not None and plain in self.lost:
+                return None  # a dead end, as if seen
             seen.add(key)
             self._tick()
-            if is_won(node[1], rules):
-                return steps, node, []
-            kids = children(node[1], rules, node[2])
+            if is_won(state, rules):
+                return steps, state, []
+            kids = children(state, rules, deferred)
             if len(kids) != 1:
                 break
-            node = kids[0]
-            steps.append(node[0])
-            check = check or _tightens(node[0], node[1])
-        if kids and self.prune and check and doomed(node[1], rules):
+            step, state, deferred = kids[0]
+            if step is not None:
+                state = play(state, step, rules)
+            steps.append(step)
+            check = check or (prune and (step is None or _tightens(step, state)))
+        if kids and check and doomed(state, rules):
             kids = []
-        return steps, node, kids
+        return steps, state, kids
 
     def run(self, root: State) -> tuple[Verdict, list[Step]]:
         """``('won', line)``, ``('lost', [])`` or ``('unknown', [])`` when the budget ran out."""
@@ -237,7 +254,7 @@ class Search:
                     settled = self._settle(node)
                     if settled is None:
                         continue
-                    steps, (_, state, _), kids = settled
+                    steps, state, kids = settled
                     path.append(steps)
                     if not kids and is_won(state, rules):
                         return "won", [s for p in path for s in p if s is not None]
@@ -249,4 +266,6 @@ class Search:
                         path.pop()
         except Budget:
             return "unknown", []
+        if self.lost is not None:  # every position met is lost (those with no deferral)
+            self.lost.learn(key[:-1] for key in self.seen if key.endswith(b"\xfd"))
         return "lost", []

@@ -20,9 +20,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from scorpion.engine import Game, MoveError
+from scorpion.engine.moves import Move
 
+from .best_first import BestFirst
+from .cache import LostPositions
 from .search import Search
-from .state import State
+from .state import DEAL_STEP, RESERVE_SOURCE, State, Step, is_won, moves, play
 
 Verdict = Literal["won", "lost", "unknown"]
 
@@ -49,36 +52,19 @@ def replays_to_win(game: Game, line: list[str]) -> bool:
     return trial.won
 
 
-Columns = tuple[tuple[tuple[int, ...], int], ...]
-
-
-def _columns(game: Game) -> Columns:
-    return tuple((tuple(col), down) for col, down in zip(game.columns, game.down, strict=True))
-
-
-def _shape(game: Game) -> tuple[object, ...]:
-    """The position up to the order of columns (columns 1-3 keep theirs while the stock waits)."""
-    columns = _columns(game)
-    fixed = 3 if game.stock else 0
-    return (tuple(game.stock), tuple(game.reserve), tuple(sorted(game.runs)),
-            columns[:fixed], tuple(sorted(columns[fixed:])))  # fmt: skip
-
-
-def _column_map(line_columns: Columns, game: Game) -> list[int]:
-    """Where each column of a line's position stands in ``game``, a same-shape position."""
-    actual = _columns(game)
-    empties = iter(j for j, column in enumerate(actual) if not column[0])
-    where = {column: j for j, column in enumerate(actual) if column[0]}
-    fixed = 3 if game.stock else 0
-    return [
-        j if j < fixed else where[column] if column[0] else next(empties)
-        for j, column in enumerate(line_columns)
-    ]
-
-
-def _mapped(text: str, column_map: list[int]) -> str:
-    card, sep, column = text.partition(">")
-    return f"{card}>{column_map[int(column) - 1] + 1}" if sep else text
+def _step(state: State, text: str) -> Step:
+    """The step of a move text in ``state`` (a legal move: the search found it)."""
+    move = Move.parse(text)
+    if move.card is None:
+        return DEAL_STEP
+    dest = move.to if move.to is not None else -1
+    i = state.reserve.find(move.card)
+    if i >= 0:
+        return Step(RESERVE_SOURCE, i, dest, move.card)
+    src = next((j for j, col in enumerate(state.cols) if move.card in col), None)
+    if src is None:
+        raise LookupError(f"{text}: the card is not in play")
+    return Step(src, state.cols[src].index(move.card), dest, move.card)
 
 
 def shortened(game: Game, line: list[str]) -> list[str]:
@@ -87,57 +73,64 @@ def shortened(game: Game, line: list[str]) -> list[str]:
 
     The search under Wasp or any-suit building wanders (it cuts cycles only on its current
     path and sees columns as interchangeable); a player who asks Auto should not watch cards
-    shuffle from column to column and back.
+    shuffle from column to column and back. Works on :class:`State` (canonical keys: the
+    position up to the order of columns); the result is replayed through the engine by
+    :func:`solve` like any line.
     """
-    trial = game.copy()
-    shapes, columns = {_shape(trial): 0}, [_columns(trial)]
+    rules = game.rules
+    state = State.of(game)
+    latest = {state.key(): 0}
     for i, text in enumerate(line, start=1):
-        trial.play(text)
-        shapes[_shape(trial)] = i
-        columns.append(_columns(trial))
-    # Undo explores each candidate; these rules allow it and change no move's legality.
-    position = Game.from_text(game.text(), game.rules.with_options(undo=None, loss="never"))
-    at, kept = 0, list[str]()
-    column_map = list(range(len(game.columns)))  # the line's columns -> the position's
+        state = play(state, _step(state, text), rules)
+        latest[state.key()] = i
+    position, at, kept = State.of(game), 0, list[str]()
     while at < len(line):
-        best, best_move = at + 1, _mapped(line[at], column_map)
-        for move in position.legal_moves():
-            position.play(move)
-            if position.won:
-                return [*kept, str(move)]
-            reached = shapes.get(_shape(position), -1)
-            position.undo()
+        best, best_step = at, None
+        for step in moves(position, rules, all_empties=True):
+            after = play(position, step, rules)
+            if is_won(after, rules):
+                return [*kept, step.text()]
+            reached = latest.get(after.key(), -1)
             if reached > best:
-                best, best_move = reached, str(move)
-        position.play(best_move)
-        kept.append(best_move)
-        if position.won:
-            break
-        at = best
-        column_map = _column_map(columns[at], position)
+                best, best_step, best_after = reached, step, after
+        if best_step is None:  # not on the line (a bug): keep the line as it was
+            raise LookupError("the line left its own positions")
+        kept.append(best_step.text())
+        position, at = best_after, best
     return kept
 
 
 def solve(
-    game: Game, *, max_nodes: int | None = None, max_seconds: float | None = None
+    game: Game,
+    *,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    lost: LostPositions | None = None,
+    shorten: bool = True,
 ) -> Solution:
     """Whether ``game`` can still be won from where it stands (seeing every card).
 
     Without a budget the search runs to the end. A claimed win is replayed through
     the engine first; if it did not win (a solver bug), the answer is "unknown".
+    ``lost``: positions proved lost by earlier searches of the same game (same rules),
+    skipped, and learnt from this search when it proves the position lost.
+    ``shorten``: cut the line's detours (:func:`shortened`) for people who watch it; off
+    where only the verdict counts (deal verdicts): the raw line is replayed all the same.
     """
     start = time.perf_counter()
     if game.won:
         return Solution("won", [], 0, time.perf_counter() - start)
     if game.over:
         return Solution("lost", [], 0, time.perf_counter() - start)
-    search = Search(game.rules, max_nodes, max_seconds)
+    # Any-suit building: best first (see best_first.py); else depth first with pruning.
+    search_class = BestFirst if game.rules.build == "any-suit" else Search
+    search = search_class(game.rules, max_nodes, max_seconds, lost)
     verdict, steps = search.run(State.of(game))
     line = [step.text() for step in steps]
     note = ""
-    if verdict == "won":
+    if verdict == "won" and shorten:
         # Should shortening fail (a bug), the raw line stands; replays_to_win still checks it.
-        with contextlib.suppress(MoveError, LookupError):
+        with contextlib.suppress(MoveError, LookupError, ValueError):
             line = shortened(game, line)
     if verdict == "won" and not replays_to_win(game, line):
         verdict, line, note = "unknown", [], "the line found did not win in the engine"

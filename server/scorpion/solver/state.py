@@ -22,6 +22,7 @@ from scorpion.engine import Game, Rules, card_text
 KING0: Final = 12  # a King's rank index (card % 13)
 DEAL_SOURCE: Final = -2  # the source of the deal move
 RESERVE_SOURCE: Final = -1  # the source of a card played from a reserve cell
+_BYTE: Final = tuple(bytes((i,)) for i in range(256))  # one-byte strings, made once
 RUNS: Final = tuple(bytes(s * 13 + r for r in range(12, -1, -1)) for s in range(4))
 
 
@@ -63,7 +64,7 @@ class State(NamedTuple):
 
     def key(self) -> bytes:
         """A canonical key: columns are interchangeable, except those the stock will be dealt on."""
-        parts = [bytes((d,)) + col for d, col in zip(self.down, self.cols, strict=True)]
+        parts = [_BYTE[d] + col for d, col in zip(self.down, self.cols, strict=True)]
         fixed = len(self.stock)
         if fixed:
             parts[fixed:] = sorted(parts[fixed:])
