@@ -73,6 +73,22 @@ def test_one_ranked_attempt_then_practice() -> None:
     assert ranked == [True, False]
 
 
+def test_a_day_holds_two_attempts_a_player_in_memory_however_many_they_play() -> None:
+    """The ended attempts between the first and the latest are stored, not kept: a day of
+    practice attempts does not grow the server's memory (the soak benchmark found it)."""
+    h = Harness()
+    a = h.connect(ADA, daily=TODAY)
+    for number in range(1, 8):
+        assert a.command("start")["attempt"] == number
+        h.advance(5)
+        a.command("give-up")
+    daily = h.referee.daily(TODAY, h.now)
+    assert [t.round for t in daily.attempts["a"]] == [1, 7]
+    assert daily.unranked_reason("a", h.now) == "played"
+    assert a.command("start")["attempt"] == 8  # numbering goes on from the latest
+    assert h.referee.racer(daily.key, 8, "a") is daily.current("a")
+
+
 def test_resume_after_disconnect_and_live_progress_of_others() -> None:
     h = Harness()
     a, b = h.connect(ADA, daily=TODAY), h.connect(BO, daily=TODAY)

@@ -401,7 +401,11 @@ class Daily(Place):
         if ranked:
             attempt.deadline = started_at + RANKED_LIMIT
             heapq.heappush(self._deadlines, (attempt.deadline, player.id, number))
-        self.attempts.setdefault(player.id, []).append(attempt)
+        tries = self.attempts.setdefault(player.id, [])
+        tries.append(attempt)
+        # Memory holds a player's first attempt (the day's ranked one is a first) and the
+        # latest (the one that may go on); those between are ended and stored.
+        del tries[1:-1]
         self.live[player.id] = attempt
         self._changed = True
         return attempt
