@@ -29,6 +29,7 @@ check: $(VENV)/.dev
 	$(BIN)/ruff check server tests benchmarks
 	$(BIN)/ruff format --check server tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/vulture
 	$(BIN)/pytest --fast server tests
 
 # Chromium, PostgreSQL, nginx, redis-server and axe-core: installed when missing (apt as root).
