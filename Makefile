@@ -1,4 +1,5 @@
-# Two commands for a newcomer: `make run` and `make test`. Both create .venv first.
+# Two commands for a newcomer: `make run` and `make test` (`make check`: the fast tier of
+# `make test`, seconds). All create .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
-.PHONY: run test lint bench clean
+.PHONY: run check test lint bench clean
 
 # `make run` needs only the server (the runtime package); `make test` adds the dev tools.
 $(BIN)/scorpion: pyproject.toml
@@ -22,12 +23,22 @@ $(VENV)/.dev: $(BIN)/scorpion
 run: $(BIN)/scorpion
 	$(BIN)/scorpion serve --host $(HOST) --port $(PORT) $(ARGS)
 
+# Lint, types and the tests that start nothing (tests/support/tier.py): no server, database
+# or browser, so no system packages either.
+check: $(VENV)/.dev
+	$(BIN)/ruff check server tests benchmarks
+	$(BIN)/ruff format --check server tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/vulture
+	$(BIN)/pytest --fast server tests
+
 # Chromium, PostgreSQL, nginx, redis-server and axe-core: installed when missing (apt as root).
 test: $(VENV)/.dev
 	tests/setup/system-deps
 	$(BIN)/ruff check server tests benchmarks
 	$(BIN)/ruff format --check server tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/vulture
 	$(BIN)/pytest -n 2 --dist loadfile server tests  # two workers; a file stays on one
 
 lint: $(VENV)/.dev

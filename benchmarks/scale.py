@@ -4,7 +4,8 @@ the table of docs/scaling.md from their outputs.
 Setups: 1 process on SQLite, 1 process on PostgreSQL and Redis, 2 and 3 processes on
 PostgreSQL and Redis, every one behind nginx (``python -m benchmarks.load`` with
 ``--nginx``, ``--processes N --redis``). Each run writes
-``benchmarks/results/scale-<setup>-<run>.txt`` and its rows as ``.json``; the table gives,
+``benchmarks/out/scale-<setup>-<run>.txt`` and its rows as ``.json`` (not in git); the table
+(its summary, benchmarks/results/scale.md, is what ``--table`` printed) gives,
 per setup, the medians over the runs (and their spread) of: the highest paced rate
 served with p99 under 25 ms, the app processes' CPU per acknowledged move at that rate
 (and PostgreSQL's, Redis's and nginx's CPU there), the load clients' CPU, and the app
@@ -26,7 +27,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = Path(__file__).resolve().parent / "out"  # raw runs, not in git
 SETUPS = {
     "sqlite": ("1 process, SQLite", ["--nginx"]),
     "pg1": ("1 process, PostgreSQL + Redis", ["--processes", "1", "--redis"]),
@@ -45,6 +46,7 @@ def run(setup: str, number: int) -> None:
     out = RESULTS / f"scale-{setup}-{number}.txt"
     command = [sys.executable, "-m", "benchmarks.load", *SETUPS[setup][1], *LOAD,
                "--out", str(out), "--json", str(out.with_suffix(".json"))]  # fmt: skip
+    RESULTS.mkdir(exist_ok=True)
     print(f"{setup} run {number} (load average {os.getloadavg()[0]:.2f})", flush=True)
     subprocess.run(command, check=True, timeout=900, cwd=RESULTS.parent.parent)
 

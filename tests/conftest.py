@@ -17,6 +17,8 @@ from hypothesis import settings
 from support.postgres import PostgresCluster, postgres_bin
 from support.server import ServerProcess
 
+pytest_plugins = ["support.tier"]  # the fast tier (make check) and the slow mark
+
 # Property tests draw the same examples on every run (a failure in CI is a failure on every
 # machine, never a lucky draw); SCORPION_HYPOTHESIS=explore draws new ones for local hunting.
 settings.register_profile("repeatable", derandomize=True, print_blob=True)

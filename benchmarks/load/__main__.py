@@ -1,7 +1,7 @@
 """Load and fault benchmark of ``scorpion serve``, beside a bare echo of the same frames.
 
     .venv/bin/python -m benchmarks.load                      # every phase, default sizes
-    .venv/bin/python -m benchmarks.load --phases spam --out benchmarks/results/load-spam.txt
+    .venv/bin/python -m benchmarks.load --phases spam --out benchmarks/out/load-spam.txt
 
 Starts its own servers on free 127.0.0.1 ports (rate and creation limits raised,
 ``--daily-search none``), speaks only docs/protocol.md and docs/http-api.md, and
@@ -13,8 +13,8 @@ Phases (``--phases``, sizes by flags, every loop bounded in count and time):
 
 - spam: paced racers (move, undo, ...) alone, then beside players sending Auto or
   hint nonstop in relaxed rooms with hints (``--spam-mode closed``: racers in closed loop);
-- play: racers replaying solver-proved winning lines (benchmarks/results/
-  solve_classic_1-2000.jsonl: moves, deals, runs leaving, every 8th move undone and
+- play: racers replaying solver-proved winning lines (benchmarks/data/
+  classic-wins-1-2000.jsonl: moves, deals, runs leaving, every 8th move undone and
   replayed), a follower per room; closed loop, then paced;
 - idle: idle authenticated sockets (server memory per socket, against the echo's),
   paced play beside them;

@@ -14,7 +14,9 @@ from .report import Row, measure
 from .servers import BENCHMARKS, ServerProcess
 from .workers import Result, run
 
-LINES = BENCHMARKS / "results" / "solve_classic_1-2000.jsonl"
+# The winning lines of classic deals 1-2000 (benchmarks/solve_deals.py): a fixed input, so
+# that runs compare.
+LINES = BENCHMARKS / "data" / "classic-wins-1-2000.jsonl"
 WARM_UP = 2.0  # seconds of paced play before a rate step's measured window
 
 

@@ -97,10 +97,6 @@ export async function rename(name) {
   return me;
 }
 
-export async function whoAmI() {
-  return request("GET", "/api/me");
-}
-
 export const createRoom = (settings) => request("POST", "/api/rooms", settings);
 // The quick race's queue (docs/http-api.md, "Quick race"): join one rule set's, ask where you
 // are (every second or two: that keeps your place), leave.

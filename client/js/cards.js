@@ -3,11 +3,9 @@
 // at any size and do not depend on the fonts a machine happens to have.
 
 export const RANKS = "A23456789TJQK";
-export const SUITS = "SHDC";
 const RANK_WORDS = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
   "ten", "jack", "queen", "king"];
 const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const SUIT_SINGULAR = { S: "spade", H: "heart", D: "diamond", C: "club" };
 
 /** {rank: 1..13, suit: "S"|"H"|"D"|"C", text} or null for "??" and anything unknown. */
 export function parseCard(text) {
@@ -38,10 +36,6 @@ export function visibleLabel(text) {
 
 export function suitName(suit) {
   return SUIT_WORDS[suit] || suit;
-}
-
-export function suitSingular(suit) {
-  return SUIT_SINGULAR[suit] || suit;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";

@@ -194,7 +194,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     auto: () => boardCommand("auto"), // answers with `auto`: the move played, or "give-up"
     async hint() {
       const answer = await conn.send("hint");
-      const hints = (answer.hints || []).map((h) => (typeof h === "string" ? h : h.move));
+      const hints = (answer.hints || []).map((h) => h.move);
       set({ hints });
       return hints;
     },

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scorpion.engine import Game
 from scorpion.race import Player, Referee, RoomConfig, record_from_dict
 from scorpion.race.daily import utc_date
@@ -66,6 +68,7 @@ def test_auto_on_a_lost_game_changes_nothing_and_says_so() -> None:
     assert a.command("auto")["code"] == "finished"
 
 
+@pytest.mark.slow  # two searches to the end of Auto's budget: make test only
 def test_auto_that_decides_nothing_changes_nothing() -> None:
     # Relaxed deal 9: undecided even at 60 s (docs/winnability.md), so within Auto's budget.
     assert solve(Game.new(9, "relaxed"), max_nodes=AUTO_NODES).verdict == "unknown"

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
@@ -253,6 +254,7 @@ def races(draw: st.DrawFn) -> tuple[str, int, int, tuple[Position, Position], li
     return preset, deal, racers, (first, second), script
 
 
+@pytest.mark.slow  # EXAMPLES whole races, twice each: make test only
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -1,10 +1,32 @@
-"""The referee's timers across many rooms: the earliest deadline, nothing missed."""
+"""The referee's timers: a room's time limit, and the earliest deadline across many rooms,
+nothing missed. (The grace period: test_reconnect.py; kept across a restart: test_restore.py.)"""
 
 from __future__ import annotations
 
-from scorpion.race import Player
+from scorpion.engine import Game
+from scorpion.race import GameResult, Player
 
-from .harness import T0, Harness
+from .harness import T0, Harness, racing
+
+
+def test_the_time_limit_ends_the_race_with_results_and_records() -> None:
+    h, a, b, c = racing(time_limit=2, deal=31)
+    move = next(m for m in Game.new(31, "classic").legal_moves() if m.card is not None)
+    assert a.command("move", move=str(move))["type"] == "applied"
+    h.advance(1.9)
+    assert c.events("results") == [] and a.command("move", move="deal")["type"] == "applied"
+    h.advance(0.1)
+    results = c.events("results")[-1]
+    assert [e["status"] for e in results["ranking"]] == ["timed-out", "timed-out"]
+    first, second = results["ranking"]
+    assert (first["runs"], first["score"]) >= (second["runs"], second["score"])
+    late = b.command("move", move="deal")
+    assert late["type"] == "refused" and late["code"] == "finished"
+    games = [r for r in h.records if isinstance(r, GameResult)]
+    assert {(g.player, g.status, g.deal, g.elapsed) for g in games} == {
+        ("a", "timed-out", 31, 2.0),
+        ("b", "timed-out", 31, 2.0),
+    }
 
 
 def test_deadlines_across_rooms() -> None:

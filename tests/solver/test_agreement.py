@@ -9,6 +9,7 @@ rest removed, cards spread over a few columns, some face down, maybe a stock
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def small_positions(draw: st.DrawFn, presets: tuple[str, ...] = PRESETS) -> tupl
     return preset, "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow  # 200 searches, two ways each: make test only
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions())
 def test_solver_agrees_with_plain_search(case: tuple[str, str]) -> None:

@@ -67,6 +67,7 @@ def test_a_detour_undone_is_a_mistake_but_the_game_is_won() -> None:
     assert analysis.verdicts == [v for v in _truth(game, played)]
 
 
+@pytest.mark.slow  # a search per move of six games: make test only
 def test_every_verdict_is_the_solvers_on_random_games() -> None:
     rng = random.Random(7)
     for _ in range(6):

@@ -7,9 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from scorpion.engine import Game
 
 from .helpers import TRAP, replay
+
+pytestmark = pytest.mark.slow  # real processes, a pool of two with --jobs 2: make test only
 
 
 def scorpion(*args: str) -> subprocess.CompletedProcess[str]:

@@ -47,6 +47,9 @@ class PostgresCluster:
         )
 
     def init(self) -> None:
+        from .tier import refuse_in_fast_tier  # here: the root conftest loads tier as a plugin
+
+        refuse_in_fast_tier("a PostgreSQL cluster")
         if os.geteuid() == 0:
             shutil.chown(self.root, "postgres", "postgres")
         self._as_postgres(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",

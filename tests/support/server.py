@@ -96,6 +96,9 @@ class ServerProcess(Loopback):
         self.log_path = log_path or Path(self.db).with_suffix(".log")
 
     def start(self, timeout: float = 20.0) -> None:
+        from .tier import refuse_in_fast_tier  # here: the root conftest loads tier as a plugin
+
+        refuse_in_fast_tier("scorpion serve")
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
         env.update(self.env)
         secret = ("--secret", self.secret) if self.secret is not None else ()

@@ -161,6 +161,7 @@ def test_several_processes_take_redis_with_postgresql(
         ),
     ],
 )
+@pytest.mark.slow  # starts scorpion serve: make test only
 def test_serve_stops_with_one_line_and_no_traceback(
     tmp_path: Path, args: list[str], environ: dict[str, str], message: str
 ) -> None:

@@ -1,4 +1,6 @@
-"""The server's clock drives races: time limits, the reconnect grace period, and a restart."""
+"""The server's clock drives the referee's deadlines (here: the reconnect grace period over
+real sockets), and what a deadline decided is stored: a restart keeps it. What each timer
+does, on a fake clock: tests/race/test_timers.py, test_reconnect.py and test_restore.py."""
 
 from __future__ import annotations
 
@@ -16,21 +18,6 @@ def quick(tmp_path: Path) -> Iterator[ServerProcess]:
     server.start()
     yield server
     server.stop()
-
-
-async def test_time_limit_ends_the_race_with_results(quick: ServerProcess) -> None:
-    async with Api(quick.url) as api:
-        _, racers, tokens = await start_race(quick, api, ["Ann", "Bob"], 31, time_limit=2)
-        ann = racers["Ann"]
-        assert (await ann.act("move", move=ann.pick()))["type"] == "applied"
-        results = await ann.client.expect(lambda f: f.get("event") == "results", timeout=15)
-        assert {e["status"] for e in results["ranking"]} == {"timed-out"}
-        first, second = results["ranking"]
-        assert (first["runs"], first["score"]) >= (second["runs"], second["score"])
-        late = await ann.client.call("move", move="deal")
-        assert late["type"] == "refused" and late["code"] == "finished"
-        games = (await api.call("GET", "/api/me/games", tokens["Bob"])).json()["games"]
-        assert games[0]["status"] == "timed-out" and games[0]["deal"] == "31"
 
 
 async def test_a_seat_is_lost_after_the_grace_period(quick: ServerProcess) -> None:

@@ -135,7 +135,7 @@ export function mountPractice(ctx, wanted) {
     auto: () => command("auto"),
     async hint() {
       const answer = await conn.send("hint");
-      return (answer.hints || []).map((x) => (typeof x === "string" ? x : x.move));
+      return (answer.hints || []).map((x) => x.move);
     },
   };
 

@@ -109,7 +109,8 @@ export function mountRoom(ctx, roomId) {
       }
     } else if (s.room.phase === "lobby" && seated && s.room.settings?.max_players === 1
       && s.room.creator === me() && soloStarted !== s.room.round) {
-      // Practice: a one-player room starts at once, and again after each "new deal".
+      // A one-seat room (made through the API; practice is its own place) starts at once,
+      // and again after each "new deal".
       soloStarted = s.room.round;
       joining = true;
       try {
@@ -274,11 +275,10 @@ export function mountRoom(ctx, roomId) {
     // Your row: your exact numbers, from your own view; the others': what everyone may see.
     const players = r.phase === "racing" ? withOwnNumbers(r.players, me(), s.board) : r.players;
     clear(parts.racers);
-    const solo = r.settings?.max_players === 1;
-    parts.racers.append(h("h2", { text: solo ? `Practice · ${presetLabel(r.settings?.preset)}` : `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
+    parts.racers.append(h("h2", { text: `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
       racersList(players, { me: me(), followed, onPick: canFollow ? pick : null }),
       h("p.muted", { dataset: { watching: "count" }, text: watchingText(r.spectators.length) }),
-      r.unverified ? h("p.muted", { dataset: { deal: "unverified" }, text: r.unverified }) : null);
+      ...(r.unverified ? [h("p.muted", { dataset: { deal: "unverified" }, text: r.unverified })] : []));
     clear(parts.strip);
     if (r.players.length > 1) {
       byRank(players).forEach((p) => {

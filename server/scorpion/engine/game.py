@@ -53,7 +53,7 @@ class Outcome(NamedTuple):
 
 
 # An undo record: (move, source, index, destination, moved count, source turned, run events,
-# score gained, timed bonus). A run event is (column, suit, turned).
+# points gained, a timed win's bonus included). A run event is (column, suit, turned).
 _RunEvent = tuple[int, int, bool]
 _Undo = tuple[Move, int, int, int, int, bool, list[_RunEvent], int]
 
@@ -169,10 +169,6 @@ class Game:
         return self._won or self._lost
 
     @property
-    def stock_dealt(self) -> bool:
-        return not self.stock
-
-    @property
     def cards_turned(self) -> int:
         """Face-down cards turned face up so far."""
         return self._initial_down - sum(self.down)
@@ -215,9 +211,6 @@ class Game:
         if self.over:
             return []
         return legal_moves(self.rules, self.columns, self.down, self.reserve, bool(self.stock))
-
-    def has_legal_move(self) -> bool:
-        return bool(self.legal_moves())
 
     # -------------------------------------------------------------- resolving
     def _locate(self, card: Card) -> tuple[int, int]:

@@ -48,10 +48,6 @@ class Move(NamedTuple):
             raise NotationError(f"bad move {text!r}: column must be a number from 1")
         return cls(card, int(column) - 1)
 
-    @property
-    def is_deal(self) -> bool:
-        return self.card is None
-
     def __str__(self) -> str:
         if self.card is None:
             return DEAL_TEXT

@@ -67,10 +67,6 @@ class Referee:
 
     # ------------------------------------------------------------------ metrics
     @property
-    def room_count(self) -> int:
-        return len(self.rooms)
-
-    @property
     def connection_count(self) -> int:
         return len(self.places)
 

@@ -94,7 +94,6 @@ class Connection:
         "metrics",
         "on_drop",
         "player",
-        "room",
         "token",
         "ws",
     )
@@ -126,7 +125,6 @@ class Connection:
         self.last_seen = time.monotonic()
         self.player: str | None = None
         self.token: bytes | None = None  # the hash of the hello's token: a sign-out closes it
-        self.room: str | None = None
         self.close_code: int | None = None  # set once closing has begun
         self._reason = ""
 

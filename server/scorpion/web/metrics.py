@@ -114,7 +114,9 @@ class Metrics:
         # The search pool (hints, Auto, winnable deals): Services sets the queue gauge
         # (searches waiting or running) and the pool observes each search's time.
         self.search_queue = Gauge(
-            "scorpion_search_queue", "Deal searches waiting or running", registry=r
+            "scorpion_search_queue",
+            "Solver searches (hints, Auto, winnable deals) waiting or running",
+            registry=r,
         )
         self.analysis_queue = Gauge(
             "scorpion_analysis_queue", "Game analyses waiting or running", registry=r

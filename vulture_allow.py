@@ -1,0 +1,18 @@
+# Names vulture (make check) takes for dead code, each used from outside our code: read
+# only by vulture, never imported. Keep it short: delete dead code rather than list it here.
+# ruff: noqa
+
+# pytest finds these by name.
+pytestmark
+pytest_plugins
+pytest_addoption
+pytest_configure
+pytest_generate_tests
+pytest_ignore_collect
+pytest_collection_modifyitems
+
+_.model_config  # pydantic-settings reads it (web/config.py)
+_.data_received  # asyncio calls it on a Protocol (web/http_protocol.py)
+_.row_factory  # sqlite3 reads it (store/worker.py)
+_.__getitem__  # a Protocol's method, for mypy (store/rows.py: Row)
+_.reporter_id  # a field of SaveReport, written by astuple (store/*_devices.py)
