@@ -37,6 +37,11 @@ export function mountQuick(ctx, preset) {
     if (!status.queued) {
       waiting.textContent = "You are not in the queue.";
       waited.textContent = "";
+      if (status.left === "in-race") { // racing in a room (another tab): one race at a time
+        placed = true;
+        how.textContent = "";
+        error.textContent = status.message;
+      }
       return;
     }
     if (status.room) {

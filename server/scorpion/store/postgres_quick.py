@@ -38,6 +38,15 @@ class QuickAndRatings(PostgresWorker):
         )
         return [r["id"] for r in await self._read(lambda c: c.fetch(sql, limit))]
 
+    async def racing_rooms(self, player_id: str) -> list[str]:
+        sql = (
+            "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
+            "WHERE g.player_id = $1 AND g.finished IS NULL AND g.daily IS NULL "
+            "AND r.closed IS NULL "
+            "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'"
+        )
+        return [r["room_id"] for r in await self._read(lambda c: c.fetch(sql, player_id))]
+
     async def quick_step(self, step: QueueStep[T]) -> T:
         """Run ``step`` on every row of the queue; write the rows it changed."""
 

@@ -54,6 +54,21 @@ class QuickAndRatings(SQLiteWorker):
             ]
         )
 
+    async def racing_rooms(self, player_id: str) -> list[str]:
+        # A room's games only (a daily's and a practice's logs are rooms' rows too).
+        return await self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
+                    "WHERE g.player_id = ? AND g.finished IS NULL AND g.daily IS NULL "
+                    "AND r.closed IS NULL "
+                    "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'",
+                    (player_id,),
+                )
+            ]
+        )
+
     async def quick_step(self, step: QueueStep[T]) -> T:
         """Run ``step`` on every row of the queue; write the rows it changed."""
 

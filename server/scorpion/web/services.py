@@ -35,6 +35,7 @@ from .dailies import DailyDeals, on_loop_fallback
 from .devices import DeviceLimits
 from .limits import KeyedBuckets
 from .metrics import Metrics
+from .queue_racing import QueueOnRace
 from .ratings import Ratings
 from .registry import Registry
 from .restore import close_idle_daily_logs, restore
@@ -84,6 +85,8 @@ class Services:
         )
         self.ratings = Ratings(store, self.referee, self.bridge.run)
         self.bridge.round_finished = self.ratings.finished
+        self.unqueue = QueueOnRace(store)  # one race at a time: a room's racers leave the queue
+        self.bridge.round_started = self.unqueue.started
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search, limits)
         self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
         if redis_hub is not None:
