@@ -164,6 +164,9 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     case "listed":
       r.listed = !!ev.listed;
       break;
+    case "rating":
+      r.settings = { ...r.settings, rated: !!ev.rated };
+      break;
     default:
       break;
   }

@@ -5,7 +5,7 @@ import { clear, clock, h } from "../dom.js";
 import { PRESETS, UNDO, presetLabel } from "../presets.js";
 import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
-import { listControl, lockControl, personControls } from "./hostcontrols.js";
+import { listControl, lockControl, personControls, ratingControl } from "./hostcontrols.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -84,7 +84,8 @@ export function createLobby({ roomId, session, me }) {
     const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
       ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
       ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
-      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"]];
+      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"],
+      ["Rated", st.rated ? "yes: each round moves the ratings (clean results only)" : "no"]];
     for (const [k, v] of rows) {
       parts.settings.append(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
       // What the room's undo means, right under it: players learn it before the start.
@@ -130,6 +131,7 @@ export function createLobby({ roomId, session, me }) {
       }, seat ? "Start the race (I race)" : "Start the race"));
       parts.actions.append(lockControl({ room: r, me: me(), session }));
       parts.actions.append(listControl({ room: r, me: me(), session }));
+      if (r.phase === "lobby" && !r.quickRace) parts.actions.append(ratingControl({ room: r, me: me(), session }));
     }
     clear(parts.note);
     parts.note.className = "muted";

@@ -40,7 +40,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
   const assisted = results.some((row) => row.clean === false);
   // Help was allowed or used: say who used it (assisted results rank after clean ones).
   const withHelp = assisted || !!r.settings?.hints || !!r.settings?.auto;
-  // A quick race's rating changes, by player (the server's numbers: docs/protocol.md `rated`).
+  // A rated round's rating changes (a quick race, a rated room), by player (the server's numbers: docs/protocol.md `rated`).
   const ratings = r.ratings || null;
   // On a phone the result goes under the name and the moves column hides (.wide-only).
   const rows = results.map((row) => {
@@ -60,7 +60,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
   const deal = dealText(r.deal);
   const headers = [["#"], ["Racer"], ["Result", "wide-only"], ["Runs", "num"], ["In order", "num", "Cards in their final same-suit order, of 52"],
     ["Score", "num"], ["Moves", "num.wide-only"], ...(withHelp ? [["Help", "", "Hints and Auto used"]] : []),
-    ...(ratings ? [["Rating", "num", "The quick race's rating for these rules, and its change"]] : [])];
+    ...(ratings ? [["Rating", "num", "The rating for these rules, and its change"]] : [])];
   const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-label": "Results" },
     h("h2", { id: "results-h", text: headline(results, me) }),
     h("div.table-scroll", {}, h("table.results-table", {},

@@ -90,6 +90,13 @@ class List:
 
 
 @dataclass(frozen=True, slots=True)
+class Rating:
+    name: ClassVar[str] = "rating"
+    seq: int
+    rated: bool = True  # the room's next rounds are rated (docs/rules.md, "Rated rooms")
+
+
+@dataclass(frozen=True, slots=True)
 class HandHost:
     name: ClassVar[str] = "hand-host"
     seq: int
@@ -180,7 +187,7 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-HostCommand: TypeAlias = Kick | Lock | List | HandHost  # the room's host only
+HostCommand: TypeAlias = Kick | Lock | List | Rating | HandHost  # the room's host only
 Command: TypeAlias = (
     Join | Leave | Ready | Start | Follow | Rematch | HostCommand | Report | NewDeal | Ping
 ) | GameCommand
@@ -273,6 +280,13 @@ def _list(message: Mapping[str, object], seq: int) -> List:
     return List(seq, listed)
 
 
+def _rating(message: Mapping[str, object], seq: int) -> Rating:
+    rated = message.get("rated", True)
+    if not isinstance(rated, bool):
+        raise RaceError("bad-field", "'rated' must be true or false", seq)
+    return Rating(seq, rated)
+
+
 def _report(message: Mapping[str, object], seq: int) -> Report:
     player = _text(message, "player", seq, "report command")
     reason = message.get("reason", "")
@@ -308,6 +322,7 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "kick": lambda m, seq: Kick(seq, _text(m, "player", seq, "kick command")),
     "lock": _lock,
     "list": _list,
+    "rating": _rating,
     "hand-host": lambda m, seq: HandHost(seq, _text(m, "player", seq, "hand-host command")),
     "report": _report,
     "ping": lambda m, seq: Ping(seq),

@@ -439,8 +439,11 @@ class Room(RoomFeed):
     @property
     def rated(self) -> bool:
         """Whether the round just finished is rated: a quick race's race (its first round;
-        a rematch among the same strangers is a friends' round, unrated)."""
-        return self.quick_race and self.round == 1
+        a rematch among the same strangers is a friends' round, unrated), or any round of
+        a friends' room its host made rated (settled in the lobby, before the round)."""
+        if self.quick_race:
+            return self.round == 1
+        return self.settings.rated
 
     def rated_round(self, round_: int, ratings: dict[str, Message]) -> list[Output]:
         """The store rated round ``round_``: tell the room (the results show the changes)."""
