@@ -163,3 +163,28 @@ def test_a_room_created_rated_rates_its_rounds() -> None:
     h.room(ADA, "rated1", rated=True)
     assert h.referee.rooms["rated1"].rated is True
     assert h.referee.rooms["rated1"].settings.to_dict()["rated"] is True
+
+
+def test_the_host_makes_the_room_a_league_that_stays_open_and_a_restart_keeps_it() -> None:
+    h, a, b, c = lobby()
+    room = h.referee.rooms["room1"]
+    assert b.command("league", league=True)["code"] == "not-creator"
+    assert a.command("league", league=1)["code"] == "bad-field"
+    assert room.league is False and c.events("league") == []
+    assert a.command("league", league=True)["league"] is True
+    assert [(e["league"], e["by"]) for e in c.events("league")] == [(True, "a")]
+    assert h.referee.room_summary("room1", h.now)["settings"]["league"] is True  # type: ignore[index]
+    again = Referee(secret=b"test-secret", config=RoomConfig())
+    again.restore(h.records, h.now)
+    assert again.rooms["room1"].league is True
+    for client in (a, b, c):  # everyone gone: an ordinary room would close after an hour
+        client.disconnect()
+    h.advance(7 * 86400)  # a week on, the same link still opens it
+    assert "room1" in h.referee.rooms and not room.closed
+    assert [r.kind for r in h.records].count("room-closed") == 0
+    back = h.connect(ADA, room="room1")
+    assert back.last("welcome")["state"]["settings"]["league"] is True
+    assert back.command("league", league=False)["league"] is False  # an ordinary room again
+    back.disconnect()
+    h.advance(3600)
+    assert room.closed and "room1" not in h.referee.rooms

@@ -97,6 +97,13 @@ class Rating:
 
 
 @dataclass(frozen=True, slots=True)
+class League:
+    name: ClassVar[str] = "league"
+    seq: int
+    league: bool = True  # a standing league (docs/rules.md, "A league among friends")
+
+
+@dataclass(frozen=True, slots=True)
 class HandHost:
     name: ClassVar[str] = "hand-host"
     seq: int
@@ -187,7 +194,7 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-HostCommand: TypeAlias = Kick | Lock | List | Rating | HandHost  # the room's host only
+HostCommand: TypeAlias = Kick | Lock | List | Rating | League | HandHost  # the room's host only
 Command: TypeAlias = (
     Join | Leave | Ready | Start | Follow | Rematch | HostCommand | Report | NewDeal | Ping
 ) | GameCommand
@@ -287,6 +294,13 @@ def _rating(message: Mapping[str, object], seq: int) -> Rating:
     return Rating(seq, rated)
 
 
+def _league(message: Mapping[str, object], seq: int) -> League:
+    league = message.get("league", True)
+    if not isinstance(league, bool):
+        raise RaceError("bad-field", "'league' must be true or false", seq)
+    return League(seq, league)
+
+
 def _report(message: Mapping[str, object], seq: int) -> Report:
     player = _text(message, "player", seq, "report command")
     reason = message.get("reason", "")
@@ -323,6 +337,7 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "lock": _lock,
     "list": _list,
     "rating": _rating,
+    "league": _league,
     "hand-host": lambda m, seq: HandHost(seq, _text(m, "player", seq, "hand-host command")),
     "report": _report,
     "ping": lambda m, seq: Ping(seq),

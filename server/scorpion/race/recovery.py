@@ -102,6 +102,8 @@ def restore_room(
             room.listed = action.action == "list"
         elif action.action in ("rate", "unrate"):
             room.settings = replace(room.settings, rated=action.action == "rate")
+        elif action.action in ("league", "unleague"):
+            room.settings = replace(room.settings, league=action.action == "league")
         elif action.action == "kick" and action.player is not None:
             room.removed.add(action.player)
             removed = room.members.get(action.player)

@@ -35,7 +35,7 @@ DEAL_CHOICES: Final = ("random", "winnable")
 UNDO_CHOICES: Final = ("fair", "full", "off")
 
 KEYS: Final = frozenset(
-    ("preset", "deal", "max_players", "time_limit", "undo", "hints", "auto", "rated")
+    ("preset", "deal", "max_players", "time_limit", "undo", "hints", "auto", "rated", "league")
 )
 
 __all__ = ["MAX_PLAYERS", "UNDO_CHOICES", "RoomSettings", "SettingsError"]
@@ -76,7 +76,8 @@ class RoomSettings:
     never of a move that showed a card), "full" (the preset's undo) or "off" (none, whatever
     the preset says). ``hints`` allows the hint command, ``auto`` the auto command.
     ``rated``: the room's rounds are rated for the preset like quick races (its host's
-    choice; a friends' room is unrated unless its host turns this on).
+    choice; a friends' room is unrated unless its host turns this on). ``league``: the room
+    is a standing league (race/league.py): points per round, kept; the room stays open.
     """
 
     preset: str = "classic"
@@ -87,6 +88,7 @@ class RoomSettings:
     hints: bool = False
     auto: bool = False
     rated: bool = False
+    league: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -124,6 +126,7 @@ class RoomSettings:
             hints=_bool(data, "hints", False),
             auto=_bool(data, "auto", False),
             rated=_bool(data, "rated", False),
+            league=_bool(data, "league", False),
         )
 
     @property
@@ -156,6 +159,7 @@ class RoomSettings:
             "hints": self.hints,
             "auto": self.auto,
             "rated": self.rated,
+            "league": self.league,
         }
 
     def public(self) -> dict[str, object]:
