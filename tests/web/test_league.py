@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorpion.race.league import iso_week
+from scorpion.race.league import iso_week, points_for
 from support.server import Api, Client, ServerProcess, place_url, start_race
 
 pytestmark = pytest.mark.backends  # the points live in the store: SQLite and PostgreSQL
@@ -27,12 +27,18 @@ async def test_a_league_keeps_points_per_round_across_a_rematch_and_a_restart(
     )
     ada, bo = racers["Ada"], racers["Bo"]
     assert (await ada.client.call("give-up"))["type"] == "applied"
-    league = await bo.client.expect(lambda f: f.get("event") == "league", timeout=15)
-    assert league["round"] == 1 and league["points"] == {bo.id: 10, ada.id: 7}
+    results = await bo.client.expect(lambda f: f.get("event") == "results", timeout=15)
+    points = {e["player"]: points_for(e["rank"]) for e in results["ranking"]}  # by place
+    league = await bo.client.expect(lambda f: f.get("event") == "league-points", timeout=15)
+    assert league["round"] == 1 and league["points"] == points
     body = (await api.call("GET", f"/api/rooms/{room}/league")).json()
     assert body["league"] is True and body["week"] == iso_week(time.time())
     assert body["points"] == [10, 7, 5, 4, 3, 2, 1]
-    assert table(body, "week_table") == [("Bo", 10, 1), ("Ada", 7, 1)]
+    names = {ada.id: "Ada", bo.id: "Bo"}
+    expected = sorted(((names[p], n, 1) for p, n in points.items()), key=lambda r: -r[1])
+    if points[ada.id] == points[bo.id]:  # a tie: by wins, then by name
+        expected.sort(key=lambda r: (-r[1], r[0]))
+    assert table(body, "week_table") == expected
     assert table(body, "all_time") == table(body, "week_table")
     # A rematch: Bo gives up this time.
     assert (await ada.client.call("rematch", round=1))["type"] == "applied"
@@ -41,17 +47,24 @@ async def test_a_league_keeps_points_per_round_across_a_rematch_and_a_restart(
     assert (await ada.client.call("start"))["type"] == "applied"
     await ada.client.expect(lambda f: f.get("event") == "start", timeout=10)
     assert (await bo.client.call("give-up"))["type"] == "applied"
-    second = await ada.client.expect(
-        lambda f: f.get("event") == "league" and f["round"] == 2, timeout=15
+    results = await ada.client.expect(
+        lambda f: f.get("event") == "results" and f["round"] == 2, timeout=15
     )
-    assert second["round"] == 2 and second["points"] == {ada.id: 10, bo.id: 7}
+    second_points = {e["player"]: points_for(e["rank"]) for e in results["ranking"]}
+    second = await ada.client.expect(
+        lambda f: f.get("event") == "league-points" and f["round"] == 2, timeout=15
+    )
+    assert second["points"] == second_points
+    total = {p: points[p] + second_points[p] for p in points}
     for racer in (ada, bo):
         await racer.client.close()
     server.stop()  # kept: a restarted server has the same tables and the same room
     server.start()
     body = (await api.call("GET", f"/api/rooms/{room}/league")).json()
-    assert table(body, "all_time") == [("Ada", 17, 2), ("Bo", 17, 2)]
-    assert [r["rank"] for r in body["all_time"]] == [1, 1]  # equal points, one win each
+    assert {r["name"]: (r["points"], r["rounds"]) for r in body["all_time"]} == {
+        "Ada": (total[ada.id], 2),
+        "Bo": (total[bo.id], 2),
+    }
     assert body["league"] is True
     old = (await api.call("GET", f"/api/rooms/{room}/league?week=2020-W01")).json()
     assert old["week_table"] == [] and table(old, "all_time") == table(body, "all_time")

@@ -61,6 +61,16 @@ export function ratingControl({ room, me, session }) {
   }, rated ? "Make the room unrated" : "Make the room rated");
 }
 
+/** Make the room a standing league (points per round, the same link every week), or not. */
+export function leagueControl({ room, me, session }) {
+  if (room.host !== me) return null;
+  const league = !!room.settings?.league;
+  return h("button.btn", {
+    type: "button", dataset: { action: "league" }, "aria-pressed": league ? "true" : "false",
+    onclick: () => session.league(!league).catch(failed),
+  }, league ? "End the league" : "Make the room a league");
+}
+
 export function lockControl({ room, me, session }) {
   if (room.host !== me) return null;
   return h("button.btn", {

@@ -8,6 +8,7 @@ import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { sharePanel } from "../share.js";
 import { analysisLine, gameId } from "./analysis.js";
+import { leaguePanel } from "./league.js";
 import { raceAnyoneLink } from "./quick.js";
 
 /** The headline: your place (ties said so), else who won. Ranks are the server's. */
@@ -69,6 +70,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
     ratings?.[me] ? h("p", { dataset: { rating: "mine" }, text: ratingLine(ratings[me]) }) : null,
     r.quickRace && r.round === 1 && !ratings ? h("p.muted", { dataset: { rating: "pending" }, text: "Rating this race…" }) : null,
     assisted ? h("p.muted", { dataset: { note: "assisted" }, text: "Assisted results (a hint or a move by Auto) rank after the clean ones." }) : null,
+    leaguePanel(r),
     raceChart(s.timeline, players, { end, width }),
     results.some((row) => row.player === me) && r.id ? analysisLine(gameId(r.id, r.round, me)) : null,
     deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)})${r.verified ? ", proved winnable" : ""}.` }) : null,

@@ -1,16 +1,16 @@
 """A league among friends: a room its host made a standing league keeps points per round.
 
 Each finished round gives every racer points by their place in the round's results
-(:data:`POINTS`, docs/rules.md "A league among friends"); a racer who gave up or left places
-last, as in a rated round. The points are kept per round (written once: the key is the
+(:data:`POINTS`, docs/rules.md "A league among friends"); a racer who left the room during
+the round places last. The points are kept per round (written once: the key is the
 round) with the ISO week (UTC) the round finished in, so the league has a table for each
 week and one for all time, whatever rematches or restarts happen in between.
 
 >>> [(p["player"], p["place"], p["points"]) for p in round_points(
 ...     [{"player": "a", "name": "Ada", "rank": 1, "status": "won"},
-...      {"player": "b", "name": "Bo", "rank": 2, "status": "gave-up"},
-...      {"player": "c", "name": "Cy", "rank": 3, "status": "left"}])]
-[('a', 1, 10), ('b', 2, 7), ('c', 2, 7)]
+...      {"player": "b", "name": "Bo", "rank": 1, "status": "left"},
+...      {"player": "c", "name": "Cy", "rank": 3, "status": "gave-up"}])]
+[('a', 1, 10), ('b', 3, 5), ('c', 2, 7)]
 >>> iso_week(1_796_000_000.0)
 '2026-W49'
 >>> [(r["rank"], r["player"], r["points"]) for r in standings(
@@ -30,7 +30,7 @@ from typing import Any, Final
 # Points by place: 1st 10, 2nd 7, 3rd 5, 4th 4, 5th 3, 6th 2, every later place 1.
 POINTS: Final = (10, 7, 5, 4, 3, 2)
 LATER: Final = 1
-LEFT: Final = frozenset({"left", "gave-up"})  # a racer who stopped racing: last
+LEFT: Final = frozenset({"left"})  # a racer who left the room during the round: last
 WEEK: Final = re.compile(r"^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$")
 
 
@@ -41,8 +41,9 @@ def points_for(place: int) -> int:
 
 def round_points(ranking: Sequence[Mapping[str, object]]) -> list[dict[str, Any]]:
     """Each racer's place and points in a round: the results' ranks (ties share a place;
-    assisted results already rank after clean ones), and a racer who gave up or left places
-    last (tied with any other who did), as in a rated round."""
+    assisted results already rank after clean ones; giving up is an ordinary end, ranked by
+    progress), and a racer who left the room during the round places last (tied with any
+    other who did)."""
     stayed = [e for e in ranking if e.get("status") not in LEFT]
     ranks = sorted({int(e["rank"]) for e in stayed})  # type: ignore[call-overload]
     places = {str(e["player"]): ranks.index(int(e["rank"])) + 1 for e in stayed}  # type: ignore[call-overload]

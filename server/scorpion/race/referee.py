@@ -103,7 +103,7 @@ class Referee:
         if room is None or room.closed:
             return []
         out: list[Output] = []
-        room.emit(out, {"event": "league", "round": round_, "points": points})
+        room.emit(out, {"event": "league-points", "round": round_, "points": points})
         return out
 
     def room_settings(self, room_id: str) -> dict[str, object] | None:
