@@ -104,6 +104,8 @@ export const quickJoin = (preset) => request("POST", "/api/quick", { preset });
 export const quickStatus = () => request("GET", "/api/quick");
 export const quickLeave = () => request("DELETE", "/api/quick");
 export const presets = () => request("GET", "/api/presets");
+/** A league room's tables: this ISO week's and all time's (docs/http-api.md, "Leagues"). */
+export const leagueTables = (room) => request("GET", `/api/rooms/${encodeURIComponent(room)}/league`);
 /** The rooms their hosts listed: rule set, racers, state (docs/http-api.md, "Open rooms"). */
 export const openRooms = () => request("GET", "/api/rooms");
 export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);

@@ -6,6 +6,7 @@ import { clear, h } from "./dom.js";
 import * as api from "./api.js";
 import { showConnection, toast } from "./ui.js";
 import { applyTheme } from "./theme.js";
+import { routeChanged } from "./quickwatch.js";
 
 // Each view's module loads when its route is opened (issue 23): the home page does not fetch
 // the race, the daily or the board.
@@ -111,6 +112,7 @@ async function route() {
     else a.removeAttribute("aria-current");
   }
   const [name, arg] = path;
+  routeChanged(name, arg); // practising while waiting for a quick race: keep or leave the wait
   document.title = TITLES[name] ? `${TITLES[name]}${arg && name === "r" ? ` ${arg}` : ""} · Scorpion Race` : "Scorpion Race";
   const token = {};
   route.current = token;

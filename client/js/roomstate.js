@@ -152,6 +152,12 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     case "rated":
       if (ev.round === r.round) r.ratings = ev.ratings || null;
       break;
+    case "league":
+      r.settings = { ...r.settings, league: !!ev.league };
+      break;
+    case "league-points": // a round's points were kept: the league table is fetched again
+      r.leagueRound = ev.round;
+      break;
     case "settings":
       r.settings = { ...r.settings, ...(ev.settings || {}) };
       break;
@@ -163,6 +169,9 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
       break;
     case "listed":
       r.listed = !!ev.listed;
+      break;
+    case "rating":
+      r.settings = { ...r.settings, rated: !!ev.rated };
       break;
     default:
       break;

@@ -209,6 +209,8 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     kick: (player) => conn.send("kick", { player }),
     lock: (locked) => conn.send("lock", { locked }),
     list: (listed) => conn.send("list", { listed }),
+    rating: (rated) => conn.send("rating", { rated }),
+    league: (league) => conn.send("league", { league }),
     handHost: (player) => conn.send("hand-host", { player }),
     report: (player, reason = "") => conn.send("report", { player, reason }),
     async follow(player) {

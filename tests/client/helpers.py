@@ -38,6 +38,10 @@ def create_room(page: Page, base: str, name: str, deal: int | None = None, **fie
         page.locator("input[name=hints]").check()
     if fields.get("auto"):
         page.locator("input[name=auto]").check()
+    if fields.get("rated"):
+        page.locator("input[name=rated]").check()
+    if fields.get("league"):
+        page.locator("input[name=league]").check()
     if fields.get("undo"):
         page.locator("select[name=undo]").select_option(str(fields["undo"]))
     if fields.get("preset"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -102,3 +103,56 @@ def test_race_anyone_now_queue_and_room(
     assert points is not None and len(points.split()) == 2  # before, then after its one race
     section.scroll_into_view_if_needed()
     ada.screenshot(path=str(screenshots / "quick-rating-history.png"))
+
+
+def test_practise_while_waiting_and_be_called_into_the_room(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    """Ada practises while she waits; three strangers join the queue (over HTTP); she is
+    called (a notice with a button) and goes into the room the queue formed."""
+    ada = new_page(390, 844, mobile=True)
+    queue_from_home(ada, server.url, "Ada")
+    ada.locator("[data-action=practise-waiting]").click()
+    expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)  # practice
+    notice = ada.locator("[data-queue=watch]")
+    expect(notice).to_contain_text("Waiting for a Classic race: nobody else yet")
+    ada.screenshot(path=str(screenshots / "quick-practise-waiting-390.png"))
+    tokens = []
+    for name in ("Bo", "Cy", "Di"):
+        made = httpx.post(server.url + "/api/players", json={"name": name}, timeout=30).json()
+        tokens.append(made["token"])
+    for token in tokens:  # the fourth forms the room at once
+        answer = httpx.post(
+            server.url + "/api/quick",
+            json={"preset": "classic"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        ).json()
+    room = answer["room"]
+    assert room
+    expect(notice).to_contain_text("Racers found!", timeout=15_000)
+    expect(notice.locator("[data-action=go-race]")).to_have_attribute("href", f"#/r/{room}")
+    ada.screenshot(path=str(screenshots / "quick-practise-called-390.png"))
+    notice.locator("[data-action=go-race]").click()
+    expect(ada.locator("[data-queue=watch]")).to_have_count(0)
+    assert ada.evaluate("() => location.hash") == f"#/r/{room}"
+    nothing_sideways(ada)
+
+
+def test_going_elsewhere_while_practising_leaves_the_queue(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    ada = new_page(1366, 768)
+    queue_from_home(ada, server.url, "Ada")
+    ada.locator("[data-action=practise-waiting]").click()
+    expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    expect(ada.locator("[data-queue=watch]")).to_contain_text("Waiting for a Classic race")
+    ada.screenshot(path=str(screenshots / "quick-practise-waiting.png"))
+    ada.goto(server.url + "/#/stats")  # elsewhere: out of the queue (the server says so)
+    expect(ada.locator("[data-queue=watch]")).to_have_count(0)
+    # The leave is a request of its own: wait until the server answers "not queued".
+    ada.wait_for_function(
+        """async () => (await fetch("/api/quick", {headers: {Authorization:
+             `Bearer ${localStorage.getItem("scorpion.token")}`}}).then((r) => r.json()))
+             .queued === false"""
+    )

@@ -69,3 +69,32 @@ def test_the_lobby_shows_the_settings_to_everyone(
     expect(settings.locator("[data-setting=hints]")).to_have_text("allowed")
     expect(settings.locator("[data-setting=auto]")).to_have_text("off")
     expect(settings.locator("[data-setting=help-line]")).to_contain_text("ranks after the clean")
+
+
+def test_a_room_is_unrated_unless_its_host_rates_it(
+    server: ServerProcess, new_page: PageFactory, screenshots: Path
+) -> None:
+    host = new_page(1366, 768)
+    host.goto(server.url + "/")
+    expect(
+        host.get_by_label("Rated: each round moves the racers' ratings for these rules")
+    ).not_to_be_checked()
+    link = create_room(host, server.url, "Ada")
+    friend = new_page(390, 844, mobile=True)
+    friend.goto(link)
+    name_player(friend, "Bo")
+    for page in (host, friend):
+        expect(page.locator(".settings-list [data-setting=rated]")).to_have_text("no")
+    expect(friend.locator("[data-action=rating]")).to_have_count(0)  # the host's only
+    host.locator("[data-action=rating]").click()
+    for page in (host, friend):
+        expect(page.locator(".settings-list [data-setting=rated]")).to_have_text(
+            "yes: each round moves the ratings (clean results only)"
+        )
+    expect(host.locator("[data-action=rating]")).to_have_text("Make the room unrated")
+    host.screenshot(path=str(screenshots / "rated-room-host.png"))
+    friend.locator(".settings-list [data-setting=rated]").scroll_into_view_if_needed()
+    friend.screenshot(path=str(screenshots / "rated-room-390.png"))
+    rated = create_room(host, server.url, "Ada", rated=True)  # rated from the create form
+    host.goto(rated)
+    expect(host.locator(".settings-list [data-setting=rated]")).to_contain_text("yes")

@@ -132,3 +132,59 @@ def test_the_host_lists_the_room_among_the_open_rooms_and_a_restart_keeps_it() -
     assert again.room_summary("room1", h.now)["listed"] is True  # type: ignore[index]
     assert a.command("list", listed=False)["listed"] is False
     assert [r.action for r in h.records if isinstance(r, HostAction)] == ["list", "unlist"]
+
+
+def test_the_host_rates_the_room_in_the_lobby_only_and_a_restart_keeps_it() -> None:
+    h, a, b, c = lobby()
+    room = h.referee.rooms["room1"]
+    assert room.settings.rated is False and room.rated is False  # friends: unrated
+    assert b.command("rating", rated=True)["code"] == "not-creator"
+    assert a.command("rating", rated="yes")["code"] == "bad-field"
+    assert room.settings.rated is False and c.events("rating") == []
+    assert a.command("rating", rated=True)["rated"] is True
+    assert [(e["rated"], e["by"]) for e in c.events("rating")] == [(True, "a")]
+    assert h.referee.room_summary("room1", h.now)["settings"]["rated"] is True  # type: ignore[index]
+    assert a.command("rating", rated=True)["rated"] is True  # again: no new event
+    assert len(c.events("rating")) == 1 and room.rated is True
+    again = Referee(secret=b"test-secret", config=RoomConfig())
+    again.restore(h.records, h.now)
+    assert again.rooms["room1"].settings.rated is True and again.rooms["room1"].rated
+    # During a round it is settled: no change until the lobby.
+    a.command("ready")
+    b.command("ready")
+    a.command("start")
+    assert a.command("rating", rated=False)["code"] == "not-in-lobby"
+    assert room.settings.rated is True
+    assert [r.action for r in h.records if isinstance(r, HostAction)] == ["rate"]
+
+
+def test_a_room_created_rated_rates_its_rounds() -> None:
+    h = Harness()
+    h.room(ADA, "rated1", rated=True)
+    assert h.referee.rooms["rated1"].rated is True
+    assert h.referee.rooms["rated1"].settings.to_dict()["rated"] is True
+
+
+def test_the_host_makes_the_room_a_league_that_stays_open_and_a_restart_keeps_it() -> None:
+    h, a, b, c = lobby()
+    room = h.referee.rooms["room1"]
+    assert b.command("league", league=True)["code"] == "not-creator"
+    assert a.command("league", league=1)["code"] == "bad-field"
+    assert room.league is False and c.events("league") == []
+    assert a.command("league", league=True)["league"] is True
+    assert [(e["league"], e["by"]) for e in c.events("league")] == [(True, "a")]
+    assert h.referee.room_summary("room1", h.now)["settings"]["league"] is True  # type: ignore[index]
+    again = Referee(secret=b"test-secret", config=RoomConfig())
+    again.restore(h.records, h.now)
+    assert again.rooms["room1"].league is True
+    for client in (a, b, c):  # everyone gone: an ordinary room would close after an hour
+        client.disconnect()
+    h.advance(7 * 86400)  # a week on, the same link still opens it
+    assert "room1" in h.referee.rooms and not room.closed
+    assert [r.kind for r in h.records].count("room-closed") == 0
+    back = h.connect(ADA, room="room1")
+    assert back.last("welcome")["state"]["settings"]["league"] is True
+    assert back.command("league", league=False)["league"] is False  # an ordinary room again
+    back.disconnect()
+    h.advance(3600)
+    assert room.closed and "room1" not in h.referee.rooms

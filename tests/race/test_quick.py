@@ -113,6 +113,20 @@ def test_not_in_a_queue_and_a_race() -> None:
     assert (status.preset, status.room, status.waited) == ("easy", None, 0.0)
 
 
+def test_racing_in_a_room_is_refused_and_changes_nothing() -> None:
+    q = QuickQueue()
+    with pytest.raises(QueueError) as refused:
+        q.join(Player("a", "Ada"), "classic", T0, racing=False, in_room=True)
+    assert refused.value.code == "in-race" and "racing in a room" in refused.value.message
+    assert q.entries == {} and q.changes() == ([], [])
+    q.join(Player("b", "Bo"), "classic", T0, racing=False)
+    with pytest.raises(QueueError):  # queued, then racing in a room: refused, place kept
+        q.join(Player("b", "Bo"), "classic", T0 + 1, racing=False, in_room=True)
+    assert q.status("b", T0 + 1).waiting == 1  # type: ignore[union-attr]
+    # Their race in a room started: they leave the queue (web/queue_racing.py).
+    assert q.leave("b") is True and q.status("b", T0 + 2) is None
+
+
 def test_leave_and_a_closed_tab() -> None:
     q = QuickQueue()
     q.join(Player("a", "Ada"), "classic", T0, racing=False)

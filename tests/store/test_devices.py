@@ -195,7 +195,7 @@ async def schema_version(database: str) -> int:
 
 @pytest.mark.parametrize("version", range(1, schema.VERSION))
 async def test_every_older_schema_is_migrated(database: str, version: int) -> None:
-    assert schema.VERSION == postgres_schema.VERSION == 10
+    assert schema.VERSION == postgres_schema.VERSION == 11
     await old_database(database, version)
     store = open_store(database)
     await store.open()

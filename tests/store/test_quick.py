@@ -11,7 +11,7 @@ import pytest
 from scorpion.race import Player
 from scorpion.race.quick import QuickQueue
 from scorpion.race.rating import rate_round
-from scorpion.store import JSON, Store
+from scorpion.store import JSON, CloseRoom, OpenRoom, SavedGame, SaveGame, Store
 
 pytestmark = pytest.mark.backends
 
@@ -90,3 +90,29 @@ async def test_leaderboard_needs_ten_races(store: Store) -> None:
     assert await store.delete_player("a")
     assert [r["player"] for r in await store.rating_board("classic", 10, 50)] == ["b"]
     assert await store.player_ratings("a") == [] and await store.rating_history("a") == []
+
+
+async def test_racing_rooms_are_open_rooms_with_an_unfinished_game(store: Store) -> None:
+    await store.create_player("a", b"ta", "A")
+
+    def game(
+        gid: str, room: str, finished: float | None = None, daily: str | None = None
+    ) -> SaveGame:
+        return SaveGame(SavedGame(id=gid, player_id="a", preset="classic", deal=1, started=T0,
+                                  room_id=room, daily=daily, finished=finished,
+                                  result=None if finished is None else "won"))  # fmt: skip
+
+    rooms = ("r1", "r2", "r3", "daily:2026-12-01", "practice:a")
+    await store.write([OpenRoom(r, "a" if ":" not in r else None, {}) for r in rooms])
+    await store.write(
+        [
+            game("g1", "r1"),  # racing
+            game("g2", "r2", finished=T0 + 5),  # over
+            game("g3", "r3"),  # its room closes below
+            game("g4", "daily:2026-12-01", daily="2026-12-01"),  # a daily is no race
+            game("g5", "practice:a"),  # nor is a practice
+        ]
+    )
+    await store.write([CloseRoom("r3")])
+    assert await store.racing_rooms("a") == ["r1"]
+    assert await store.racing_rooms("nobody") == []

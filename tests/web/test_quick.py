@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from support.server import Api, Client, ServerProcess, place_url
+from support.server import Api, Client, ServerProcess, place_url, start_race
 
 pytestmark = pytest.mark.backends  # the queue lives in the store: SQLite and PostgreSQL
 
@@ -129,4 +129,42 @@ async def test_a_quick_race_is_rated_once_and_the_results_show_it(
     # A rematch among the same strangers is not rated (a friends' round).
     assert (await clients[0].call("rematch", round=1))["type"] == "applied"
     for client in clients:
+        await client.close()
+
+
+async def test_a_friends_room_race_and_the_queue_are_one_race_at_a_time(
+    server: ServerProcess, api: Api
+) -> None:
+    """Racing in a friends' room: the queue refuses; a waiting player whose room race
+    starts (another tab) leaves the queue; once their game is over they may queue."""
+    _, waiting = await api.new_player("Waiter")
+    code, status = await join(api, waiting)
+    assert code == 200 and status["queued"]
+    _, racers, tokens = await start_race(server, api, ["Ada", "Bo"], deal=7)
+    code, body = await join(api, tokens["Ada"], "easy")
+    assert code == 409 and body["error"]["code"] == "in-race"
+    assert "racing in a room" in body["error"]["message"]
+    racing = (await api.call("GET", "/api/quick", tokens["Ada"])).json()
+    assert (racing["queued"], racing["left"]) == (False, "in-race")
+    # A queued player sits down in a friends' room in another tab; its race starts.
+    code, status = await join(api, tokens["Ada"], "classic")
+    assert code == 409  # still racing
+    assert (await racers["Ada"].client.call("give-up"))["type"] == "applied"
+    code, status = await join(api, tokens["Ada"])  # her game is over: she may queue
+    assert code == 200 and status["queued"] and status["waiting"] == 2
+    room2 = await api.new_room(tokens["Bo"], deal=9)
+    ada = await Client.connect(place_url(server.ws_url, room=room2), "Ada 2")
+    await ada.hello(tokens["Ada"], room=room2)
+    bo = await Client.connect(place_url(server.ws_url, room=room2), "Bo 2")
+    await bo.hello(tokens["Bo"], room=room2)
+    for client in (ada, bo):
+        assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
+        assert (await client.call("ready"))["type"] == "applied"
+    assert (await bo.call("start"))["type"] == "applied"
+    await ada.expect(lambda f: f.get("event") == "countdown", timeout=10)
+    left = (await api.call("GET", "/api/quick", tokens["Ada"])).json()
+    assert left["queued"] is False and left["left"] == "in-race" and left["message"]
+    waiter = (await api.call("GET", "/api/quick", waiting)).json()
+    assert waiter["queued"] and waiter["waiting"] == 1 and waiter["room"] is None
+    for client in (ada, bo, *(r.client for r in racers.values())):
         await client.close()

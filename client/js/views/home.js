@@ -42,6 +42,8 @@ export function mountHome(ctx) {
   explainUndo();
   const hintsBox = h("input", { type: "checkbox", name: "hints" });
   const autoBox = h("input", { type: "checkbox", name: "auto" });
+  const ratedBox = h("input", { type: "checkbox", name: "rated" });
+  const leagueBox = h("input", { type: "checkbox", name: "league" });
   const error = h("p.error-text", { role: "alert" });
 
   async function identify() {
@@ -68,6 +70,8 @@ export function mountHome(ctx) {
         undo: undoSelect.value,
         hints: hintsBox.checked,
         auto: autoBox.checked,
+        rated: ratedBox.checked,
+        league: leagueBox.checked,
         max_players: Number(seatsSelect.value),
       };
       let room;
@@ -134,7 +138,9 @@ export function mountHome(ctx) {
     undoExplained,
     h("div.stack", {},
       h("label.check", {}, hintsBox, "Hints allowed"),
-      h("label.check", {}, autoBox, "Auto allowed: Auto plays moves for you")),
+      h("label.check", {}, autoBox, "Auto allowed: Auto plays moves for you"),
+      h("label.check", {}, ratedBox, "Rated: each round moves the racers' ratings for these rules"),
+      h("label.check", {}, leagueBox, "A league: the same link every week, points per round, a table for the week and all time")),
     h("div.row", {}, h("button.btn.primary", { type: "submit" }, "Create the room"),
       h("button.btn", { type: "button", onclick: practice }, "Practice alone")),
     error);

@@ -51,6 +51,26 @@ export function listControl({ room, me, session }) {
   }, room.listed ? "Take off the open rooms" : "List publicly");
 }
 
+/** Rate the room's rounds from the next one (per rule set, like quick races), or not. */
+export function ratingControl({ room, me, session }) {
+  if (room.host !== me) return null;
+  const rated = !!room.settings?.rated;
+  return h("button.btn", {
+    type: "button", dataset: { action: "rating" }, "aria-pressed": rated ? "true" : "false",
+    onclick: () => session.rating(!rated).catch(failed),
+  }, rated ? "Make the room unrated" : "Make the room rated");
+}
+
+/** Make the room a standing league (points per round, the same link every week), or not. */
+export function leagueControl({ room, me, session }) {
+  if (room.host !== me) return null;
+  const league = !!room.settings?.league;
+  return h("button.btn", {
+    type: "button", dataset: { action: "league" }, "aria-pressed": league ? "true" : "false",
+    onclick: () => session.league(!league).catch(failed),
+  }, league ? "End the league" : "Make the room a league");
+}
+
 export function lockControl({ room, me, session }) {
   if (room.host !== me) return null;
   return h("button.btn", {

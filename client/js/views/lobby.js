@@ -5,7 +5,8 @@ import { clear, clock, h } from "../dom.js";
 import { PRESETS, UNDO, presetLabel } from "../presets.js";
 import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
-import { listControl, lockControl, personControls } from "./hostcontrols.js";
+import { leagueControl, listControl, lockControl, personControls, ratingControl } from "./hostcontrols.js";
+import { leaguePanel } from "./league.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -33,6 +34,7 @@ export function createLobby({ roomId, session, me }) {
       : null;
     parts.players = h("ul.players", { "aria-label": "Players" });
     parts.settings = h("dl.settings-list");
+    parts.league = h("div");
     parts.actions = h("div.row");
     parts.note = h("p.muted");
     parts.title = h("h1");
@@ -46,7 +48,7 @@ export function createLobby({ roomId, session, me }) {
       parts.lead,
       h("div.grid2", {},
         h("section.panel.stack", { "aria-labelledby": "players-h" },
-          h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note),
+          h("h2", { id: "players-h", text: "Players" }), parts.players, parts.actions, parts.note, parts.league),
         h("section.panel.stack", {},
           parts.invite,
           h("h2", { text: "Settings" }), parts.settings,
@@ -80,11 +82,16 @@ export function createLobby({ roomId, session, me }) {
     if (r.listed) parts.players.append(h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." }));
     if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));
     clear(parts.settings);
+    clear(parts.league);
+    const league = leaguePanel(r);
+    if (league) parts.league.append(league);
     const st = r.settings || {};
     const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
       ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
       ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
-      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"]];
+      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"],
+      ["Rated", st.rated ? "yes: each round moves the ratings (clean results only)" : "no"],
+      ["League", st.league ? "yes: points per round, kept week after week" : "no"]];
     for (const [k, v] of rows) {
       parts.settings.append(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
       // What the room's undo means, right under it: players learn it before the start.
@@ -130,6 +137,10 @@ export function createLobby({ roomId, session, me }) {
       }, seat ? "Start the race (I race)" : "Start the race"));
       parts.actions.append(lockControl({ room: r, me: me(), session }));
       parts.actions.append(listControl({ room: r, me: me(), session }));
+      if (r.phase === "lobby" && !r.quickRace) {
+        parts.actions.append(ratingControl({ room: r, me: me(), session }));
+        parts.actions.append(leagueControl({ room: r, me: me(), session }));
+      }
     }
     clear(parts.note);
     parts.note.className = "muted";

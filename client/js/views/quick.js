@@ -5,6 +5,7 @@
 import { clock, h } from "../dom.js";
 import * as api from "../api.js";
 import { PRESETS, presetLabel } from "../presets.js";
+import { watchWhilePractising } from "../quickwatch.js";
 
 const POLL_MS = 1500;
 
@@ -26,7 +27,7 @@ export function mountQuick(ctx, preset) {
     h("div.spinner", { "aria-hidden": "true" }),
     waiting, waited, how, error,
     h("p.muted", { text: "Quick races are fair: fair undo, no hints, no Auto, a deal the solver proved winnable where it can." }),
-    h("div.row", {}, again, leave, h("a.btn", { href: `#/practice/${encodeURIComponent(preset)}`, onclick: () => { placed = true; } }, "Practise instead")));
+    h("div.row", {}, again, leave, h("a.btn", { href: `#/practice/${encodeURIComponent(preset)}`, dataset: { action: "practise-waiting" }, onclick: practiseWhileWaiting }, "Practise while waiting")));
   root.append(panel);
 
   let timer = null;
@@ -37,6 +38,11 @@ export function mountQuick(ctx, preset) {
     if (!status.queued) {
       waiting.textContent = "You are not in the queue.";
       waited.textContent = "";
+      if (status.left === "in-race") { // racing in a room (another tab): one race at a time
+        placed = true;
+        how.textContent = "";
+        error.textContent = status.message;
+      }
       return;
     }
     if (status.room) {
@@ -86,6 +92,14 @@ export function mountQuick(ctx, preset) {
       if (err.code !== "already-queued") return;
     }
     if (!placed) timer = setTimeout(poll, POLL_MS);
+  }
+
+  // Practice while waiting: the wait goes on (quickwatch.js asks for it) and calls you back.
+  function practiseWhileWaiting() {
+    placed = true; // not left on the way out
+    stopped = true;
+    clearTimeout(timer);
+    watchWhilePractising(preset);
   }
 
   async function leaveQueue() {

@@ -8,6 +8,7 @@ import { presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
 import { sharePanel } from "../share.js";
 import { analysisLine, gameId } from "./analysis.js";
+import { leaguePanel } from "./league.js";
 import { raceAnyoneLink } from "./quick.js";
 
 /** The headline: your place (ties said so), else who won. Ranks are the server's. */
@@ -40,7 +41,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
   const assisted = results.some((row) => row.clean === false);
   // Help was allowed or used: say who used it (assisted results rank after clean ones).
   const withHelp = assisted || !!r.settings?.hints || !!r.settings?.auto;
-  // A quick race's rating changes, by player (the server's numbers: docs/protocol.md `rated`).
+  // A rated round's rating changes (a quick race, a rated room), by player (the server's numbers: docs/protocol.md `rated`).
   const ratings = r.ratings || null;
   // On a phone the result goes under the name and the moves column hides (.wide-only).
   const rows = results.map((row) => {
@@ -60,7 +61,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
   const deal = dealText(r.deal);
   const headers = [["#"], ["Racer"], ["Result", "wide-only"], ["Runs", "num"], ["In order", "num", "Cards in their final same-suit order, of 52"],
     ["Score", "num"], ["Moves", "num.wide-only"], ...(withHelp ? [["Help", "", "Hints and Auto used"]] : []),
-    ...(ratings ? [["Rating", "num", "The quick race's rating for these rules, and its change"]] : [])];
+    ...(ratings ? [["Rating", "num", "The rating for these rules, and its change"]] : [])];
   const panel = h("div.panel.stack", { role: "dialog", "aria-modal": "true", "aria-label": "Results" },
     h("h2", { id: "results-h", text: headline(results, me) }),
     h("div.table-scroll", {}, h("table.results-table", {},
@@ -69,6 +70,7 @@ export function resultsDialog(s, { me, onRematch, onClose }) {
     ratings?.[me] ? h("p", { dataset: { rating: "mine" }, text: ratingLine(ratings[me]) }) : null,
     r.quickRace && r.round === 1 && !ratings ? h("p.muted", { dataset: { rating: "pending" }, text: "Rating this race…" }) : null,
     assisted ? h("p.muted", { dataset: { note: "assisted" }, text: "Assisted results (a hint or a move by Auto) rank after the clean ones." }) : null,
+    leaguePanel(r),
     raceChart(s.timeline, players, { end, width }),
     results.some((row) => row.player === me) && r.id ? analysisLine(gameId(r.id, r.round, me)) : null,
     deal ? h("p.muted", { text: `Deal number ${deal} (${presetLabel(r.settings?.preset)})${r.verified ? ", proved winnable" : ""}.` }) : null,

@@ -373,8 +373,9 @@ export function mountRoom(ctx, roomId) {
       if (parts.overlay) clear(parts.overlay);
       return;
     }
-    // Drawn again once a quick race's ratings come (a `rated` event, after the results).
-    const key = `${r.round}${r.ratings ? ":rated" : ""}`;
+    // Drawn again once a rated round's ratings come (a `rated` event, after the results), and
+    // once a league round's points are kept (`league-points`: its table is fetched again).
+    const key = `${r.round}${r.ratings ? ":rated" : ""}${r.leagueRound === r.round ? ":league" : ""}`;
     if (parts.overlay.dataset.round === key && parts.overlay.firstChild) return;
     parts.overlay.dataset.round = key;
     clear(parts.overlay);

@@ -90,6 +90,20 @@ class List:
 
 
 @dataclass(frozen=True, slots=True)
+class Rating:
+    name: ClassVar[str] = "rating"
+    seq: int
+    rated: bool = True  # the room's next rounds are rated (docs/rules.md, "Rated rooms")
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    name: ClassVar[str] = "league"
+    seq: int
+    league: bool = True  # a standing league (docs/rules.md, "A league among friends")
+
+
+@dataclass(frozen=True, slots=True)
 class HandHost:
     name: ClassVar[str] = "hand-host"
     seq: int
@@ -180,7 +194,7 @@ class Auto:
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
 Search: TypeAlias = Hint | Auto  # a question for the solver
 GameCommand: TypeAlias = Action | Search
-HostCommand: TypeAlias = Kick | Lock | List | HandHost  # the room's host only
+HostCommand: TypeAlias = Kick | Lock | List | Rating | League | HandHost  # the room's host only
 Command: TypeAlias = (
     Join | Leave | Ready | Start | Follow | Rematch | HostCommand | Report | NewDeal | Ping
 ) | GameCommand
@@ -273,6 +287,20 @@ def _list(message: Mapping[str, object], seq: int) -> List:
     return List(seq, listed)
 
 
+def _rating(message: Mapping[str, object], seq: int) -> Rating:
+    rated = message.get("rated", True)
+    if not isinstance(rated, bool):
+        raise RaceError("bad-field", "'rated' must be true or false", seq)
+    return Rating(seq, rated)
+
+
+def _league(message: Mapping[str, object], seq: int) -> League:
+    league = message.get("league", True)
+    if not isinstance(league, bool):
+        raise RaceError("bad-field", "'league' must be true or false", seq)
+    return League(seq, league)
+
+
 def _report(message: Mapping[str, object], seq: int) -> Report:
     player = _text(message, "player", seq, "report command")
     reason = message.get("reason", "")
@@ -308,6 +336,8 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
     "kick": lambda m, seq: Kick(seq, _text(m, "player", seq, "kick command")),
     "lock": _lock,
     "list": _list,
+    "rating": _rating,
+    "league": _league,
     "hand-host": lambda m, seq: HandHost(seq, _text(m, "player", seq, "hand-host command")),
     "report": _report,
     "ping": lambda m, seq: Ping(seq),

@@ -13,7 +13,7 @@ PROTOCOL_CODES: Final = frozenset(
         "room-full", "already-started", "nobody-ready", "not-started", "finished",
         "not-finished", "undo-not-allowed", "hints-not-allowed", "not-allowed", "server-error",
         "auto-unknown", "busy", "stale", "room-locked", "removed", "auto-not-allowed",
-        "undo-reveals",
+        "undo-reveals", "not-in-lobby",
     }
 )  # fmt: skip
 

@@ -7,7 +7,8 @@ says which rows changed; the web layer runs each step in one store transaction.
 
 A room forms as soon as a rule set has :data:`ROOM_SIZE` players waiting, or when its
 longest waiter has waited :data:`SHORT_WAIT` seconds and at least :data:`MIN_RACERS`
-wait. A player is in one queue at most, and not in a queue while racing a quick race.
+wait. A player is in one queue at most, and not in a queue while racing (a quick race or a
+friends' room's race: a waiting player whose race in a room starts leaves the queue).
 
 >>> q = QuickQueue()
 >>> q.join(Player("p1", "Ada"), "classic", 0.0, racing=False).waiting
@@ -151,11 +152,19 @@ class QuickQueue:
         return sorted(found, key=lambda e: (e.joined, e.player))
 
     # ------------------------------------------------------------------ commands
-    def join(self, player: Player, preset: str, now: float, *, racing: bool) -> QueueStatus:
+    def join(
+        self, player: Player, preset: str, now: float, *, racing: bool, in_room: bool = False
+    ) -> QueueStatus:
         """Queue ``player`` for ``preset``. ``racing``: the caller knows the room of their
-        last quick race is still on. Joining the queue one is in again is no change."""
+        last quick race is still on; ``in_room``: they are racing in a room now (a friends'
+        room: its race is on and their game in it is not over). Joining the queue one is in
+        again is no change."""
         if preset not in PRESETS:
             raise QueueError("unknown-preset", f"There is no rule set {preset!r}")
+        if in_room:
+            raise QueueError(
+                "in-race", "You are racing in a room: finish that race (or give up) first"
+            )
         entry = self.entries.get(player.id)
         if entry is not None and entry.room is not None:
             if racing:

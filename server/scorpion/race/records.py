@@ -155,8 +155,9 @@ class DailyStarted(_Base):
 @dataclass(frozen=True, slots=True)
 class HostAction(_Base):
     """The host acted: ``action`` is ``kick`` (``player`` may not sit again), ``lock``,
-    ``unlock``, ``list``, ``unlist`` (the open rooms) or ``hand-host`` (``player`` is the new
-    host)."""
+    ``unlock``, ``list``, ``unlist`` (the open rooms), ``rate``, ``unrate`` (rated rounds
+    from the next one), ``league``, ``unleague`` (a standing league) or ``hand-host``
+    (``player`` is the new host)."""
 
     kind: ClassVar[str] = "host-action"
     room: str

@@ -9,7 +9,7 @@ Replay never searches: a logged hint is counted, an Auto was logged as its move.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .config import RoomConfig
 from .outputs import Output
@@ -100,6 +100,10 @@ def restore_room(
             room.locked = action.action == "lock"
         elif action.action in ("list", "unlist"):
             room.listed = action.action == "list"
+        elif action.action in ("rate", "unrate"):
+            room.settings = replace(room.settings, rated=action.action == "rate")
+        elif action.action in ("league", "unleague"):
+            room.settings = replace(room.settings, league=action.action == "league")
         elif action.action == "kick" and action.player is not None:
             room.removed.add(action.player)
             removed = room.members.get(action.player)

@@ -93,6 +93,15 @@ class Referee:
         room = self.rooms.get(room_id)
         return [] if room is None else room.rated_round(round_, ratings)
 
+    def league_round(self, room_id: str, round_: int, points: dict[str, int]) -> list[Output]:
+        """A league round's points were kept (web/leagues.py): the room is told."""
+        room = self.rooms.get(room_id)
+        if room is None or room.closed:
+            return []
+        out: list[Output] = []
+        room.emit(out, {"event": "league-points", "round": round_, "points": points})
+        return out
+
     def room_settings(self, room_id: str) -> dict[str, object] | None:
         """The settings a room was opened with (its chosen deal included: not for the wire)."""
         room = self.rooms.get(room_id)

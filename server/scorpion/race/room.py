@@ -319,7 +319,7 @@ class Room(RoomFeed):
             for m in self.members.by_id.values()
             if m.away_since is not None
         )
-        if self.idle_since is not None and self.phase in ("lobby", "results"):
+        if self.idle_since is not None and self.phase in ("lobby", "results") and not self.league:
             times.append(self.idle_since + self.config.idle_close)
         if self.dealing_until is not None:
             times.append(self.dealing_until)
@@ -357,6 +357,7 @@ class Room(RoomFeed):
         ):
             self.finish_round(now, out)
         idle = self.idle_since is not None and now >= self.idle_since + self.config.idle_close
+        idle = idle and not self.league  # a league's link works every week: it stays open
         if idle and not self.members.by_conn and self.phase in ("lobby", "results"):
             self.closed = True
             out.append(Persist(RoomClosed(self.id, now)))
@@ -439,8 +440,16 @@ class Room(RoomFeed):
     @property
     def rated(self) -> bool:
         """Whether the round just finished is rated: a quick race's race (its first round;
-        a rematch among the same strangers is a friends' round, unrated)."""
-        return self.quick_race and self.round == 1
+        a rematch among the same strangers is a friends' round, unrated), or any round of
+        a friends' room its host made rated (settled in the lobby, before the round)."""
+        if self.quick_race:
+            return self.round == 1
+        return self.settings.rated
+
+    @property
+    def league(self) -> bool:
+        """A standing league (race/league.py): points per round; never closed when idle."""
+        return self.settings.league and not self.quick_race
 
     def rated_round(self, round_: int, ratings: dict[str, Message]) -> list[Output]:
         """The store rated round ``round_``: tell the room (the results show the changes)."""

@@ -10,6 +10,8 @@ when a search ends).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .commands import (
     Auto,
     Command,
@@ -20,10 +22,12 @@ from .commands import (
     Hint,
     Join,
     Kick,
+    League,
     Leave,
     List,
     Lock,
     Move,
+    Rating,
     Ready,
     Rematch,
     Report,
@@ -63,6 +67,10 @@ def run(
             return lock(room, member, locked, now, out)
         case List(listed=listed):
             return list_room(room, member, listed, now, out)
+        case Rating(rated=rated):
+            return set_rating(room, member, rated, now, out)
+        case League(league=league):
+            return set_league(room, member, league, now, out)
         case HandHost(player=player):
             return hand_host(room, member, player, now, out)
         case Report(player=player, reason=reason):
@@ -261,6 +269,34 @@ def list_room(room: Room, host: Member, listed: bool, now: float, out: list[Outp
         out.append(Persist(HostAction(room.id, action, None, host.id, now)))
         room.emit(out, {"event": "listed", "listed": listed, "by": host.id})
     return {"listed": listed}
+
+
+def set_rating(room: Room, host: Member, rated: bool, now: float, out: list[Output]) -> Message:
+    """Rate the room's rounds (per rule set, like quick races) from the next one, or not.
+    In the lobby only: a round's rating is settled when it starts."""
+    check_host(room, host, "change whether the room is rated")
+    if room.phase != "lobby" or room.dealing is not None:
+        raise RaceError("not-in-lobby", "The room can be rated or unrated in the lobby only")
+    if room.settings.rated != rated:
+        room.settings = replace(room.settings, rated=rated)
+        action = "rate" if rated else "unrate"
+        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
+        room.emit(out, {"event": "rating", "rated": rated, "by": host.id})
+    return {"rated": rated}
+
+
+def set_league(room: Room, host: Member, league: bool, now: float, out: list[Output]) -> Message:
+    """Make the room a standing league (points per round from the next one; the room stays
+    open, the same link every week), or an ordinary room again. In the lobby only."""
+    check_host(room, host, "make the room a league")
+    if room.phase != "lobby" or room.dealing is not None:
+        raise RaceError("not-in-lobby", "The room can be made a league in the lobby only")
+    if room.settings.league != league:
+        room.settings = replace(room.settings, league=league)
+        action = "league" if league else "unleague"
+        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
+        room.emit(out, {"event": "league", "league": league, "by": host.id})
+    return {"league": league}
 
 
 def hand_host(room: Room, host: Member, player: str, now: float, out: list[Output]) -> Message:

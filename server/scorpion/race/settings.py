@@ -34,7 +34,9 @@ DEAL_CHOICES: Final = ("random", "winnable")
 # Fair undo never takes back a move that showed a card (racer.py); full undo takes back any.
 UNDO_CHOICES: Final = ("fair", "full", "off")
 
-KEYS: Final = frozenset(("preset", "deal", "max_players", "time_limit", "undo", "hints", "auto"))
+KEYS: Final = frozenset(
+    ("preset", "deal", "max_players", "time_limit", "undo", "hints", "auto", "rated", "league")
+)
 
 __all__ = ["MAX_PLAYERS", "UNDO_CHOICES", "RoomSettings", "SettingsError"]
 
@@ -73,6 +75,9 @@ class RoomSettings:
     ``time_limit`` is in seconds (0: none). ``undo`` is "fair" (the preset's undo, but
     never of a move that showed a card), "full" (the preset's undo) or "off" (none, whatever
     the preset says). ``hints`` allows the hint command, ``auto`` the auto command.
+    ``rated``: the room's rounds are rated for the preset like quick races (its host's
+    choice; a friends' room is unrated unless its host turns this on). ``league``: the room
+    is a standing league (race/league.py): points per round, kept; the room stays open.
     """
 
     preset: str = "classic"
@@ -82,6 +87,8 @@ class RoomSettings:
     undo: str = "fair"
     hints: bool = False
     auto: bool = False
+    rated: bool = False
+    league: bool = False
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -118,6 +125,8 @@ class RoomSettings:
             undo=_undo(data),
             hints=_bool(data, "hints", False),
             auto=_bool(data, "auto", False),
+            rated=_bool(data, "rated", False),
+            league=_bool(data, "league", False),
         )
 
     @property
@@ -149,6 +158,8 @@ class RoomSettings:
             "undo": self.undo,
             "hints": self.hints,
             "auto": self.auto,
+            "rated": self.rated,
+            "league": self.league,
         }
 
     def public(self) -> dict[str, object]:

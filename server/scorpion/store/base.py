@@ -361,4 +361,22 @@ class Store(Protocol):
         ...
 
     async def player_ratings(self, player_id: str) -> list[JSON]: ...
+    async def racing_rooms(self, player_id: str) -> list[str]:
+        """The open rooms (friends' or quick) where the player has a game started and not
+        finished: where they may be racing now (the caller asks the room to be sure)."""
+        ...
+
     async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]: ...
+
+    # a league among friends (schema 11)
+    async def league_round(
+        self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
+    ) -> bool:
+        """Keep a league round's points (``player``, ``name``, ``place``, ``points`` each)
+        once: False when that round's points were kept already (nothing changes)."""
+        ...
+
+    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
+        """Sums per player (``player``, ``name``, ``points``, ``rounds``, ``wins``) of a
+        league's rounds in ``week`` (ISO, UTC), or of every round when None."""
+        ...

@@ -16,6 +16,7 @@ from .postgres_worker import Conn, PgOp, PostgresWorker
 
 QUEUE_LOCK: Final = 0x5C0E_0009  # one queue step at a time, across processes
 RATING_LOCK: Final = 0x5C0E_000A  # one round rated at a time (rounds end a few a second)
+LEAGUE_LOCK: Final = 0x5C0E_000B  # one league round's points kept at a time
 QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
 CHANGE_COLUMNS = (
     "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
@@ -37,6 +38,61 @@ class QuickAndRatings(PostgresWorker):
             "ORDER BY listed DESC LIMIT $1"
         )
         return [r["id"] for r in await self._read(lambda c: c.fetch(sql, limit))]
+
+    async def racing_rooms(self, player_id: str) -> list[str]:
+        sql = (
+            "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
+            "WHERE g.player_id = $1 AND g.finished IS NULL AND g.daily IS NULL "
+            "AND r.closed IS NULL "
+            "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'"
+        )
+        return [r["room_id"] for r in await self._read(lambda c: c.fetch(sql, player_id))]
+
+    async def league_round(
+        self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
+    ) -> bool:
+        async def op(c: Conn) -> bool:
+            async with c.transaction():
+                await c.execute("SELECT pg_advisory_xact_lock($1)", LEAGUE_LOCK)
+                done = await c.fetchval(
+                    "SELECT 1 FROM league_points WHERE room_id = $1 AND round = $2 LIMIT 1",
+                    room_id,
+                    round_,
+                )
+                if done is not None:
+                    return False
+                await c.executemany(
+                    "INSERT INTO league_points (room_id, round, player_id, name, place, points, "
+                    "week, created) SELECT $1, $2, $3, $4, $5, $6, $7, $8 "
+                    "WHERE EXISTS (SELECT 1 FROM players WHERE id = $3) ON CONFLICT DO NOTHING",
+                    [
+                        (room_id, round_, p["player"], p["name"], p["place"], p["points"],
+                         week, now)
+                        for p in points
+                    ],
+                )  # fmt: skip
+                return True
+
+        return await self._read(op)
+
+    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
+        sql = (
+            "SELECT l.player_id AS player, p.name, SUM(l.points) AS points, COUNT(*) AS rounds, "
+            "COUNT(*) FILTER (WHERE l.place = 1) AS wins FROM league_points l "
+            "JOIN players p ON p.id = l.player_id WHERE l.room_id = $1 "
+            "AND ($2::text IS NULL OR l.week = $2) GROUP BY l.player_id, p.name"
+        )
+        rows = await self._read(lambda c: c.fetch(sql, room_id, week))
+        return [
+            {
+                "player": r["player"],
+                "name": r["name"],
+                "points": int(r["points"]),
+                "rounds": int(r["rounds"]),
+                "wins": int(r["wins"]),
+            }
+            for r in rows
+        ]
 
     async def quick_step(self, step: QueueStep[T]) -> T:
         """Run ``step`` on every row of the queue; write the rows it changed."""

@@ -192,7 +192,23 @@ CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
     WHERE listed IS NOT NULL AND closed IS NULL;
 """
 
-VERSION: Final = 10
+# A league among friends' points: see schema.py.
+SCHEMA_V11: Final = """
+CREATE TABLE IF NOT EXISTS league_points (
+    room_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    week TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (room_id, round, player_id)
+);
+CREATE INDEX IF NOT EXISTS league_points_week ON league_points (room_id, week);
+"""
+
+VERSION: Final = 11
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -204,6 +220,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     8: SCHEMA_V8,
     9: SCHEMA_V9,
     10: SCHEMA_V10,
+    11: SCHEMA_V11,
 }
 
 # Created before the version is read: the schema version and the server secret (processes

@@ -199,7 +199,25 @@ CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
     WHERE listed IS NOT NULL AND closed IS NULL;
 """
 
-VERSION: Final = 10
+# A league among friends (race/league.py): each league round's points per racer, written
+# once (the key is the round); ``week`` is the ISO week (UTC) the round finished in, so a
+# week's table and the all-time table are sums over these rows.
+SCHEMA_V11: Final = """
+CREATE TABLE IF NOT EXISTS league_points (
+    room_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    week TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (room_id, round, player_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS league_points_week ON league_points (room_id, week);
+"""
+
+VERSION: Final = 11
 MIGRATIONS: Final[dict[int, str]] = {
     1: SCHEMA_V1,
     2: SCHEMA_V2,
@@ -211,6 +229,7 @@ MIGRATIONS: Final[dict[int, str]] = {
     8: SCHEMA_V8,
     9: SCHEMA_V9,
     10: SCHEMA_V10,
+    11: SCHEMA_V11,
 }
 
 PRAGMAS: Final = (

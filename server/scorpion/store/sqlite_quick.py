@@ -54,6 +54,21 @@ class QuickAndRatings(SQLiteWorker):
             ]
         )
 
+    async def racing_rooms(self, player_id: str) -> list[str]:
+        # A room's games only (a daily's and a practice's logs are rooms' rows too).
+        return await self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
+                    "WHERE g.player_id = ? AND g.finished IS NULL AND g.daily IS NULL "
+                    "AND r.closed IS NULL "
+                    "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'",
+                    (player_id,),
+                )
+            ]
+        )
+
     async def quick_step(self, step: QueueStep[T]) -> T:
         """Run ``step`` on every row of the queue; write the rows it changed."""
 
@@ -117,6 +132,45 @@ class QuickAndRatings(SQLiteWorker):
             return changes
 
         return await self._write(op)
+
+    async def league_round(
+        self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
+    ) -> bool:
+        def op(c: sqlite3.Connection) -> bool:
+            done = c.execute(
+                "SELECT 1 FROM league_points WHERE room_id = ? AND round = ? LIMIT 1",
+                (room_id, round_),
+            ).fetchone()
+            if done is not None:
+                return False
+            c.executemany(
+                "INSERT INTO league_points (room_id, round, player_id, name, place, points, "
+                "week, created) SELECT ?, ?, ?, ?, ?, ?, ?, ? "
+                "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                [
+                    (room_id, round_, p["player"], p["name"], p["place"], p["points"], week, now,
+                     p["player"])
+                    for p in points
+                ],
+            )  # fmt: skip
+            return True
+
+        return await self._write(op)
+
+    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
+        where = "room_id = ?" + ("" if week is None else " AND week = ?")
+        args = (room_id,) if week is None else (room_id, week)
+        return await self._read(
+            lambda c: [
+                dict(r)
+                for r in c.execute(
+                    "SELECT l.player_id AS player, p.name, SUM(l.points) AS points, "
+                    "COUNT(*) AS rounds, SUM(l.place = 1) AS wins FROM league_points l "
+                    f"JOIN players p ON p.id = l.player_id WHERE l.{where} GROUP BY l.player_id",
+                    args,
+                )
+            ]
+        )
 
     async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
         """The rule set's rated players with at least ``min_races`` races, highest first

@@ -32,7 +32,7 @@ from scorpion.race import (
     Send,
 )
 from scorpion.race.protocol import SERVER_ERROR
-from scorpion.race.records import RoundFinished
+from scorpion.race.records import RoundFinished, RoundStarted
 from scorpion.store import AppendLog, CloseRoom, Fenced, OpenRoom, Store, Write
 
 from .metrics import Metrics
@@ -57,10 +57,12 @@ class Bridge:
         failed: Callable[[set[str]], None] = lambda keys: None,
         finished: Callable[[str], None] = lambda game_id: None,
         round_finished: Callable[[RoundFinished], None] = lambda record: None,
+        round_started: Callable[[RoundStarted], None] = lambda record: None,
     ) -> None:
         self.referee = referee
         self.finished = finished  # a game row was committed finished (its id): analyse it
         self.round_finished = round_finished  # a round's results were committed: rate it
+        self.round_started = round_started  # a round's start was committed: unqueue its racers
         self.search = search
         self.failed = failed  # the logs (rooms, dailies, practices) a write failed for
         self.store = store
@@ -112,6 +114,8 @@ class Bridge:
                     self.finished(game_id(log_key(rec), rec.round, rec.player))
                 elif isinstance(out, Persist) and isinstance(out.record, RoundFinished):
                     self.round_finished(out.record)
+                elif isinstance(out, Persist) and isinstance(out.record, RoundStarted):
+                    self.round_started(out.record)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -22,6 +22,7 @@ from .http_devices import (
 )
 from .http_ghosts import daily_ghost
 from .http_history import my_history, my_records
+from .http_league import league_tables
 from .http_players import (
     create_player,
     delete_me,
@@ -97,6 +98,7 @@ def routes() -> list[Route]:
         Route("/api/quick", quick_status, methods=["GET"]),
         Route("/api/quick", quick_leave, methods=["DELETE"]),
         Route("/api/rooms/{room_id}", room_summary, methods=["GET"]),
+        Route("/api/rooms/{room_id}/league", league_tables, methods=["GET"]),
         Route("/api/daily", daily_today, methods=["GET"]),
         Route("/api/daily/{day}", daily_day, methods=["GET"]),
         Route("/api/daily/{day}/leaderboard", daily_leaderboard, methods=["GET"]),

@@ -31,6 +31,11 @@ from .services import Services
 Outcome = tuple[QueueError | None, QueueStatus | None, list[RoomFormed]]
 REFUSALS = {"already-queued": 409, "in-race": 409, "queue-full": 503, "unknown-preset": 400}
 NOT_QUEUED: dict[str, object] = {"queued": False}
+RACING_IN_A_ROOM: dict[str, object] = {
+    "queued": False,
+    "left": "in-race",
+    "message": "You are racing in a room: one race at a time, so you are not in the queue",
+}
 
 
 async def step(svc: Services, player: str, change: Callable[[QuickQueue, float], Any]) -> Outcome:
@@ -85,6 +90,24 @@ async def in_race(svc: Services, player: str) -> bool:
     return state["phase"] in ("countdown", "racing") or state.get("quick") is not None
 
 
+async def racing_in_room(svc: Services, player: str) -> bool:
+    """Whether the player races in a room now (a friends' room or a quick race): a game of
+    theirs started there and not over, while that room's race is on. The store says where
+    they may be; the room's owner says whether they are."""
+    for room in await svc.store.racing_rooms(player):
+        try:
+            state = await svc.summary(room)
+        except Unreachable:
+            return True  # cannot tell: the safe answer keeps one race at a time
+        if state is None or state["phase"] not in ("countdown", "racing"):
+            continue
+        players: list[dict[str, object]] = state["players"]  # type: ignore[assignment]
+        for entry in players:
+            if entry["id"] == player and entry.get("status") == "playing":
+                return True
+    return False
+
+
 def answer(outcome: Outcome) -> Response:
     refused, status, _ = outcome
     if refused is not None:
@@ -106,9 +129,14 @@ async def quick_join(request: Request) -> Response:
     if svc.closing:
         raise ApiError(503, "shutting-down", "the server is restarting: try again shortly")
     racing = await in_race(svc, player.id)
+    in_room = not racing and await racing_in_room(svc, player.id)
     who = Player(player.id, player.name)
     return answer(
-        await step(svc, player.id, lambda queue, now: queue.join(who, preset, now, racing=racing))
+        await step(
+            svc,
+            player.id,
+            lambda queue, now: queue.join(who, preset, now, racing=racing, in_room=in_room),
+        )
     )
 
 
@@ -119,6 +147,12 @@ async def quick_status(request: Request) -> Response:
     player, _ = await me(request)
     outcome = await step(svc, player.id, lambda queue, now: queue.seen(player.id, now))
     status = outcome[1]
+    if (status is None or status.room is None) and await racing_in_room(svc, player.id):
+        # Their race in a room started (another tab): one race at a time, they leave the
+        # queue (web/queue_racing.py does it as the race starts; this says so).
+        if status is not None:
+            await step(svc, player.id, lambda queue, now: queue.leave(player.id))
+        return ok(RACING_IN_A_ROOM)
     if status is not None and status.room is not None and await lost(svc, status.room):
         outcome = await step(
             svc, player.id, lambda queue, now: queue.requeue(str(status.room), now)

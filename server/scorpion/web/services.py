@@ -21,6 +21,7 @@ from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
+from scorpion.race.records import RoundFinished
 from scorpion.race.search_queue import ShareLimits
 from scorpion.store import Account, Store, StoreError
 from scorpion.tasks import cancel_all
@@ -33,8 +34,10 @@ from .cluster import Cluster
 from .config import Settings
 from .dailies import DailyDeals, on_loop_fallback
 from .devices import DeviceLimits
+from .leagues import Leagues
 from .limits import KeyedBuckets
 from .metrics import Metrics
+from .queue_racing import QueueOnRace
 from .ratings import Ratings
 from .registry import Registry
 from .restore import close_idle_daily_logs, restore
@@ -83,7 +86,10 @@ class Services:
             finished=self.analyses.finished,
         )
         self.ratings = Ratings(store, self.referee, self.bridge.run)
-        self.bridge.round_finished = self.ratings.finished
+        self.leagues = Leagues(store, self.referee, self.bridge.run)
+        self.bridge.round_finished = self._round_finished
+        self.unqueue = QueueOnRace(store)  # one race at a time: a room's racers leave the queue
+        self.bridge.round_started = self.unqueue.started
         self.dailies = DailyDeals(self.referee, store, secret, settings.daily_search, limits)
         self.cluster: Cluster | None = None  # one of several processes (docs/scaling.md)
         if redis_hub is not None:
@@ -256,6 +262,12 @@ class Services:
         if date is None:
             return self.referee.room_summary(place, time.time())
         return self.referee.daily_summary(date, time.time())
+
+    def _round_finished(self, record: RoundFinished) -> None:
+        """A round's results were committed: rate it (a rated room or quick race) and keep
+        its league points (a league room)."""
+        self.ratings.finished(record)
+        self.leagues.finished(record)
 
     def reload_later(self, keys: set[str]) -> None:
         """Rooms, dailies and practices whose records the store did not keep: out of the
