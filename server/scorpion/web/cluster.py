@@ -24,8 +24,9 @@ from scorpion.cluster import Leases
 from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
+from scorpion.race.daily import PLAYING_EVERY
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import GOING_AWAY, date_of, practice_player
+from scorpion.race.protocol import GOING_AWAY, date_of, practice_player, shard_of_key
 from scorpion.store import Fence, Store
 
 from .bridge import Bridge
@@ -35,6 +36,7 @@ from .registry import Registry
 from .restore import replay
 
 log = logging.getLogger("scorpion.cluster")
+BOARD_ROWS = 1_000_000  # a split daily's leaderboard is read whole: ranks count everyone
 
 
 class Cluster:
@@ -82,7 +84,10 @@ class Cluster:
         return node
 
     def loops(self) -> dict[str, Callable[[], Any]]:
-        return {"renew": self._renew, "watch": self.forwarder.watch}
+        loops = {"renew": self._renew, "watch": self.forwarder.watch}
+        if self.referee.config.daily_shards > 1:
+            loops["day-shards"] = self._day_shards
+        return loops
 
     async def close(self) -> None:
         """Give every place up (others take them at once), then disconnect."""
@@ -239,6 +244,32 @@ class Cluster:
                     log.warning("lost the lease of %s: dropping it", place)
                     self.drop(place)
 
+    def shard_days(self) -> set[str]:
+        """The days of which this process holds a shard of the daily."""
+        return {str(date_of(p)) for p in self.held if shard_of_key(p) is not None}
+
+    async def _day_shards(self) -> None:
+        """What spans a split daily (docs/scaling.md): every PLAYING_EVERY, each process
+        holding shards of a day tells every process its part of "playing now" (over Redis,
+        one message per process and day) and reads the day's leaderboard from the store
+        (each ranked result is committed before it is announced), so every shard's
+        ``playing`` events, ranks and ``rank`` frames count the whole day."""
+        while True:
+            await asyncio.sleep(PLAYING_EVERY)
+            for date in sorted(self.shard_days()):
+                daily = self.referee.dailies.get(date)
+                if daily is None:
+                    continue
+                part = {"date": date, "node": self.node, "part": daily.playing_part()}
+                self.hub.request(EVERY_NODE, b"L", orjson.dumps(part))
+                try:
+                    entries = await self.store.daily_entries(date, BOARD_ROWS)
+                except Exception as exc:  # the next round tries again; play goes on
+                    log.warning("could not read the leaderboard of %s: %s", date, exc)
+                    continue
+                self.referee.hear_board(date, entries)
+            await self.bridge.run([])  # the timers wake for the events now due
+
     # ------------------------------------------------------------------ owner side
     def _request(self, kind: bytes, body: bytes) -> None:
         """A message from another process (called by the hub's reader: never blocks)."""
@@ -280,16 +311,21 @@ class Cluster:
             if hello["place"] not in self.held:
                 self.hub.close(conn, GOING_AWAY, MOVED)
                 return
-            # [id, name, linked, created]; a process of the previous version sends two.
+            # [id, name, linked, created, ranked_linked]; older processes send fewer.
             pid, name, *more = hello["player"]
-            linked, created = (*more, [], None)[:2]
-            player = RacePlayer(pid, name, frozenset(linked), created)
+            linked, created, ranked_linked = (*more, [], None, [])[:3]
+            player = RacePlayer(pid, name, frozenset(linked), created, frozenset(ranked_linked))
             outputs = self.referee.hello(conn, player, hello["hello"], now)
         elif kind == b"P":
             changed = orjson.loads(body)
             revoked = [bytes.fromhex(h) for h in changed.get("revoked", ())]
             self.player_changed(str(changed["player"]), bool(changed["deleted"]), revoked)
             outputs = []  # a deleted player leaves the dailies' boards: wake their timers
+        elif kind == b"L":  # another process's part of a split daily's "playing now"
+            told = orjson.loads(body)
+            if int(told["node"]) != self.node:
+                self.referee.hear_playing(str(told["date"]), str(told["node"]), told["part"], now)
+            outputs = []
         elif kind == b"Q":
             ask = orjson.loads(body)
             state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None
