@@ -232,6 +232,16 @@ class Settings(BaseSettings):
             return int(value) if value.lstrip("-").isdigit() else value
         return value
 
+    @field_validator("daily_shards", mode="before")
+    @classmethod
+    def _shards(cls, value: object) -> object:
+        if isinstance(value, str):  # from a flag or the environment: digits only
+            value = value.strip()
+            if not value:
+                return None
+            return int(value) if value.isdigit() else value
+        return value
+
     @field_validator("trusted_proxies", mode="before")
     @classmethod
     def _proxies(cls, value: object) -> object:
