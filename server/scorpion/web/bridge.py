@@ -140,6 +140,12 @@ class Bridge:
             if self._tail is done:
                 self._tail = None
 
+    async def settled(self) -> None:
+        """Wait until every write queued so far is committed (or failed): what the referee
+        applied before this call is in the store, or was never acknowledged."""
+        while (tail := self._tail) is not None and not tail.done():
+            await asyncio.shield(tail)
+
     def _deliver(self, outputs: Sequence[Output]) -> None:
         for out in outputs:
             if isinstance(out, Send):

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import orjson
@@ -26,7 +26,14 @@ from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
 from scorpion.race.daily import PLAYING_EVERY
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import GOING_AWAY, date_of, practice_player, shard_of_key
+from scorpion.race.protocol import (
+    GOING_AWAY,
+    date_of,
+    practice_key,
+    practice_player,
+    shard_key,
+    shard_of_key,
+)
 from scorpion.store import Fence, Store
 
 from .bridge import Bridge
@@ -37,6 +44,23 @@ from .restore import replay
 
 log = logging.getLogger("scorpion.cluster")
 BOARD_ROWS = 1_000_000  # a split daily's leaderboard is read whole: ranks count everyone
+HAND_BACK_EVERY = 5.0  # seconds between two requests to hand one place back
+
+
+def hinted_place(query: Mapping[str, str], shards: int) -> str | None:
+    """The place a socket's routing hint names (docs/protocol.md section 1), None without.
+
+    >>> hinted_place({"daily": "2026-12-01", "shard": "3"}, 12), hinted_place({}, 12)
+    ('daily:2026-12-01:3', None)
+    """
+    if query.get("room"):
+        return query["room"]
+    if query.get("practice"):
+        return practice_key(query["practice"])
+    day, shard = query.get("daily"), query.get("shard", "")
+    if not day:
+        return None
+    return shard_key(day, int(shard), shards) if shard.isdigit() else shard_key(day, 0, 1)
 
 
 class Cluster:
@@ -66,6 +90,8 @@ class Cluster:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # place: (lock, its users)
         self._jobs: set[asyncio.Task[None]] = set()
         self.renew_failures = self.leases_lost = 0  # counted for /metrics
+        self.handed_back = 0  # places given back to the process the proxy's hash names
+        self._asked_back: dict[str, float] = {}  # place: when its hand-back was last asked
 
     @property
     def node(self) -> int:
@@ -186,6 +212,34 @@ class Cluster:
         self.held.pop(place, None)
         for conn in self.referee.forget(place):
             self.hub.close(conn, GOING_AWAY, MOVED)
+
+    # ------------------------------------------------------------------ hand-back
+    def ask_back(self, place: str, owner: int) -> None:
+        """A socket the proxy's hash sent here names a place another process owns (it took
+        the place while this one was away): ask the owner to hand it back (at most every
+        HAND_BACK_EVERY seconds per place), so its sockets need not stay forwarded."""
+        now = time.monotonic()
+        if now - self._asked_back.get(place, -HAND_BACK_EVERY) < HAND_BACK_EVERY:
+            return
+        self._asked_back = {p: t for p, t in self._asked_back.items() if now - t < 60}
+        self._asked_back[place] = now
+        self.hub.request(owner, b"B", orjson.dumps({"place": place, "node": self.node}))
+
+    async def hand_back(self, place: str) -> bool:
+        """Give ``place`` up at a safe moment: dropped from the referee first (no command of
+        it is applied after this; its sockets, here and forwarded, reconnect through the
+        proxy), then every write already queued is committed, then the lease is released,
+        so the next owner's take (which waits for writes in flight, and whose new token
+        fences this process) reads a log holding every acknowledged move."""
+        token = self.held.get(place)
+        if token is None or place in self._loading:
+            return False
+        self.drop(place)
+        await self.bridge.settled()
+        await self.leases.release({place: token})
+        self.handed_back += 1
+        log.info("handed %s back (token %d)", place, token)
+        return True
 
     def give_up(self, places: set[str]) -> None:
         """Places whose last writes the store did not keep (memory may be ahead of it, or
@@ -326,6 +380,9 @@ class Cluster:
             if int(told["node"]) != self.node:
                 self.referee.hear_playing(str(told["date"]), str(told["node"]), told["part"], now)
             outputs = []
+        elif kind == b"B":  # hand a place back to the process the proxy's hash names
+            await self.hand_back(str(orjson.loads(body)["place"]))
+            return
         elif kind == b"Q":
             ask = orjson.loads(body)
             state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None

@@ -150,6 +150,7 @@ class Services:
         read["scorpion_lease_takeovers"] = lambda: cluster.leases.takeovers
         read["scorpion_lease_renew_failures"] = lambda: cluster.renew_failures
         read["scorpion_leases_lost"] = lambda: cluster.leases_lost
+        read["scorpion_places_handed_back"] = lambda: cluster.handed_back
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for

@@ -29,6 +29,7 @@ from scorpion.race.protocol import (
 )
 
 from .auth import token_hash
+from .cluster import hinted_place
 from .connection import Connection
 from .dailies import Asker, DailyRefused
 from .limits import FloodGauge, address_key
@@ -162,6 +163,9 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket, address: 
             return True
         if owner is not None:  # another process owns the place: forward this socket there
             svc.cluster.forwarder.hello(conn.id, owner, place, race_player, data)
+            shards = svc.referee.config.daily_shards
+            if hinted_place(websocket.query_params, shards) == place:  # the hash names us
+                svc.cluster.ask_back(place, owner)
             return True
     await svc.bridge.run(svc.referee.hello(conn.id, race_player, data, time.time()))
     return True
