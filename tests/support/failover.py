@@ -97,12 +97,13 @@ async def prepare(
     assert await lease_owner(database, shard) == next(n for n, s in nodes.items() if s is target)
 
     # A race owned by the target: Ann's socket, the room's first, opens there; Bob's goes
-    # through nginx (to the process the room's hash names: maybe another, then forwarded).
+    # through nginx without a routing hint (round robin: maybe another process, then
+    # forwarded; with the hint, that process would have the room handed back to it).
     ids, tokens = {}, {}
     for name in ("Ann", "Bob"):
         ids[name], tokens[name] = await api.new_player(f"{name}{tag}")
     room = await api.new_room(tokens["Ann"], deal=DEAL, time_limit=600)
-    for name, url in (("Ann", target.ws_url), ("Bob", place_url(ws_url, room=room))):
+    for name, url in (("Ann", target.ws_url), ("Bob", ws_url)):
         client = await Client.connect(url, name)
         assert (await client.hello(tokens[name], room=room))["type"] == "welcome"
         assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
