@@ -38,9 +38,7 @@ async def reconnect(racer: Replica, token: str, ws_url: str, room: str) -> Clien
     return client
 
 
-async def test_a_place_goes_back_to_its_process_when_it_is_back(
-    cluster: Cluster, api: Api
-) -> None:
+async def test_a_place_goes_back_to_its_process_when_it_is_back(cluster: Cluster, api: Api) -> None:
     room, racers, tokens = await start_race(cluster.nginx, api, ["Ann", "Bob"], DEAL)
     for racer in racers.values():
         for _ in range(2):
@@ -59,7 +57,7 @@ async def test_a_place_goes_back_to_its_process_when_it_is_back(
     # (1001) once no command is in flight and releases the lease.
     home.start()
     watcher = await Client.connect(place_url(cluster.ws_url, room=room), "watcher")
-    viewer, viewer_token = await api.new_player("Vi")
+    _, viewer_token = await api.new_player("Vi")
     assert (await watcher.hello(viewer_token, room=room))["type"] == "welcome"
     for name, racer in racers.items():
         assert (await racer.client.closed())[0] == 1001

@@ -45,6 +45,10 @@ from .restore import replay
 log = logging.getLogger("scorpion.cluster")
 BOARD_ROWS = 1_000_000  # a split daily's leaderboard is read whole: ranks count everyone
 HAND_BACK_EVERY = 5.0  # seconds between two requests to hand one place back
+# After a process joins, the others hand back the places they took over from logs this much
+# later: over nginx's fail_timeout (10 s), during which nginx still skips a process that
+# refused connections while it was away.
+JOIN_SETTLE = 12.0
 
 
 def hinted_place(query: Mapping[str, str], shards: int) -> str | None:
@@ -92,6 +96,12 @@ class Cluster:
         self.renew_failures = self.leases_lost = 0  # counted for /metrics
         self.handed_back = 0  # places given back to the process the proxy's hash names
         self._asked_back: dict[str, float] = {}  # place: when its hand-back was last asked
+        # Places taken over here from a log (their owner stopped, died or handed them over):
+        # perhaps not where the proxy's hash puts them; handed back when a process joins.
+        self.adopted: dict[str, float] = {}  # place: when it was taken (time.time())
+        self.taken_at: dict[str, float] = {}  # every place held: when this process took it
+        self.started_at = time.time()  # told with a hand-back request
+        self.join_settle = JOIN_SETTLE
 
     @property
     def node(self) -> int:
@@ -101,12 +111,15 @@ class Cluster:
     async def open(self) -> int:
         """Draw a node number, subscribe to its channel (waiting a little for Redis)."""
         node = await self.leases.open()
+        self.started_at = time.time()
         self.hub.node = node
         await self.hub.start()
         for _ in range(40):  # bounded: a process may start while Redis is away (degraded)
             if self.hub.up:
                 break
             await asyncio.sleep(0.05)
+        # Tell the others: the places they took while this process was away go back.
+        self.hub.request(EVERY_NODE, b"J", orjson.dumps({"node": node}))
         return node
 
     def loops(self) -> dict[str, Callable[[], Any]]:
@@ -134,6 +147,7 @@ class Cluster:
         if token is None:
             raise Unreachable(f"room {room_id!r} is held elsewhere")
         self.held[room_id] = token
+        self.taken_at[room_id] = time.time()
 
     async def hand_over(self, place: str) -> None:
         """Give up a place just made here (a new room, its creation logged): the process the
@@ -170,6 +184,7 @@ class Cluster:
                 return None
             token = await self.leases.take(place)
             if token is not None:
+                self.taken_at[place] = time.time()
                 await self._load(place, token)
                 return None
             found = await self.leases.owner(place)
@@ -200,6 +215,7 @@ class Cluster:
                 self.held.pop(place, None)
                 await self.leases.release({place: token})
             elif entries:
+                self.adopted[place] = time.time()
                 log.info("took %s over (token %d, %d log entries)", place, token, len(entries))
         except BaseException:
             self.held.pop(place, None)
@@ -210,6 +226,8 @@ class Cluster:
     def drop(self, place: str) -> None:
         """Forget a place owned elsewhere now; its sockets (here or forwarded) reconnect."""
         self.held.pop(place, None)
+        self.adopted.pop(place, None)
+        self.taken_at.pop(place, None)
         for conn in self.referee.forget(place):
             self.hub.close(conn, GOING_AWAY, MOVED)
 
@@ -223,7 +241,8 @@ class Cluster:
             return
         self._asked_back = {p: t for p, t in self._asked_back.items() if now - t < 60}
         self._asked_back[place] = now
-        self.hub.request(owner, b"B", orjson.dumps({"place": place, "node": self.node}))
+        asked = {"place": place, "node": self.node, "since": self.started_at}
+        self.hub.request(owner, b"B", orjson.dumps(asked))
 
     async def hand_back(self, place: str) -> bool:
         """Give ``place`` up at a safe moment: dropped from the referee first (no command of
@@ -240,6 +259,18 @@ class Cluster:
         self.handed_back += 1
         log.info("handed %s back (token %d)", place, token)
         return True
+
+    async def joined(self, node: int) -> None:
+        """Another process started: after ``join_settle`` seconds, hand back every place
+        taken over here from a log before it started, one at a time; their sockets
+        reconnect through the proxy, whose hash sends each to the process it names (the one
+        that joined, for its places; here again, at the cost of a reconnect, for a place it
+        names here). Places taken after the join were routed with the new process up."""
+        joined_at = time.time()
+        await asyncio.sleep(self.join_settle)
+        for place, taken in sorted(self.adopted.items()):
+            if taken < joined_at and self.adopted.get(place) == taken and self.hub.up:
+                await self.hand_back(place)
 
     def give_up(self, places: set[str]) -> None:
         """Places whose last writes the store did not keep (memory may be ahead of it, or
@@ -297,6 +328,9 @@ class Cluster:
                     self.leases_lost += 1
                     log.warning("lost the lease of %s: dropping it", place)
                     self.drop(place)
+            for gone in [p for p in self.taken_at if p not in self.held]:  # closed, failed
+                self.taken_at.pop(gone, None)
+                self.adopted.pop(gone, None)
 
     def shard_days(self) -> set[str]:
         """The days of which this process holds a shard of the daily."""
@@ -380,8 +414,19 @@ class Cluster:
             if int(told["node"]) != self.node:
                 self.referee.hear_playing(str(told["date"]), str(told["node"]), told["part"], now)
             outputs = []
+        elif kind == b"J":  # a process started: the places taken meanwhile go back
+            node = int(orjson.loads(body)["node"])
+            if node != self.node:
+                await self.joined(node)
+            return
         elif kind == b"B":  # hand a place back to the process the proxy's hash names
-            await self.hand_back(str(orjson.loads(body)["place"]))
+            asked = orjson.loads(body)
+            place = str(asked["place"])
+            # Only a place taken while the asker was away: one taken since then was routed
+            # with it up (a room first asked for by a request the proxy does not route by
+            # place, say) and stays where it is, its sockets forwarded, as before hand-back.
+            if self.taken_at.get(place, now) < float(asked["since"]):
+                await self.hand_back(place)
             return
         elif kind == b"Q":
             ask = orjson.loads(body)
