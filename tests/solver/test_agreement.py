@@ -67,12 +67,13 @@ def test_solver_agrees_with_plain_search(case: tuple[str, str]) -> None:
         assert replay(game, solution.line).won
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow  # the plain search under any-suit building is costly: make test only
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions(("relaxed",)))
 def test_best_first_agrees_with_plain_search_under_any_suit_building(
     case: tuple[str, str],
 ) -> None:
-    """Relaxed only (the preset the best-first search serves), its own 200 cases."""
+    """Relaxed only (the preset the best-first search serves), its own 120 cases."""
     preset, text = case
     game = Game.from_text(text, preset)
     expected = plain_search(game)
@@ -94,6 +95,7 @@ def test_a_position_called_dead_cannot_be_won(case: tuple[str, str]) -> None:
         assert plain_search(game) is not True, (preset, text)
 
 
+@pytest.mark.slow  # as above
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions(("relaxed",)))
 def test_best_first_without_the_dead_position_test_agrees_too(case: tuple[str, str]) -> None:

@@ -127,7 +127,10 @@ def test_a_won_record_and_the_wire_form_round_trip() -> None:
     assert Analysis.from_dict(data) == analysis
 
 
-@pytest.mark.parametrize(("preset", "deal"), [("classic", DEAL), ("wasp", 4), ("relaxed", 6)])
+@pytest.mark.parametrize(
+    ("preset", "deal"),
+    [("classic", DEAL), ("wasp", 4), pytest.param("relaxed", 6, marks=pytest.mark.slow)],
+)
 def test_the_shared_cache_of_lost_positions_changes_no_verdict(preset: str, deal: int) -> None:
     rng = random.Random(11)
     with_cache = without = 0
