@@ -118,23 +118,33 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
     ]
 
 
-def _order(state: State, step: Step) -> int:
-    """A move's priority (higher first): turn cards over, empty columns, build in suit."""
-    if step.src == DEAL_SOURCE:
-        return 1
-    score = 0
-    if step.src != RESERVE_SOURCE:
-        d = state.down[step.src]
-        if step.at == d and d:
-            score += 8
-        elif step.at == 0:
-            score += 4
-    dest = state.cols[step.dest]
-    if dest:
-        score += 2 if dest[-1] // 13 == step.card // 13 else 1  # same suit first (any-suit)
-    elif step.card % 13 == KING0 and step.src >= 0 and state.down[step.src] == step.at:
-        score += 1
-    return score
+def _scores(state: State, steps: list[Step]) -> list[int]:
+    """Each move's priority (higher first): turn cards over, empty columns, build in suit.
+
+    One loop over plain tuple fields, not a key function per move: this runs for every
+    position expanded.
+    """
+    cols, down = state.cols, state.down
+    out: list[int] = []
+    append = out.append
+    for src, at, dest, card in steps:
+        if src == DEAL_SOURCE:
+            append(1)
+            continue
+        score = 0
+        if src != RESERVE_SOURCE:
+            d = down[src]
+            if at == d and d:
+                score = 8
+            elif at == 0:
+                score = 4
+        onto = cols[dest]
+        if onto:
+            score += 2 if onto[-1] // 13 == card // 13 else 1  # same suit first (any-suit)
+        elif card % 13 == KING0 and src >= 0 and down[src] == at:
+            score += 1
+        append(score)
+    return out
 
 
 def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
@@ -147,13 +157,14 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     split = _split(state, rules, steps, deferred)
     if split is not None:
         return split
-    kept = [
-        s
-        for s in steps
-        if not (deferred and s.card in deferred and not _others_linked(state, s.card))
-    ]
-    kept.sort(key=lambda s: _order(state, s), reverse=True)
-    return [(s, state, deferred) for s in kept]
+    if deferred:
+        steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
+    if len(steps) < 2:
+        return [(s, state, deferred) for s in steps]
+    scores = _scores(state, steps)
+    # A stable sort, highest first (reverse keeps equal moves in their order).
+    order = sorted(range(len(steps)), key=scores.__getitem__, reverse=True)
+    return [(steps[i], state, deferred) for i in order]
 
 
 def _tightens(step: Step | None, after: State) -> bool:

@@ -23,6 +23,7 @@ KING0: Final = 12  # a King's rank index (card % 13)
 DEAL_SOURCE: Final = -2  # the source of the deal move
 RESERVE_SOURCE: Final = -1  # the source of a card played from a reserve cell
 _BYTE: Final = tuple(bytes((i,)) for i in range(256))  # one-byte strings, made once
+_new: Final = tuple.__new__
 RUNS: Final = tuple(bytes(s * 13 + r for r in range(12, -1, -1)) for s in range(4))
 
 
@@ -64,7 +65,7 @@ class State(NamedTuple):
 
     def key(self) -> bytes:
         """A canonical key: columns are interchangeable, except those the stock will be dealt on."""
-        parts = [_BYTE[d] + col for d, col in zip(self.down, self.cols, strict=True)]
+        parts = list(map(bytes.__add__, map(_BYTE.__getitem__, self.down), self.cols))
         fixed = len(self.stock)
         if fixed:
             parts[fixed:] = sorted(parts[fixed:])
@@ -105,42 +106,41 @@ def moves(state: State, rules: Rules, all_empties: bool = False) -> list[Step]:
             tops.append((col[-1], j))
         elif all_empties or j < fixed or not empties or empties[-1] < fixed:
             empties.append(j)
-    ncols = len(cols)
     out: list[Step] = []
-
-    def add(card: int, dest: int) -> None:
-        for j in range(ncols):
-            i = cols[j].find(card)
-            if i >= 0:
-                if i >= down[j] and j != dest:
-                    out.append(Step(j, i, dest, card))
-                return
-        i = reserve.find(card)
-        if i >= 0:
-            out.append(Step(RESERVE_SOURCE, i, dest, card))
-
-    suits = range(4) if rules.build == "any-suit" else None
+    append = out.append
+    # Steps made by tuple.__new__ directly: the NamedTuple's own __new__ is a Python call.
+    suits = (0, 13, 26, 39) if rules.build == "any-suit" else (None,)
     for top, dest in tops:
         rank0 = top % 13
-        if rank0:
-            if suits is None:
-                add(top - 1, dest)
+        if not rank0:
+            continue
+        for base in suits:
+            card = top - 1 if base is None else base + rank0 - 1
+            for j, col in enumerate(cols):
+                i = col.find(card)
+                if i >= 0:
+                    if i >= down[j] and j != dest:
+                        append(_new(Step, (j, i, dest, card)))
+                    break
             else:
-                for suit in suits:
-                    add(suit * 13 + rank0 - 1, dest)
+                i = reserve.find(card)
+                if i >= 0:
+                    append(_new(Step, (RESERVE_SOURCE, i, dest, card)))
     if empties:
         kings_only = rules.empty == "kings"
         for j, col in enumerate(cols):
-            first = down[j]
-            for i in range(first, len(col)):
-                card = col[i]
-                if (i or first) and (not kings_only or card % 13 == KING0):
-                    out.extend(Step(j, i, e, card) for e in empties)
+            # A whole column (no face-down card) into an empty one would change nothing.
+            start = down[j] or 1
+            for i, card in enumerate(col[start:], start):
+                if not kings_only or card % 13 == KING0:
+                    for e in empties:
+                        append(_new(Step, (j, i, e, card)))
         for i, card in enumerate(reserve):
             if not kings_only or card % 13 == KING0:
-                out.extend(Step(RESERVE_SOURCE, i, e, card) for e in empties)
+                for e in empties:
+                    append(_new(Step, (RESERVE_SOURCE, i, e, card)))
     if state.stock:
-        out.append(DEAL_STEP)
+        append(DEAL_STEP)
     return out
 
 
