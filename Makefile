@@ -10,14 +10,14 @@ ARGS ?=
 .PHONY: run check test lint bench clean
 
 # `make run` needs only the server (the runtime package); `make test` adds the dev tools.
-$(BIN)/scorpion: pyproject.toml
+$(BIN)/scorpion: pyproject.toml deploy/requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -e . -c deploy/requirements.lock
 	touch $@
 
 $(VENV)/.dev: $(BIN)/scorpion
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev]' -c deploy/requirements.lock
 	touch $@
 
 run: $(BIN)/scorpion
