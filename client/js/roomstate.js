@@ -130,6 +130,7 @@ export function applyEvent(room, ev, clientNow = Date.now() / 1000) {
     case "rematch": {
       r.phase = "lobby";
       r.ratings = null;
+      r.deal = null; // the next round's deal is told with its results
       r.round = ev.round ?? r.round + 1;
       r.results = null;
       r.timeline = null;

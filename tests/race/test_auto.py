@@ -62,7 +62,7 @@ def test_auto_on_a_lost_game_changes_nothing_and_says_so() -> None:
     assert [r.action for r in h.records if r.kind == "action"] == ["hint"]  # type: ignore[attr-defined]
     racer = h.referee.rooms["room1"].racers["a"]
     assert racer.playing and (racer.autos, racer.hints, racer.clean) == (0, 1, False)
-    assert [(p["hints"], p["clean"]) for p in a.progress()] == [(1, False)]
+    assert [(p["hints"], p["clean"]) for p in a.progress()] == [(0, True), (1, False)]  # start
     # The player decides: give up (or play on) like any game.
     assert a.command("give-up")["status"] == "gave-up"
     assert a.command("auto")["code"] == "finished"
@@ -73,11 +73,11 @@ def test_auto_that_decides_nothing_changes_nothing() -> None:
     # Relaxed deal 9: undecided even at 60 s (docs/winnability.md), so within Auto's budget.
     assert solve(Game.new(9, "relaxed"), max_nodes=AUTO_NODES).verdict == "unknown"
     h, a = solo(deal=9, preset="relaxed", auto=True)
-    before = list(h.records)
+    before, announced = list(h.records), a.progress()
     answer = a.command("auto")
     assert answer["type"] == "refused" and answer["code"] == "auto-unknown"
     assert "no line" in str(answer["message"])
-    assert h.records == before and a.progress() == []
+    assert h.records == before and a.progress() == announced
     racer = h.referee.rooms["room1"].racers["a"]
     assert racer.playing and racer.game.moves_made == 0
 

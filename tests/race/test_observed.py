@@ -88,7 +88,7 @@ def test_relaxed_deal_1_the_score_says_nothing_of_the_card_under_the_ace() -> No
     seen = c.last("view")["view"]
     assert seen["columns"][0]["up"][-4:-2] == [MASK, "AC"]  # type: ignore[index]
     assert seen["score"] is None
-    assert [p["score"] for p in c.progress("a")] == [None, None]
+    assert [p["score"] for p in c.progress("a")] == [None, None, None]  # start, deal, AC>1
     snapshot = h.referee.rooms["room1"].state(h.now)
     assert {p["id"]: p["score"] for p in snapshot["players"]} == {"a": None, "b": None}  # type: ignore[union-attr]
     # Ranked on the cards in order others see (no score): the AC on the 2C counts for Ada

@@ -20,17 +20,19 @@ def test_the_first_change_goes_out_at_once_the_next_ones_together() -> None:
         move = legal_move(game)
         game.play(move)
         assert client.command("move", move=move)["type"] == "applied"
-    events = c.events("progress")
+    first, *events = c.events("progress")
+    # The start's: every racer's numbers on the fresh deal, outside the interval's count.
+    assert [(p["player"], p["moves"]) for p in first["players"]] == [("a", 0), ("b", 0)]
     assert [[p["player"] for p in e["players"]] for e in events] == [["a"]]  # Bo's waits
     move = legal_move(ada)
     ada.play(move)
     a.command("move", move=move)
-    assert len(c.events("progress")) == 1
+    assert len(c.events("progress")) == 2
     h.advance(INTERVAL)  # the interval is up: Bo's move and Ada's second go out together
     last = c.events("progress")[-1]
     assert [(p["player"], p["moves"]) for p in last["players"]] == [("b", 1), ("a", 2)]
     assert last["ranks"] == {"a": 1, "b": 2}
-    assert len(c.events("progress")) == 2
+    assert len(c.events("progress")) == 3
     assert c.events("progress") == b.events("progress") == a.events("progress")
 
 

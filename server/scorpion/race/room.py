@@ -393,7 +393,15 @@ class Room(RoomFeed):
                 "players": list(self.racers),
             },
         )
-        for racer in self.racers.values():
+        # Every racer's numbers on the fresh deal (cards already in order count), as a
+        # newcomer's snapshot has them: the progress events after it carry only changes.
+        racers = self.racers.values()
+        self.emit(
+            out,
+            {"event": "progress", "players": [self.shown(r) for r in racers],
+             "ranks": self.shown_ranks()},
+        )  # fmt: skip
+        for racer in racers:
             self.send_view(out, racer, None)
 
     def finish_round(self, now: float, out: list[Output]) -> None:
