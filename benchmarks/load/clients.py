@@ -115,6 +115,9 @@ class Conn:
             raise RuntimeError(f"hello refused: {frame}")
         self.welcome = frame
         self.version = frame["version"]
+        # A player's seqs go on across sockets in one place (docs/protocol.md, last_seq):
+        # a new socket starting again at 1 would be answered from, or refused by, the past.
+        self.seq = max(self.seq, frame.get("last_seq") or 0)
         self.welcomed = True
         if not resuming:
             self.up.set()
