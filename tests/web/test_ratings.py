@@ -3,11 +3,22 @@ each round is rated once per rule set, a leaver loses as the last."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from support.server import Api, ServerProcess, start_race
+from support.server import Api, Client, ServerProcess, start_race
 
 pytestmark = pytest.mark.backends  # ratings live in the store: SQLite and PostgreSQL
+
+
+async def this_rounds_board(client: Client) -> dict[str, Any]:
+    """The racer's board sent after the round's start (older views may still be unread)."""
+    start = await client.expect(lambda f: f.get("event") == "start", timeout=10)
+    since = next(i for i, f in enumerate(client.frames) if f is start)
+    return await client.expect(
+        lambda f: f.get("type") == "view" and any(f is g for g in client.frames[since:])
+    )
 
 
 async def test_a_friends_room_is_rated_once_its_host_turns_rating_on(
@@ -29,8 +40,13 @@ async def test_a_friends_room_is_rated_once_its_host_turns_rating_on(
     for racer in (ada, bo):
         assert (await racer.client.call("ready"))["type"] == "applied"
     assert (await ada.client.call("start"))["type"] == "applied"
-    await bo.client.expect(lambda f: f.get("event") == "start", timeout=10)
     assert (await ada.client.call("rating", rated=False))["code"] == "not-in-lobby"
+    # Both race (a move each), then Ada gives up: only racing moves a rating up, and only
+    # against racers who raced (docs/rules.md, "Ratings").
+    for racer in (ada, bo):
+        view = await this_rounds_board(racer.client)
+        moved = await racer.client.call("move", move=view["view"]["legal"][0])
+        assert moved["type"] == "applied", moved
     assert (await ada.client.call("give-up"))["type"] == "applied"
     rated = await bo.client.expect(lambda f: f.get("event") == "rated", timeout=15)
     assert rated["round"] == 2

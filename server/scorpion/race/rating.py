@@ -7,6 +7,10 @@ independent, and its rating periods suit a league more than races rated as they 
 
 Only clean results move a rating (no hint, no Auto; quick races allow neither, so this
 is a guard); a racer who left or gave up loses as the last (tied with any other such).
+A rating rises only by racing (fair play: no rating earned by not playing): a racer who
+left, gave up or made no move never gains (their rating may only fall), and a racer's
+gain counts only the racers who made a move (beating a second account that left, gave
+up or sat idle at once earns nothing).
 A player is provisional for their first :data:`PROVISIONAL_RACES` rated races of a rule
 set; the leaderboard lists players with at least :data:`BOARD_RACES`.
 
@@ -20,6 +24,10 @@ estimate that rises as the rating gets surer, the one leaderboards sort by.
 [1, 2, 3]
 >>> shown(25.0, 25.0 / 3)
 1000
+>>> [shown(c["mu_after"], c["sigma_after"]) for c in rate_round(  # a tie of give-ups
+...     [{"player": "a", "rank": 1, "status": "gave-up", "moves": 3},
+...      {"player": "b", "rank": 1, "status": "gave-up", "moves": 0}], {})]
+[1000, 1000]
 """
 
 from __future__ import annotations
@@ -54,16 +62,38 @@ def places(ranking: Sequence[Mapping[str, object]]) -> list[tuple[str, int]]:
     return out
 
 
+def moved(entry: Mapping[str, object]) -> bool:
+    """Whether the racer made a move (an entry without the count is taken as racing)."""
+    return int(entry.get("moves", 1)) > 0  # type: ignore[call-overload]
+
+
+def rate_places(
+    placed: Sequence[tuple[str, int]],
+    before: Mapping[str, tuple[float, float]],
+    model: PlackettLuce,
+) -> dict[str, tuple[float, float]]:
+    """openskill's update of the racers at ``placed`` (places re-counted from 1)."""
+    ranks = sorted({place for _, place in placed})
+    teams = [[model.rating(mu=before[pid][0], sigma=before[pid][1], name=pid)] for pid, _ in placed]
+    rated = model.rate(teams, ranks=[float(ranks.index(place) + 1) for _, place in placed])
+    return {pid: (team[0].mu, team[0].sigma) for (pid, _), team in zip(placed, rated, strict=True)}
+
+
 def rate_round(
     ranking: Sequence[Mapping[str, object]],
     current: Mapping[str, Mapping[str, Any]],
     model: PlackettLuce = MODEL,
 ) -> list[dict[str, Any]]:
     """Each rated racer's change for a round's ``ranking`` (the results' entries), given
-    their ``current`` ratings ({"mu", "sigma"}; absent: new). Empty with fewer than two."""
+    their ``current`` ratings ({"mu", "sigma"}; absent: new). Empty with fewer than two.
+
+    Everyone is rated against everyone; a racer who made a move is rated against the
+    others who did (a gain never counts a racer who did not race), and one who left, gave
+    up or made no move keeps their rating where the update would raise it."""
     placed = places(ranking)
     if len(placed) < 2:
         return []
+    entries = {str(e["player"]): e for e in ranking}
     before = {
         pid: (
             float(current[pid]["mu"]) if pid in current else model.mu,
@@ -71,19 +101,27 @@ def rate_round(
         )
         for pid, _ in placed
     }
-    teams = [[model.rating(mu=before[pid][0], sigma=before[pid][1], name=pid)] for pid, _ in placed]
-    rated = model.rate(teams, ranks=[float(place) for _, place in placed])
-    return [
-        {
-            "player": pid,
-            "place": place,
-            "mu_before": before[pid][0],
-            "sigma_before": before[pid][1],
-            "mu_after": team[0].mu,
-            "sigma_after": team[0].sigma,
-        }
-        for (pid, place), team in zip(placed, rated, strict=True)
-    ]
+    everyone = rate_places(placed, before, model)
+    racing = [(pid, place) for pid, place in placed if moved(entries[pid])]
+    among = rate_places(racing, before, model) if len(racing) >= 2 else {}
+    changes: list[dict[str, Any]] = []
+    for pid, place in placed:
+        entry = entries[pid]
+        stayed = moved(entry) and entry.get("status") not in LEFT
+        after = among.get(pid, before[pid]) if moved(entry) else everyone[pid]
+        if not stayed and shown(*after) > shown(*before[pid]):
+            after = before[pid]  # leaving, giving up or not racing never raises a rating
+        changes.append(
+            {
+                "player": pid,
+                "place": place,
+                "mu_before": before[pid][0],
+                "sigma_before": before[pid][1],
+                "mu_after": after[0],
+                "sigma_after": after[1],
+            }
+        )
+    return changes
 
 
 def change_public(change: Mapping[str, Any]) -> dict[str, object]:
