@@ -372,6 +372,15 @@ async def start_race(
     return room, racers, tokens
 
 
+async def this_rounds_board(client: Client) -> dict[str, Any]:
+    """The racer's board sent after the round's start (older views may still be unread)."""
+    start = await client.expect(lambda f: f.get("event") == "start", timeout=10)
+    since = next(i for i, f in enumerate(client.frames) if f is start)
+    return await client.expect(
+        lambda f: f.get("type") == "view" and any(f is g for g in client.frames[since:])
+    )
+
+
 def last_version(client: Client) -> int:
     """The highest room version the client has received."""
     versions = [f["v"] for f in client.frames if isinstance(f.get("v"), int)]

@@ -9,9 +9,25 @@ from typing import Any
 import pytest
 
 from scorpion.race.league import iso_week, points_for
-from support.server import Api, Client, ServerProcess, place_url, start_race
+from support.server import (
+    Api,
+    Client,
+    Replica,
+    ServerProcess,
+    place_url,
+    start_race,
+    this_rounds_board,
+)
 
 pytestmark = pytest.mark.backends  # the points live in the store: SQLite and PostgreSQL
+
+
+async def both_race(*racers: Replica) -> None:
+    """A move each: a round scores only among racers who raced (docs/rules.md)."""
+    for racer in racers:
+        view = await this_rounds_board(racer.client)
+        moved = await racer.client.call("move", move=view["view"]["legal"][0])
+        assert moved["type"] == "applied", moved
 
 
 def table(body: dict[str, Any], which: str) -> list[tuple[str, int, int]]:
@@ -26,6 +42,8 @@ async def test_a_league_keeps_points_per_round_across_a_rematch_and_a_restart(
         server, api, ["Ada", "Bo"], deal=7, time_limit=1, league=True
     )
     ada, bo = racers["Ada"], racers["Bo"]
+    for racer in (ada, bo):  # a move each: a round scores among racers who raced
+        assert (await racer.act("move", move=racer.pick()))["type"] == "applied"
     assert (await ada.client.call("give-up"))["type"] == "applied"
     results = await bo.client.expect(lambda f: f.get("event") == "results", timeout=15)
     points = {e["player"]: points_for(e["rank"]) for e in results["ranking"]}  # by place
@@ -45,7 +63,7 @@ async def test_a_league_keeps_points_per_round_across_a_rematch_and_a_restart(
     for racer in (ada, bo):
         assert (await racer.client.call("ready"))["type"] == "applied"
     assert (await ada.client.call("start"))["type"] == "applied"
-    await ada.client.expect(lambda f: f.get("event") == "start", timeout=10)
+    await both_race(ada, bo)
     assert (await bo.client.call("give-up"))["type"] == "applied"
     results = await ada.client.expect(
         lambda f: f.get("event") == "results" and f["round"] == 2, timeout=15

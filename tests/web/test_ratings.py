@@ -3,22 +3,11 @@ each round is rated once per rule set, a leaver loses as the last."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from support.server import Api, Client, ServerProcess, start_race
+from support.server import Api, ServerProcess, start_race, this_rounds_board
 
 pytestmark = pytest.mark.backends  # ratings live in the store: SQLite and PostgreSQL
-
-
-async def this_rounds_board(client: Client) -> dict[str, Any]:
-    """The racer's board sent after the round's start (older views may still be unread)."""
-    start = await client.expect(lambda f: f.get("event") == "start", timeout=10)
-    since = next(i for i, f in enumerate(client.frames) if f is start)
-    return await client.expect(
-        lambda f: f.get("type") == "view" and any(f is g for g in client.frames[since:])
-    )
 
 
 async def test_a_friends_room_is_rated_once_its_host_turns_rating_on(
