@@ -61,6 +61,20 @@ def test_kicking_a_racer_ends_their_game_as_left_and_the_race_goes_on() -> None:
     assert h.referee.rooms["room1"].phase == "results"
 
 
+def test_a_rated_or_league_racer_is_not_removed_mid_race() -> None:
+    # Removed, a racer places last: the host would win their rating or league points.
+    for setting in ("rated", "league"):
+        h, a, b, c = racing(**{setting: True})
+        answer = a.command("kick", player="b")
+        assert answer["code"] == "not-allowed", answer
+        assert h.referee.rooms["room1"].racers["b"].playing
+        assert not [e for e in c.events("left") if e["player"] == "b"]
+        b.command("give-up")
+        a.command("give-up")
+        assert h.referee.rooms["room1"].phase == "results"
+        assert a.command("kick", player="b")["type"] == "applied"  # after the race: may
+
+
 def test_a_locked_room_keeps_its_seats_and_lets_anyone_watch() -> None:
     h, a, b, c = lobby()
     assert b.command("lock")["code"] == "not-creator"

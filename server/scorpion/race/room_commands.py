@@ -230,6 +230,11 @@ def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -
         raise RaceError("not-allowed", "You cannot remove yourself: leave, or hand the host role")
     target = seated(room, player, "remove")
     racer = room.racers.get(player)
+    if racer is not None and racer.playing and room.phase in RACING and (room.rated or room.league):
+        # Removed, a racer would place last: the host would win their rating or points.
+        raise RaceError(
+            "not-allowed", "A rated or league race's racers play it out: remove them after it"
+        )
     if racer is not None and racer.playing and room.phase in RACING:
         racer.stop("left", racer.elapsed(now) if room.phase == "racing" else 0.0)
         # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
