@@ -4,9 +4,10 @@ Each finished round gives every racer points by their place in the round's resul
 (:data:`POINTS`, docs/rules.md "A league among friends"); a racer who left the room during
 the round, or made no move, places last and scores nothing (fair play: no point for a
 forfeit), and a round in which fewer than two racers raced scores for nobody (racing alone,
-or against a second account that leaves, earns no points). The points are kept per round (written once: the key is the
-round) with the ISO week (UTC) the round finished in, so the league has a table for each
-week and one for all time, whatever rematches or restarts happen in between.
+or against a second account that leaves, earns no points). The points are kept per round
+(written once: the key is the round) with the ISO week (UTC) the round finished in, so
+the league has a table for each week and one for all time, whatever rematches or restarts
+happen in between.
 
 >>> [(p["player"], p["place"], p["points"]) for p in round_points(
 ...     [{"player": "a", "name": "Ada", "rank": 1, "status": "won"},

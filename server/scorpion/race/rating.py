@@ -64,7 +64,8 @@ def places(ranking: Sequence[Mapping[str, object]]) -> list[tuple[str, int]]:
 
 def moved(entry: Mapping[str, object]) -> bool:
     """Whether the racer made a move (an entry without the count is taken as racing)."""
-    return int(entry.get("moves", 1)) > 0  # type: ignore[call-overload]
+    moves: int = int(entry.get("moves", 1))  # type: ignore[call-overload]
+    return moves > 0
 
 
 def rate_places(
