@@ -43,6 +43,9 @@ def test_a_league_room_shows_its_tables_in_the_results_and_the_lobby(
     for page in (ada, bo):
         expect(card(page, "JH")).to_be_visible(timeout=15_000)
     tap(ada, "2H")  # 2H onto the 3H (points, as in test_results.py): Ada leads, then both give up
+    # Bo deals the stock: a move (a round scores only when two racers made one, docs/rules.md).
+    bo.get_by_role("button", name="Deal", exact=True).click()
+    expect(bo.locator(".racers .racer", has_text="Bo (you)")).to_contain_text("1 move")
     expect(bo.locator(".racers .racer .rank")).to_have_text(["1", "2"])
     give_up(ada)
     give_up(bo)
