@@ -29,6 +29,11 @@ def test_a_league_room_shows_its_tables_in_the_results_and_the_lobby(
     bo = new_page(390, 844, mobile=True)
     link = create_room(ada, server.url, "Ada", deal=1, league=True)
     bo.goto(link)
+    # The invitation says so before Bo sits down: a league (and whether it is rated).
+    expect(bo.locator("[data-invite=league]")).to_have_text(
+        "yes: points per round, kept week after week"
+    )
+    expect(bo.locator("[data-invite=rated]")).to_have_count(0)
     name_player(bo, "Bo")
     for page in (ada, bo):
         expect(page.locator(".settings-list [data-setting=league]")).to_have_text(

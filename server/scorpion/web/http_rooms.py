@@ -78,6 +78,8 @@ async def open_summary(svc: Services, room: str) -> dict[str, Any] | None:
         "racers": len(state["players"]),
         "max_players": settings["max_players"],
         "locked": state["locked"],
+        "rated": bool(settings.get("rated")),  # racing there moves one's rating
+        "league": bool(settings.get("league")),
         "host": host,
         "spectators": state["spectators"],
     }
