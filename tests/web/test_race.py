@@ -123,9 +123,7 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
     ids, tokens = {}, {}
     for name in ("Ann", "Bob", "Cy", "Sam", "Sue"):
         ids[name], tokens[name] = await api.new_player(name)
-    room = await api.new_room(
-        tokens["Ann"], deal=DEAL, max_players=3, time_limit=600, rated=True, league=True
-    )
+    room = await api.new_room(tokens["Ann"], deal=DEAL, max_players=3, time_limit=600)
     clients = {n: await Client.connect(server.ws_url, n) for n in ids}
     for name, client in clients.items():
         welcome = await client.hello(tokens[name], room=room)

@@ -40,6 +40,7 @@ from .outputs import ConnId, Message, Output, Persist
 from .records import HostAction, NameReported, Rematched
 from .room import Room
 from .room_feed import RACING
+from .settings import CHOSEN_DEAL
 
 
 def run(
@@ -276,12 +277,22 @@ def list_room(room: Room, host: Member, listed: bool, now: float, out: list[Outp
     return {"listed": listed}
 
 
+def check_no_chosen_deal(room: Room) -> None:
+    """A rated or league round never deals the number its host chose (who may know its
+    face-down cards); the chosen number deals the first round only, so from then on any
+    room may be rated or made a league."""
+    if isinstance(room.settings.deal, int) and room.round == 0:
+        raise RaceError("not-allowed", f"Not with this room's chosen deal number: {CHOSEN_DEAL}")
+
+
 def set_rating(room: Room, host: Member, rated: bool, now: float, out: list[Output]) -> Message:
     """Rate the room's rounds (per rule set, like quick races) from the next one, or not.
     In the lobby only: a round's rating is settled when it starts."""
     check_host(room, host, "change whether the room is rated")
     if room.phase != "lobby" or room.dealing is not None:
         raise RaceError("not-in-lobby", "The room can be rated or unrated in the lobby only")
+    if rated:
+        check_no_chosen_deal(room)
     if room.settings.rated != rated:
         room.settings = replace(room.settings, rated=rated)
         action = "rate" if rated else "unrate"
@@ -296,6 +307,8 @@ def set_league(room: Room, host: Member, league: bool, now: float, out: list[Out
     check_host(room, host, "make the room a league")
     if room.phase != "lobby" or room.dealing is not None:
         raise RaceError("not-in-lobby", "The room can be made a league in the lobby only")
+    if league:
+        check_no_chosen_deal(room)
     if room.settings.league != league:
         room.settings = replace(room.settings, league=league)
         action = "league" if league else "unleague"

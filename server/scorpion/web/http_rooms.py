@@ -30,6 +30,7 @@ async def create_room(request: Request) -> Response:
     body = await json_body(request, svc.settings.limits, required=False)
     try:
         settings = RoomSettings.from_dict(body)
+        settings.check_stakes()
     except SettingsError as exc:
         raise ApiError(400, "bad-settings", str(exc)) from None
     if not svc.new_rooms.take(player.id):
