@@ -68,7 +68,7 @@ def test_four_racers_are_rated_as_openskill_rates_their_places() -> None:
     assert [c["place"] for c in changes] == [1, 2, 2, 3]
 
 
-def test_a_leaver_loses_as_the_last_and_assisted_results_are_not_rated() -> None:
+def test_a_leaver_and_an_assisted_result_lose_as_the_last() -> None:
     ranking = [
         entry("quit", 1, "gave-up"),  # ahead on cards when they gave up: still last
         entry("a", 2, "won"),
@@ -76,14 +76,23 @@ def test_a_leaver_loses_as_the_last_and_assisted_results_are_not_rated() -> None
         entry("b", 4),
         entry("gone", 5, "left"),
     ]
-    assert places(ranking) == [("a", 1), ("b", 2), ("quit", 3), ("gone", 3)]
+    assert places(ranking) == [("a", 1), ("b", 2), ("quit", 3), ("helped", 3), ("gone", 3)]
     changes = {c["player"]: c for c in rate_round(ranking, {})}
-    assert "helped" not in changes
     assert changes["quit"]["mu_after"] == changes["gone"]["mu_after"] < 25.0
+    assert changes["helped"]["mu_after"] == changes["gone"]["mu_after"]
+
+
+def test_a_hint_is_no_way_out_of_a_losing_race() -> None:
+    # Behind, Bo asks for a hint: left out of the rating, he would lose nothing.
+    ranking = [entry("a", 1, "won"), entry("b", 2, clean=False)]
+    changes = rated(rate_round(ranking, {}))
+    assert changes["b"] < 1000 < changes["a"]
+    ahead = rated(rate_round([entry("b", 1, "won", clean=False), entry("a", 2)], {}))
+    assert ahead["b"] < 1000 < ahead["a"]  # assisted ranks after clean: never a gain
 
 
 def test_nothing_to_rate_alone() -> None:
-    assert rate_round([entry("a", 1, "won"), entry("b", 2, clean=False)], {}) == []
+    assert rate_round([entry("a", 1, "won")], {}) == []
 
 
 def test_what_the_results_show() -> None:

@@ -5,8 +5,9 @@ Plackett-Luce rates one such finish in one update (ties included); Glicko-2 rate
 over a rating period, so a 4-player race must be cut into 6 made-up duels rated as if
 independent, and its rating periods suit a league more than races rated as they end.
 
-Only clean results move a rating (no hint, no Auto; quick races allow neither, so this
-is a guard); a racer who left or gave up loses as the last (tied with any other such).
+Only clean results move a rating up (no hint, no Auto; quick races allow neither): a
+racer who used either loses as the last, as does one who left or gave up (tied with any
+other such), so a hint is no way out of a race one is losing.
 A rating rises only by racing (fair play: no rating earned by not playing): a racer who
 left, gave up or made no move never gains (their rating may only fall), and a racer's
 gain counts only the racers who made a move (beating a second account that left, gave
@@ -49,10 +50,10 @@ def shown(mu: float, sigma: float) -> int:
 
 
 def places(ranking: Sequence[Mapping[str, object]]) -> list[tuple[str, int]]:
-    """Each rated racer's place: the round's ranks among clean results, leavers last."""
-    clean = [e for e in ranking if e.get("clean", True)]
-    stayed = [e for e in clean if e.get("status") not in LEFT]
-    gone = [e for e in clean if e.get("status") in LEFT]
+    """Each racer's place: the round's ranks among clean results of racers who stayed;
+    assisted results, leavers and those who gave up last."""
+    stayed = [e for e in ranking if e.get("clean", True) and e.get("status") not in LEFT]
+    gone = [e for e in ranking if not e.get("clean", True) or e.get("status") in LEFT]
     out: list[tuple[str, int]] = []
     ranks = sorted({int(e["rank"]) for e in stayed})  # type: ignore[call-overload]
     for entry in stayed:
@@ -90,7 +91,7 @@ def rate_round(
 
     Everyone is rated against everyone; a racer who made a move is rated against the
     others who did (a gain never counts a racer who did not race), and one who left, gave
-    up or made no move keeps their rating where the update would raise it."""
+    up, used help or made no move keeps their rating where the update would raise it."""
     placed = places(ranking)
     if len(placed) < 2:
         return []
@@ -108,7 +109,7 @@ def rate_round(
     changes: list[dict[str, Any]] = []
     for pid, place in placed:
         entry = entries[pid]
-        stayed = moved(entry) and entry.get("status") not in LEFT
+        stayed = moved(entry) and entry.get("status") not in LEFT and entry.get("clean", True)
         after = among.get(pid, before[pid]) if moved(entry) else everyone[pid]
         if not stayed and shown(*after) > shown(*before[pid]):
             after = before[pid]  # leaving, giving up or not racing never raises a rating
