@@ -86,7 +86,7 @@ def test_a_room_dealing_its_hosts_chosen_number_is_neither_rated_nor_a_league() 
     a, c = h.connect(ADA, room="room1"), h.connect(CY, room="room1")
     for command, field in (("rating", "rated"), ("league", "league")):
         answer = a.command(command, **{field: True})
-        assert answer["code"] == "not-allowed" and "chosen deal" in str(answer["message"])
+        assert answer["code"] == "not-allowed" and "from its rematch on" in str(answer["message"])
     assert not c.events("rating") and not c.events("league")
     with pytest.raises(SettingsError, match="nobody chose"):
         RoomSettings.from_dict({"deal": 7, "rated": True}).check_stakes()

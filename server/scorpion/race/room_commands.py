@@ -40,7 +40,6 @@ from .outputs import ConnId, Message, Output, Persist
 from .records import HostAction, NameReported, Rematched
 from .room import Room
 from .room_feed import RACING
-from .settings import CHOSEN_DEAL
 
 
 def run(
@@ -282,7 +281,11 @@ def check_no_chosen_deal(room: Room) -> None:
     face-down cards); the chosen number deals the first round only, so from then on any
     room may be rated or made a league."""
     if isinstance(room.settings.deal, int) and room.round == 0:
-        raise RaceError("not-allowed", f"Not with this room's chosen deal number: {CHOSEN_DEAL}")
+        raise RaceError(
+            "not-allowed",
+            "This room first deals the number its host chose: it can be rated or a league "
+            "from its rematch on (whoever picks a deal's number may know its face-down cards)",
+        )
 
 
 def set_rating(room: Room, host: Member, rated: bool, now: float, out: list[Output]) -> Message:

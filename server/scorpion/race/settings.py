@@ -34,8 +34,8 @@ DEAL_CHOICES: Final = ("random", "winnable")
 # Fair undo never takes back a move that showed a card (racer.py); full undo takes back any.
 UNDO_CHOICES: Final = ("fair", "full", "off")
 CHOSEN_DEAL: Final = (
-    "a rated room or a league deals a deal nobody chose ('random' or 'winnable'): whoever "
-    "picks a deal's number may know its face-down cards"
+    "a rated room or a league needs a deal nobody chose (random or winnable): whoever picks "
+    "a deal's number may know its face-down cards"
 )
 
 KEYS: Final = frozenset(
