@@ -112,6 +112,8 @@ export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(i
 export const daily = (date) => request("GET", date ? `/api/daily/${encodeURIComponent(date)}` : "/api/daily");
 /** A player's quick-race rating per rule set and its history (docs/http-api.md, "Ratings"). */
 export const ratings = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/ratings`);
+/** A rule set's rating leaderboard: players with 10 rated races or more (docs/http-api.md). */
+export const ratingBoard = (preset) => request("GET", `/api/ratings/${encodeURIComponent(preset)}`);
 export const stats = (id = player()?.id) => request("GET", `/api/players/${encodeURIComponent(id)}/stats`);
 /** A replay (`path`: /api/replays/...); the token goes along, for your own attempts. */
 export const replay = (path) => request("GET", path);

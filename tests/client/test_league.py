@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from support.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import card, create_room, name_player, nothing_sideways, tap
+from .helpers import create_room, name_player, nothing_sideways
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +27,13 @@ def test_a_league_room_shows_its_tables_in_the_results_and_the_lobby(
 ) -> None:
     ada = new_page(1366, 768)
     bo = new_page(390, 844, mobile=True)
-    link = create_room(ada, server.url, "Ada", deal=1, league=True)
+    link = create_room(ada, server.url, "Ada", league=True)  # a deal nobody chose
     bo.goto(link)
+    # The invitation says so before Bo sits down: a league (and whether it is rated).
+    expect(bo.locator("[data-invite=league]")).to_have_text(
+        "yes: points per round, kept week after week"
+    )
+    expect(bo.locator("[data-invite=rated]")).to_have_count(0)
     name_player(bo, "Bo")
     for page in (ada, bo):
         expect(page.locator(".settings-list [data-setting=league]")).to_have_text(
@@ -41,9 +46,12 @@ def test_a_league_room_shows_its_tables_in_the_results_and_the_lobby(
     bo.locator("[data-action=ready]").click()
     ada.locator("[data-action=start]").click()
     for page in (ada, bo):
-        expect(card(page, "JH")).to_be_visible(timeout=15_000)
-    tap(ada, "2H")  # 2H onto the 3H (points, as in test_results.py): Ada leads, then both give up
-    expect(bo.locator(".racers .racer .rank")).to_have_text(["1", "2"])
+        expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    # Each deals the stock, a move (a round scores only when two racers made one,
+    # docs/rules.md), then both give up on the same board: tied first, 10 points each.
+    for page in (ada, bo):
+        page.get_by_role("button", name="Deal", exact=True).click()
+        expect(page.locator(".racers .racer", has_text="(you)")).to_contain_text("1 move")
     give_up(ada)
     give_up(bo)
     for page in (ada, bo):
@@ -51,9 +59,9 @@ def test_a_league_room_shows_its_tables_in_the_results_and_the_lobby(
         expect(dialog).to_be_visible(timeout=15_000)
         week = dialog.locator("table[data-league=week] tbody tr")
         expect(week).to_have_count(2, timeout=15_000)
-        expect(week.nth(0)).to_contain_text("Ada")
+        expect(week.nth(0)).to_contain_text("Ada")  # equal points and wins: by name
         expect(week.nth(0).locator("td").nth(2)).to_have_text("10")
-        expect(week.nth(1).locator("td").nth(2)).to_have_text("7")
+        expect(week.nth(1).locator("td").nth(2)).to_have_text("10")
         expect(dialog.locator("table[data-league=all] tbody tr")).to_have_count(2)
     ada.get_by_role("dialog", name="Results").locator(".league").scroll_into_view_if_needed()
     ada.screenshot(path=str(screenshots / "league-results.png"))

@@ -8,8 +8,9 @@ import re
 
 from scorpion.engine import Game, card_name, card_text
 from scorpion.race import Output, Player
+from scorpion.race.quick_room import ARRIVAL, QuickSeats, quick_settings
 
-from .harness import Harness
+from .harness import Client, Harness
 
 DEAL = 8_123_456_789_012  # big enough that no other number in a frame can equal it
 PLAYERS = [Player(x, n) for x, n in (("a", "Ada"), ("b", "Bo"), ("c", "Cy"))]
@@ -255,3 +256,69 @@ def test_a_second_account_following_the_leader_learns_no_hidden_card() -> None:
     assert not learned, f"the follower learned {len(learned)} hidden cards: {sorted(learned)}"
     for viewer in ("d", "e", "a", "b", "c"):
         assert not h.learned.get(viewer), (viewer, h.learned[viewer])
+
+
+# ---------------------------------------------------------------- the quick race, rated rooms
+def race_out(h: ScanningHarness, racers: list[Client], steps: int) -> None:
+    """Each racer plays random legal moves (its own replica of the deal), then all give up;
+    no frame before the results names the deal dealt (the winnable search's, not DEAL)."""
+    rng = random.Random(7)
+    deal = h.referee.rooms["room1"].deal
+    games = {c.player.id: Game.new(deal, "classic") for c in racers}
+    for step in range(steps):
+        h.advance(0.25)
+        client = racers[step % len(racers)]
+        game = games[client.player.id]
+        moves = game.legal_moves()
+        if moves and not game.over:
+            move = rng.choice(moves)
+            assert client.command("move", move=str(move))["type"] == "applied"
+            game.play(move)
+    for client in racers:
+        client.command("give-up")
+    ends = next(i for i, (_, m) in enumerate(h.sent) if m.get("event") == "results")
+    for _, message in h.sent[:ends]:
+        texts, numbers = strings_and_numbers(message)
+        assert deal not in numbers and not any(str(deal) in t for t in texts), message
+
+
+def test_no_hidden_card_nor_the_deal_in_a_quick_race_its_rating_or_a_league() -> None:
+    """A quick race (seats, the winnable search, its start by itself) watched by a stranger
+    and a racer's second account; then its rating and a league round's points."""
+    h = ScanningHarness()
+    seats = QuickSeats(tuple(p.id for p in PLAYERS), h.now + ARRIVAL)
+    h.feed(h.referee.create_room("room1", PLAYERS[0], quick_settings("classic"), h.now, seats))
+    watchers = [h.connect(p, room="room1") for p in WATCHERS]
+    racers = [h.connect(p, room="room1") for p in PLAYERS]  # seated as they come: dealt
+    h.advance(3)
+    assert h.referee.rooms["room1"].phase == "racing"
+    assert watchers[0].command("follow", player="a")["type"] == "applied"
+    race_out(h, racers, 150)
+    assert h.revealed and h.frames > 300
+    shown = {p.id: {"before": 1000, "after": 990, "change": -10} for p in PLAYERS}
+    h.feed(h.referee.rated_round("room1", 1, shown))  # type: ignore[arg-type]
+    assert watchers[1].events("rated")[-1]["ratings"] == shown
+    results = watchers[0].events("results")[-1]
+    assert results["deal"] == str(h.referee.rooms["room1"].deal)  # public once over
+
+
+def test_no_hidden_card_nor_the_deal_while_a_rated_league_room_searches_its_deal() -> None:
+    h = ScanningHarness()
+    h.hold_searches = True  # the room says it is dealing while the search runs
+    h.room(PLAYERS[0], deal="winnable", rated=True, league=True, undo="fair")
+    racers = [h.connect(p, room="room1") for p in PLAYERS[:2]]
+    watcher = h.connect(WATCHERS[0], room="room1")
+    for client in racers:
+        client.command("join", **{"as": "player"})
+        client.command("ready")
+    racers[0].seq += 1  # answered once the deal is found
+    start = {"type": "start", "seq": racers[0].seq}
+    h.feed(h.referee.receive(racers[0].conn, start, h.now))
+    assert watcher.events("dealing")[-1]["until"] is not None
+    h.hold_searches = False
+    h.answer_search()
+    h.advance(3)
+    race_out(h, racers, 120)
+    assert h.revealed
+    h.feed(h.referee.league_round("room1", 1, {"a": 10, "b": 7}))
+    assert watcher.events("league-points")[-1]["points"] == {"a": 10, "b": 7}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scorpion.race import (
     HostAction,
     NameReported,
@@ -12,6 +14,8 @@ from scorpion.race import (
     RoomConfig,
     record_from_dict,
 )
+from scorpion.race.errors import SettingsError
+from scorpion.race.settings import RoomSettings
 
 from .harness import Client, Harness, racing
 
@@ -59,6 +63,44 @@ def test_kicking_a_racer_ends_their_game_as_left_and_the_race_goes_on() -> None:
     results = c.events("results")[-1]
     assert {e["player"]: e["status"] for e in results["ranking"]} == {"a": "gave-up", "b": "left"}
     assert h.referee.rooms["room1"].phase == "results"
+
+
+def test_a_rated_or_league_racer_is_not_removed_mid_race() -> None:
+    # Removed, a racer places last: the host would win their rating or league points.
+    for setting in ("rated", "league"):
+        h, a, b, c = racing(**{setting: True})
+        answer = a.command("kick", player="b")
+        assert answer["code"] == "not-allowed", answer
+        assert h.referee.rooms["room1"].racers["b"].playing
+        assert not [e for e in c.events("left") if e["player"] == "b"]
+        b.command("give-up")
+        a.command("give-up")
+        assert h.referee.rooms["room1"].phase == "results"
+        assert a.command("kick", player="b")["type"] == "applied"  # after the race: may
+
+
+def test_a_room_dealing_its_hosts_chosen_number_is_neither_rated_nor_a_league() -> None:
+    # Whoever chose the deal's number may know its face-down cards: no rating, no points.
+    h = Harness()
+    h.room(ADA, deal=7)
+    a, c = h.connect(ADA, room="room1"), h.connect(CY, room="room1")
+    for command, field in (("rating", "rated"), ("league", "league")):
+        answer = a.command(command, **{field: True})
+        assert answer["code"] == "not-allowed" and "from its rematch on" in str(answer["message"])
+    assert not c.events("rating") and not c.events("league")
+    with pytest.raises(SettingsError, match="nobody chose"):
+        RoomSettings.from_dict({"deal": 7, "rated": True}).check_stakes()
+    RoomSettings.from_dict({"deal": "winnable", "league": True}).check_stakes()  # fine
+
+
+def test_a_restored_rated_room_with_a_chosen_number_deals_at_random() -> None:
+    h = Harness()
+    h.room(ADA, deal=7, rated=True)  # as an older record may hold it
+    a = h.connect(ADA, room="room1")
+    a.command("join", **{"as": "player"})
+    a.command("ready")
+    assert a.command("start")["type"] == "applied"
+    assert h.referee.rooms["room1"].deal != 7
 
 
 def test_a_locked_room_keeps_its_seats_and_lets_anyone_watch() -> None:

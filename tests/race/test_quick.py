@@ -78,6 +78,23 @@ def test_a_lone_player_keeps_waiting() -> None:
     assert status is not None and status.waiting == 1 and status.waited == 25.0
 
 
+def test_two_strangers_whose_names_look_alike_race_in_different_rooms() -> None:
+    # A room refuses a name that looks like another's: both in one room, one would be shut
+    # out of their own race. The lookalike waits for the next room instead.
+    q = QuickQueue()
+    q.join(Player("a", "Ada"), "classic", T0, racing=False)
+    q.join(Player("a2", "\u0410da"), "classic", T0 + 1, racing=False)  # a Cyrillic A
+    q.join(Player("b", "Bo"), "classic", T0 + 2, racing=False)
+    formed = q.tick(T0 + SHORT_WAIT, ids())
+    assert [[p.id for p in f.players] for f in formed] == [["a", "b"]]
+    status = q.status("a2", T0 + SHORT_WAIT)
+    assert status is not None and status.room is None and status.waiting == 1
+    for i, p in enumerate(players(3)):
+        q.join(p, "classic", T0 + 20 + i, racing=False)
+    formed = q.tick(T0 + 23, ids())  # four whose names differ: at once
+    assert [[p.id for p in f.players] for f in formed] == [["a2", "p0", "p1", "p2"]]
+
+
 def test_one_queue_per_rule_set() -> None:
     q = QuickQueue()
     q.join(Player("a", "Ada"), "classic", T0, racing=False)

@@ -6,6 +6,7 @@ shown numbers."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
@@ -20,8 +21,10 @@ from scorpion.race.rating import (
 )
 
 
-def entry(player: str, rank: int, status: str = "playing", clean: bool = True) -> dict[str, object]:
-    return {"player": player, "rank": rank, "status": status, "clean": clean}
+def entry(
+    player: str, rank: int, status: str = "playing", clean: bool = True, moves: int = 10
+) -> dict[str, object]:
+    return {"player": player, "rank": rank, "status": status, "clean": clean, "moves": moves}
 
 
 def test_a_duel_of_new_players_by_hand() -> None:
@@ -65,7 +68,7 @@ def test_four_racers_are_rated_as_openskill_rates_their_places() -> None:
     assert [c["place"] for c in changes] == [1, 2, 2, 3]
 
 
-def test_a_leaver_loses_as_the_last_and_assisted_results_are_not_rated() -> None:
+def test_a_leaver_and_an_assisted_result_lose_as_the_last() -> None:
     ranking = [
         entry("quit", 1, "gave-up"),  # ahead on cards when they gave up: still last
         entry("a", 2, "won"),
@@ -73,14 +76,23 @@ def test_a_leaver_loses_as_the_last_and_assisted_results_are_not_rated() -> None
         entry("b", 4),
         entry("gone", 5, "left"),
     ]
-    assert places(ranking) == [("a", 1), ("b", 2), ("quit", 3), ("gone", 3)]
+    assert places(ranking) == [("a", 1), ("b", 2), ("quit", 3), ("helped", 3), ("gone", 3)]
     changes = {c["player"]: c for c in rate_round(ranking, {})}
-    assert "helped" not in changes
     assert changes["quit"]["mu_after"] == changes["gone"]["mu_after"] < 25.0
+    assert changes["helped"]["mu_after"] == changes["gone"]["mu_after"]
+
+
+def test_a_hint_is_no_way_out_of_a_losing_race() -> None:
+    # Behind, Bo asks for a hint: left out of the rating, he would lose nothing.
+    ranking = [entry("a", 1, "won"), entry("b", 2, clean=False)]
+    changes = rated(rate_round(ranking, {}))
+    assert changes["b"] < 1000 < changes["a"]
+    ahead = rated(rate_round([entry("b", 1, "won", clean=False), entry("a", 2)], {}))
+    assert ahead["b"] < 1000 < ahead["a"]  # assisted ranks after clean: never a gain
 
 
 def test_nothing_to_rate_alone() -> None:
-    assert rate_round([entry("a", 1, "won"), entry("b", 2, clean=False)], {}) == []
+    assert rate_round([entry("a", 1, "won")], {}) == []
 
 
 def test_what_the_results_show() -> None:
@@ -93,3 +105,38 @@ def test_what_the_results_show() -> None:
     }  # fmt: skip
     assert public["change"] > 0
     assert change_public({**change, "races": PROVISIONAL_RACES})["provisional"] is False
+
+
+# ---------------------------------------------------------------- fair play: only racing rates
+def rated(changes: list[dict[str, Any]]) -> dict[str, int]:
+    return {c["player"]: shown(c["mu_after"], c["sigma_after"]) for c in changes}
+
+
+def test_two_accounts_giving_up_together_never_raise_their_ratings() -> None:
+    # A tie makes openskill surer (sigma falls), which raises the shown number: two
+    # accounts giving up at once, 30 times over, reached 1505 each without playing.
+    current: dict[str, dict[str, float]] = {}
+    for _ in range(30):
+        changes = rate_round(
+            [entry("a", 1, "gave-up", moves=0), entry("b", 1, "left", moves=2)], current
+        )
+        current = {c["player"]: {"mu": c["mu_after"], "sigma": c["sigma_after"]} for c in changes}
+    assert rated(changes) == {"a": 1000, "b": 1000}
+
+
+def test_beating_a_second_account_that_left_at_once_earns_nothing() -> None:
+    changes = rate_round([entry("a", 1, "playing", moves=0), entry("b", 2, "left", moves=0)], {})
+    assert rated(changes)["a"] == 1000  # sat idle and "won": no gain
+    changes = rate_round([entry("a", 1, "won", moves=90), entry("b", 2, "left", moves=0)], {})
+    assert rated(changes)["a"] == 1000  # played, but against nobody who raced
+    assert rated(changes)["b"] < 1000  # the leaver still loses as the last
+
+
+def test_a_gain_counts_only_the_racers_who_made_a_move() -> None:
+    ranking = [entry("a", 1, "won"), entry("b", 2), entry("idle", 3, moves=0)]
+    changes = {c["player"]: c for c in rate_round(ranking, {})}
+    duel = {c["player"]: c for c in rate_round(ranking[:2], {})}
+    for pid in ("a", "b"):
+        assert changes[pid]["mu_after"] == pytest.approx(duel[pid]["mu_after"])
+        assert changes[pid]["sigma_after"] == pytest.approx(duel[pid]["sigma_after"])
+    assert shown(changes["idle"]["mu_after"], changes["idle"]["sigma_after"]) < 1000

@@ -372,6 +372,21 @@ async def start_race(
     return room, racers, tokens
 
 
+async def this_rounds_board(client: Client, round_: int) -> dict[str, Any]:
+    """The racer's board sent after round ``round_``'s start (older views may be unread)."""
+
+    def is_start(f: Frame) -> bool:
+        return f.get("event") == "start" and f.get("round") == round_
+
+    start = next((f for f in client.frames if is_start(f)), None)
+    if start is None:
+        start = await client.expect(is_start, timeout=10)
+    since = next(i for i, f in enumerate(client.frames) if f is start)
+    return await client.expect(
+        lambda f: f.get("type") == "view" and any(f is g for g in client.frames[since:])
+    )
+
+
 def last_version(client: Client) -> int:
     """The highest room version the client has received."""
     versions = [f["v"] for f in client.frames if isinstance(f.get("v"), int)]

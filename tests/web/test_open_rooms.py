@@ -12,7 +12,7 @@ pytestmark = pytest.mark.backends  # the listing is kept in the store: every pro
 
 async def test_a_listed_room_is_open_to_anyone(server: ServerProcess, api: Api) -> None:
     (_, ada), (_, bo) = await api.new_player("Ada"), await api.new_player("Bo")
-    room = await api.new_room(ada, preset="easy", max_players=4)
+    room = await api.new_room(ada, preset="easy", max_players=4, rated=True)
     assert (await api.call("GET", "/api/rooms")).json() == {"rooms": []}
     host = await Client.connect(place_url(server.ws_url, room=room), "ada")
     await host.hello(ada, room=room)
@@ -22,8 +22,9 @@ async def test_a_listed_room_is_open_to_anyone(server: ServerProcess, api: Api) 
     rooms = (await api.call("GET", "/api/rooms")).json()["rooms"]
     assert rooms == [
         {"room": room, "link": f"/r/{room}", "preset": "easy", "phase": "lobby", "racers": 1,
-         "max_players": 4, "locked": False, "host": "Ada", "spectators": 0}
-    ]  # fmt: skip
+         "max_players": 4, "locked": False, "rated": True, "league": False, "host": "Ada",
+         "spectators": 0}
+    ]  # fmt: skip  # rated: whoever sits down there knows their rating is at stake
     # Anyone may join it: Bo, who has no link but the list.
     guest = await Client.connect(place_url(server.ws_url, room=room), "bo")
     await guest.hello(bo, room=room)

@@ -90,6 +90,35 @@ def check_spectator_frames(
             assert not cards, f"spectator {client.name} saw cards {cards} in {frame}"
 
 
+async def no_secret_over_http(
+    api: Api, room: str, ids: dict[str, str], tokens: dict[str, str], racers: dict[str, Replica]
+) -> None:
+    """Mid-race, every HTTP answer about the race a spectator, a racer's second account or a
+    racer may ask for (the room's summary, the open rooms, the league's tables, the quick
+    queue, ratings, games) names neither the deal nor a card still face down for the asker."""
+    assert (await racers[ids["Ann"]].client.call("list", listed=True))["type"] == "applied"
+    hidden = hidden_at_start(DEAL)
+    paths = [
+        f"/api/rooms/{room}",
+        "/api/rooms",
+        f"/api/rooms/{room}/league",
+        "/api/quick",
+        f"/api/players/{ids['Bob']}/ratings",
+        f"/api/players/{ids['Bob']}/stats",
+        "/api/me/games",
+    ]
+    for name in ("Sam", "Bob"):
+        seen = racers[ids[name]].seen if ids[name] in racers else set()
+        for path in paths:
+            answer = await api.call("GET", path, tokens[name])
+            assert answer.status_code == 200, (path, answer.text)
+            assert str(DEAL) not in answer.text, (name, path, answer.text)
+            leaked = (cards_in(answer.json()) & hidden) - seen
+            assert not leaked, (name, path, leaked)
+    listed = (await api.call("GET", "/api/rooms")).json()["rooms"]
+    assert [r["room"] for r in listed] == [room]  # the check above saw the listed room
+
+
 async def test_full_race_three_players_two_spectators(server: ServerProcess, api: Api) -> None:
     ids, tokens = {}, {}
     for name in ("Ann", "Bob", "Cy", "Sam", "Sue"):
@@ -124,6 +153,7 @@ async def test_full_race_three_players_two_spectators(server: ServerProcess, api
             move = "deal" if turn == 6 and racer.game.stock else racer.pick()
             answer = await racer.act("move", move=move)
             assert answer["type"] == "applied", answer
+    await no_secret_over_http(api, room, ids, tokens, racers)
     bob = racers[ids["Bob"]]
     undo = await bob.act("undo")  # the room's default is fair undo
     if bob.own_view()["can_undo"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.server import Api, ServerProcess, start_race
+from support.server import Api, ServerProcess, start_race, this_rounds_board
 
 pytestmark = pytest.mark.backends  # ratings live in the store: SQLite and PostgreSQL
 
@@ -29,8 +29,13 @@ async def test_a_friends_room_is_rated_once_its_host_turns_rating_on(
     for racer in (ada, bo):
         assert (await racer.client.call("ready"))["type"] == "applied"
     assert (await ada.client.call("start"))["type"] == "applied"
-    await bo.client.expect(lambda f: f.get("event") == "start", timeout=10)
     assert (await ada.client.call("rating", rated=False))["code"] == "not-in-lobby"
+    # Both race (a move each), then Ada gives up: only racing moves a rating up, and only
+    # against racers who raced (docs/rules.md, "Ratings").
+    for racer in (ada, bo):
+        view = await this_rounds_board(racer.client, 2)
+        moved = await racer.client.call("move", move=view["view"]["legal"][0])
+        assert moved["type"] == "applied", moved
     assert (await ada.client.call("give-up"))["type"] == "applied"
     rated = await bo.client.expect(lambda f: f.get("event") == "rated", timeout=15)
     assert rated["round"] == 2
@@ -42,3 +47,16 @@ async def test_a_friends_room_is_rated_once_its_host_turns_rating_on(
     assert mine["ratings"]["classic"]["races"] == 1  # round 1 was unrated; round 2 once
     for racer in (ada, bo):
         await racer.client.close()
+
+
+async def test_a_rated_room_or_a_league_never_deals_a_number_its_host_chose(api: Api) -> None:
+    # Whoever picks a deal's number may know its face-down cards (an earlier race's results
+    # show it; the engine deals it anywhere): no rating and no league points on it.
+    _, token = await api.new_player("Ada")
+    for stake in ("rated", "league"):
+        answer = await api.call("POST", "/api/rooms", token, {"deal": 7, stake: True})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"]["code"] == "bad-settings"
+        assert "nobody chose" in answer.json()["error"]["message"]
+    answer = await api.call("POST", "/api/rooms", token, {"deal": "winnable", "rated": True})
+    assert answer.status_code == 201

@@ -165,7 +165,7 @@ export function mountHome(ctx) {
     h("li.muted", { text: "Looking for open rooms…" }));
   function showOpen(rooms) {
     openList.replaceChildren(...(rooms.length ? rooms.map((room) => h("li.row", { dataset: { room: room.room } },
-      h("span", { style: "flex:1", text: `${PRESETS[room.preset]?.label || room.preset} · ${room.host ? `${room.host}'s room` : "a room"} · ${room.racers}/${room.max_players} racers · ${PHASE_WORDS[room.phase] || room.phase}${room.locked ? " · locked" : ""}` }),
+      h("span", { style: "flex:1", text: `${PRESETS[room.preset]?.label || room.preset} · ${room.host ? `${room.host}'s room` : "a room"} · ${room.racers}/${room.max_players} racers · ${PHASE_WORDS[room.phase] || room.phase}${room.rated ? " · rated" : ""}${room.league ? " · league" : ""}${room.locked ? " · locked" : ""}` }),
       h("a.btn.small", { href: `#/r/${room.room}` }, room.phase === "lobby" && !room.locked && room.racers < room.max_players ? "Join" : "Watch")))
       : [h("li.muted", { text: "No open room right now: list yours from its lobby, or race anyone now." })]));
   }

@@ -81,7 +81,10 @@ function choose(ctx, room, me) {
         h("dt", { text: "Rules" }), h("dd", {}, `${presetLabel(st.preset)} `,
           h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, "How to play")),
         h("dt", { text: "Now" }), h("dd", { text: PHASES[room.phase] || room.phase }),
-        h("dt", { text: "Time limit" }), h("dd", { text: st.time_limit ? `${Math.round(st.time_limit / 60)} minutes` : "none" })),
+        h("dt", { text: "Time limit" }), h("dd", { text: st.time_limit ? `${Math.round(st.time_limit / 60)} minutes` : "none" }),
+        // Before taking a seat: whether the race moves your rating, or scores league points.
+        st.rated ? [h("dt", { text: "Rated" }), h("dd", { dataset: { invite: "rated" }, text: "yes: racing here moves your rating for these rules" })] : null,
+        st.league ? [h("dt", { text: "League" }), h("dd", { dataset: { invite: "league" }, text: "yes: points per round, kept week after week" })] : null),
       h("h3", { text: "Players" }),
       h("ul.players.invite-players", { "aria-label": "Players in the room" }, players),
       h("p.muted", { text: seatNote }),

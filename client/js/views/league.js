@@ -20,7 +20,7 @@ export function leaguePanel(r) {
     body.append(
       table(`This week (${data.week})`, data.week_table, "week"),
       table("All time", data.all_time, "all"),
-      h("p.muted", { text: `Points per round by place: ${data.points.slice(0, -1).join(", ")}, then ${data.points.at(-1)} for every later place. Leaving the room during a round places last.` }));
+      h("p.muted", { text: `Points per round by place: ${data.points.slice(0, -1).join(", ")}, then ${data.points.at(-1)} for every later place. Leaving the room during a round, or making no move, places last with 0 points; a round scores once two racers made a move.` }));
   };
   if (cache.has(key)) {
     fill(cache.get(key));

@@ -16,7 +16,7 @@ export function raceAnyoneLink(preset, text = "Race anyone now") {
 
 export function mountQuick(ctx, preset) {
   const { root, go } = ctx;
-  const waiting = h("p.quick-count", { dataset: { quick: "waiting" }, "aria-live": "polite" });
+  const waiting = h("p.quick-count", { dataset: { quick: "waiting" }, "aria-live": "polite" }, "Joining the queue…");
   const waited = h("p.muted", { dataset: { quick: "waited" } });
   const how = h("p.muted", { dataset: { quick: "how" } });
   const error = h("p.error-text", { role: "alert" });

@@ -138,9 +138,9 @@ function quickRaces() {
     h("ul", {},
       h("li", { text: "Race anyone now gathers the players waiting for the same rules: a race starts at once with 4, or after 15 seconds with at least 2. You wait in one queue at a time, and not while you race: when your race in a friends' room starts, you leave the queue." }),
       h("li", { text: "Quick races are fair whatever the rules allow: fair undo, no hints, no Auto, and a deal the solver proved winnable where it could." }),
-      h("li", { text: "They are rated for their rules. Leaving or giving up ranks you last; only clean results count. You start at 1000, provisional for 5 races; the leaderboard lists players with 10 rated races or more." }),
-      h("li", { text: "A friends' room is unrated unless its host makes it rated (in the create form or the lobby): then every round is rated the same way." }),
-      h("li", { text: "A host may make a room a league: the same link every week, points per round by place (10, 7, 5, 4, 3, 2, then 1), a table for the week and for all time. Leaving the room during a round places you last." })));
+      h("li", { text: "They are rated for their rules. Leaving, giving up or using a hint or Auto ranks you last; only clean results count. A rating rises only by racing: leaving, giving up or making no move never raises it, and beating someone who left or sat idle earns nothing. You start at 1000, provisional for 5 races; the leaderboard lists players with 10 rated races or more." }),
+      h("li", { text: "A friends' room is unrated unless its host makes it rated (in the create form or the lobby): then every round is rated the same way. A rated room or a league never deals a number someone chose (who might know its face-down cards), and its host cannot remove a racer mid-race." }),
+      h("li", { text: "A host may make a room a league: the same link every week, points per round by place (10, 7, 5, 4, 3, 2, then 1), a table for the week and for all time. Leaving the room during a round, or making no move, places you last with 0 points; a round needs two racers who made a move to score." })));
 }
 
 /** #/rules and #/rules/<preset>: a page with a tab per preset. */

@@ -2,15 +2,21 @@
 
 Each finished round gives every racer points by their place in the round's results
 (:data:`POINTS`, docs/rules.md "A league among friends"); a racer who left the room during
-the round places last. The points are kept per round (written once: the key is the
-round) with the ISO week (UTC) the round finished in, so the league has a table for each
-week and one for all time, whatever rematches or restarts happen in between.
+the round, or made no move, places last and scores nothing (fair play: no point for a
+forfeit), and a round in which fewer than two racers raced scores for nobody (racing alone,
+or against a second account that leaves, earns no points). The points are kept per round
+(written once: the key is the round) with the ISO week (UTC) the round finished in, so
+the league has a table for each week and one for all time, whatever rematches or restarts
+happen in between.
 
 >>> [(p["player"], p["place"], p["points"]) for p in round_points(
 ...     [{"player": "a", "name": "Ada", "rank": 1, "status": "won"},
 ...      {"player": "b", "name": "Bo", "rank": 1, "status": "left"},
 ...      {"player": "c", "name": "Cy", "rank": 3, "status": "gave-up"}])]
-[('a', 1, 10), ('b', 3, 5), ('c', 2, 7)]
+[('a', 1, 10), ('b', 3, 0), ('c', 2, 7)]
+>>> round_points([{"player": "a", "rank": 1, "status": "won", "moves": 80},
+...               {"player": "b", "rank": 2, "status": "gave-up", "moves": 0}])
+[]
 >>> iso_week(1_796_000_000.0)
 '2026-W49'
 >>> [(r["rank"], r["player"], r["points"]) for r in standings(
@@ -39,24 +45,34 @@ def points_for(place: int) -> int:
     return POINTS[place - 1] if place <= len(POINTS) else LATER
 
 
+def raced(entry: Mapping[str, object]) -> bool:
+    """Whether the racer raced the round: stayed in the room and made a move (an entry
+    without the count is taken as racing)."""
+    moves = int(entry.get("moves", 1))  # type: ignore[call-overload]
+    return entry.get("status") not in LEFT and moves > 0
+
+
 def round_points(ranking: Sequence[Mapping[str, object]]) -> list[dict[str, Any]]:
     """Each racer's place and points in a round: the results' ranks (ties share a place;
     assisted results already rank after clean ones; giving up is an ordinary end, ranked by
-    progress), and a racer who left the room during the round places last (tied with any
-    other who did)."""
-    stayed = [e for e in ranking if e.get("status") not in LEFT]
+    progress); a racer who left the room during the round or made no move places last
+    (tied with any other such) and scores 0. Empty when fewer than two raced."""
+    stayed = [e for e in ranking if raced(e)]
+    if len(stayed) < 2:
+        return []
     ranks = sorted({int(e["rank"]) for e in stayed})  # type: ignore[call-overload]
     places = {str(e["player"]): ranks.index(int(e["rank"])) + 1 for e in stayed}  # type: ignore[call-overload]
     last = len(ranks) + 1
     out: list[dict[str, Any]] = []
     for entry in ranking:
-        place = places.get(str(entry["player"]), last)
+        player = str(entry["player"])
+        place = places.get(player, last)
         out.append(
             {
-                "player": str(entry["player"]),
+                "player": player,
                 "name": str(entry.get("name", "")),
                 "place": place,
-                "points": points_for(place),
+                "points": points_for(place) if player in places else 0,
             }
         )
     return out

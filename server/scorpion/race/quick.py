@@ -7,7 +7,8 @@ says which rows changed; the web layer runs each step in one store transaction.
 
 A room forms as soon as a rule set has :data:`ROOM_SIZE` players waiting, or when its
 longest waiter has waited :data:`SHORT_WAIT` seconds and at least :data:`MIN_RACERS`
-wait. A player is in one queue at most, and not in a queue while racing (a quick race or a
+wait (never two whose names look alike: a room refuses such a pair). A player is in one
+queue at most, and not in a queue while racing (a quick race or a
 friends' room's race: a waiting player whose race in a room starts leaves the queue).
 
 >>> q = QuickQueue()
@@ -30,6 +31,7 @@ from typing import Final
 
 from scorpion.engine.rules import PRESETS
 
+from .confusables import skeleton
 from .errors import RaceError
 from .players import Player
 
@@ -119,6 +121,27 @@ class RoomFormed:
     room: str
     preset: str
     players: tuple[Player, ...]
+
+
+def distinct_names(waiting: list[Waiting]) -> list[Waiting]:
+    """The longest waiters (at most :data:`ROOM_SIZE`) whose names do not look alike: a room
+    refuses a name that looks like another's (members.check_name), so two strangers both
+    called "Ada" are matched into different rooms, and nobody is shut out of their race.
+
+    >>> [e.player for e in distinct_names([Waiting("a", "Ada", "classic", 0, 0),
+    ...     Waiting("b", "\u0410da", "classic", 1, 1), Waiting("c", "Bo", "classic", 2, 2)])]
+    ['a', 'c']
+    """
+    group: list[Waiting] = []
+    names: set[str] = set()
+    for entry in waiting:
+        name = skeleton(entry.name)
+        if name not in names:
+            group.append(entry)
+            names.add(name)
+            if len(group) == ROOM_SIZE:
+                break
+    return group
 
 
 class QuickQueue:
@@ -224,10 +247,14 @@ class QuickQueue:
         formed: list[RoomFormed] = []
         for preset in sorted({e.preset for e in self.entries.values() if e.room is None}):
             waiting = self.waiting(preset)
-            while len(waiting) >= ROOM_SIZE or (
-                len(waiting) >= MIN_RACERS and now >= waiting[0].joined + SHORT_WAIT
-            ):
-                group, waiting = waiting[:ROOM_SIZE], waiting[ROOM_SIZE:]
+            while True:
+                group = distinct_names(waiting)
+                if not (
+                    len(group) >= ROOM_SIZE
+                    or (len(group) >= MIN_RACERS and now >= group[0].joined + SHORT_WAIT)
+                ):
+                    break
+                waiting = [e for e in waiting if e not in group]
                 room = new_room_id()
                 for entry in group:
                     self._put(replace(entry, room=room, formed=now))

@@ -493,7 +493,8 @@ class Room(RoomFeed):
         the answer waits for :meth:`dealt`)."""
         racers = self.check_start(member)
         deal = self.settings.deal
-        if isinstance(deal, int) and self.round == 0:
+        stakes = self.settings.rated or self.settings.league  # never a deal someone chose
+        if isinstance(deal, int) and self.round == 0 and not stakes:
             return self.start_round(deal, False, racers, now, out)
         if deal == "winnable":  # the room is told, and waits (at most deal_wait seconds)
             self.dealing = SearchTicket(self.id, self.round, member.id, seq, "start")

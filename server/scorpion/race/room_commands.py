@@ -230,6 +230,11 @@ def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -
         raise RaceError("not-allowed", "You cannot remove yourself: leave, or hand the host role")
     target = seated(room, player, "remove")
     racer = room.racers.get(player)
+    if racer is not None and racer.playing and room.phase in RACING and (room.rated or room.league):
+        # Removed, a racer would place last: the host would win their rating or points.
+        raise RaceError(
+            "not-allowed", "A rated or league race's racers play it out: remove them after it"
+        )
     if racer is not None and racer.playing and room.phase in RACING:
         racer.stop("left", racer.elapsed(now) if room.phase == "racing" else 0.0)
         # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
@@ -271,12 +276,26 @@ def list_room(room: Room, host: Member, listed: bool, now: float, out: list[Outp
     return {"listed": listed}
 
 
+def check_no_chosen_deal(room: Room) -> None:
+    """A rated or league round never deals the number its host chose (who may know its
+    face-down cards); the chosen number deals the first round only, so from then on any
+    room may be rated or made a league."""
+    if isinstance(room.settings.deal, int) and room.round == 0:
+        raise RaceError(
+            "not-allowed",
+            "This room first deals the number its host chose: it can be rated or a league "
+            "from its rematch on (whoever picks a deal's number may know its face-down cards)",
+        )
+
+
 def set_rating(room: Room, host: Member, rated: bool, now: float, out: list[Output]) -> Message:
     """Rate the room's rounds (per rule set, like quick races) from the next one, or not.
     In the lobby only: a round's rating is settled when it starts."""
     check_host(room, host, "change whether the room is rated")
     if room.phase != "lobby" or room.dealing is not None:
         raise RaceError("not-in-lobby", "The room can be rated or unrated in the lobby only")
+    if rated:
+        check_no_chosen_deal(room)
     if room.settings.rated != rated:
         room.settings = replace(room.settings, rated=rated)
         action = "rate" if rated else "unrate"
@@ -291,6 +310,8 @@ def set_league(room: Room, host: Member, league: bool, now: float, out: list[Out
     check_host(room, host, "make the room a league")
     if room.phase != "lobby" or room.dealing is not None:
         raise RaceError("not-in-lobby", "The room can be made a league in the lobby only")
+    if league:
+        check_no_chosen_deal(room)
     if room.settings.league != league:
         room.settings = replace(room.settings, league=league)
         action = "league" if league else "unleague"

@@ -33,6 +33,10 @@ MAX_TIME_LIMIT: Final = 3 * 3600
 DEAL_CHOICES: Final = ("random", "winnable")
 # Fair undo never takes back a move that showed a card (racer.py); full undo takes back any.
 UNDO_CHOICES: Final = ("fair", "full", "off")
+CHOSEN_DEAL: Final = (
+    "a rated room or a league needs a deal nobody chose (random or winnable): whoever picks "
+    "a deal's number may know its face-down cards"
+)
 
 KEYS: Final = frozenset(
     ("preset", "deal", "max_players", "time_limit", "undo", "hints", "auto", "rated", "league")
@@ -128,6 +132,13 @@ class RoomSettings:
             rated=_bool(data, "rated", False),
             league=_bool(data, "league", False),
         )
+
+    def check_stakes(self) -> None:
+        """SettingsError for a rated room or a league that deals a number its host chose:
+        whoever chose it may know every face-down card (fair play; a new room only: a room
+        restored from its records is not refused, its start deals at random instead)."""
+        if isinstance(self.deal, int) and (self.rated or self.league):
+            raise SettingsError(CHOSEN_DEAL)
 
     @property
     def deal_kind(self) -> str:

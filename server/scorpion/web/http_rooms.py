@@ -30,6 +30,7 @@ async def create_room(request: Request) -> Response:
     body = await json_body(request, svc.settings.limits, required=False)
     try:
         settings = RoomSettings.from_dict(body)
+        settings.check_stakes()
     except SettingsError as exc:
         raise ApiError(400, "bad-settings", str(exc)) from None
     if not svc.new_rooms.take(player.id):
@@ -78,6 +79,8 @@ async def open_summary(svc: Services, room: str) -> dict[str, Any] | None:
         "racers": len(state["players"]),
         "max_players": settings["max_players"],
         "locked": state["locked"],
+        "rated": bool(settings.get("rated")),  # racing there moves one's rating
+        "league": bool(settings.get("league")),
         "host": host,
         "spectators": state["spectators"],
     }

@@ -48,6 +48,8 @@ class Leagues:
     async def keep(self, record: RoundFinished) -> bool:
         """Keep the round's points (once) and tell the room. False: kept already."""
         points = round_points(record.ranking)
+        if not points:  # fewer than two raced: the round scores for nobody
+            return False
         try:
             kept = await self.store.league_round(
                 record.room, record.round, iso_week(record.at), points, record.at
