@@ -24,10 +24,11 @@ from scorpion.cluster import Leases
 from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
-from scorpion.race.daily import PLAYING_EVERY
+from scorpion.race.daily import PLAYING_EVERY, merge_playing, utc_date
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import (
     GOING_AWAY,
+    daily_key,
     date_of,
     practice_key,
     practice_player,
@@ -49,6 +50,7 @@ HAND_BACK_EVERY = 5.0  # seconds between two requests to hand one place back
 # later: over nginx's fail_timeout (10 s), during which nginx still skips a process that
 # refused connections while it was away.
 JOIN_SETTLE = 12.0
+PART = ":part"  # a summary ask for ``daily:<date>:part``: this process's "playing now" part
 
 
 def hinted_place(query: Mapping[str, str], shards: int) -> str | None:
@@ -100,6 +102,9 @@ class Cluster:
         # perhaps not where the proxy's hash puts them; handed back when a process joins.
         self.adopted: dict[str, float] = {}  # place: when it was taken (time.time())
         self.taken_at: dict[str, float] = {}  # every place held: when this process took it
+        # Shards of today's daily taken here for a summary, not for a socket the proxy sent
+        # here: handed back whenever the process the hash names asks for them.
+        self.unrouted: set[str] = set()
         self.started_at = time.time()  # told with a hand-back request
         self.join_settle = JOIN_SETTLE
 
@@ -228,6 +233,7 @@ class Cluster:
         self.held.pop(place, None)
         self.adopted.pop(place, None)
         self.taken_at.pop(place, None)
+        self.unrouted.discard(place)
         for conn in self.referee.forget(place):
             self.hub.close(conn, GOING_AWAY, MOVED)
 
@@ -425,12 +431,16 @@ class Cluster:
             # Only a place taken while the asker was away: one taken since then was routed
             # with it up (a room first asked for by a request the proxy does not route by
             # place, say) and stays where it is, its sockets forwarded, as before hand-back.
-            if self.taken_at.get(place, now) < float(asked["since"]):
+            if place in self.unrouted or self.taken_at.get(place, now) < float(asked["since"]):
                 await self.hand_back(place)
             return
         elif kind == b"Q":
             ask = orjson.loads(body)
-            state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None
+            place = str(ask["place"])
+            if place.endswith(PART):
+                state = self.playing_part(str(date_of(place)))
+            else:
+                state = self.summary_here(place, now) if place in self.held else None
             self.hub.request(
                 int(ask["node"]), b"R", orjson.dumps({"id": ask["id"], "state": state})
             )
@@ -456,10 +466,51 @@ class Cluster:
             return self.referee.room_summary(place, now)
         return self.referee.daily_summary(date, now)
 
+    def playing_part(self, date: str) -> Message | None:
+        """ "Playing now" of the shards of a day's daily held here (None: none held)."""
+        daily = self.referee.dailies.get(date)
+        return daily.playing_part() if daily is not None and date in self.shard_days() else None
+
+    async def day_summary(self, date: str) -> Message | None:
+        """A split daily's summary: this process's, with "playing now" merged afresh from
+        the part of every process holding shards of the day (asked over Redis, as an
+        unsplit daily's summary is asked of its owner), so a request right after a move or
+        a finish counts it wherever its shard lives, not one ``playing`` round later. A
+        shard of today nobody holds (its players not back since a restart) is taken here,
+        so that its attempts going on count; it goes back to the process the proxy's hash
+        names at its first socket there (hand-back)."""
+        now = time.time()
+        shards = self.referee.config.daily_shards
+        keys = [shard_key(date, shard, shards) for shard in range(shards)]
+        owners = await self.leases.live_owners(keys)
+        for key in keys if date == utc_date(now) else []:
+            if key not in owners and key not in self.held:
+                node = await self.route(key)
+                if node is None:
+                    self.unrouted.add(key)
+                else:
+                    owners[key] = node
+        state = self.summary_here(daily_key(date), now)
+        if state is None:
+            return None
+        nodes = sorted({node for key, node in owners.items() if key not in self.held})
+        asked = [self.forwarder.ask(node, daily_key(date) + PART) for node in nodes]
+        parts = await asyncio.gather(*asked, return_exceptions=True)
+        own = self.playing_part(date)
+        found = [part for part in (own, *parts) if isinstance(part, dict)]
+        if len(found) < len(parts) + (own is not None):  # an owner unreachable or gone now
+            return state  # the parts heard last (at most a few seconds old)
+        state["playing"] = merge_playing(found)
+        return state
+
     async def summary(self, place: str) -> Message | None:
         """A place's summary from its owner (this process or, over Redis, another). A daily
         nobody holds is not taken for it (``GET /api/daily`` is not routed by the proxy: the
-        daily's sockets are): nobody plays it now, and this process knows its deal."""
+        daily's sockets are): nobody plays it now, and this process knows its deal. A split
+        daily's is gathered from its shards' owners (:meth:`day_summary`)."""
+        date, split = date_of(place), self.referee.config.daily_shards > 1
+        if date is not None and split and shard_of_key(place) is None:
+            return await self.day_summary(date)
         if date_of(place) is not None and place not in self.held:
             found = await self.leases.owner(place)
             if found is None or not found[1]:
