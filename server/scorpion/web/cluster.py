@@ -124,7 +124,7 @@ class Cluster:
                 break
             await asyncio.sleep(0.05)
         # Tell the others: the places they took while this process was away go back.
-        self.hub.request(EVERY_NODE, b"J", orjson.dumps({"node": node}))
+        self.hub.request(EVERY_NODE, b"J", orjson.dumps({"node": node, "since": self.started_at}))
         return node
 
     def loops(self) -> dict[str, Callable[[], Any]]:
@@ -266,13 +266,15 @@ class Cluster:
         log.info("handed %s back (token %d)", place, token)
         return True
 
-    async def joined(self, node: int) -> None:
-        """Another process started: after ``join_settle`` seconds, hand back every place
-        taken over here from a log before it started, one at a time; their sockets
-        reconnect through the proxy, whose hash sends each to the process it names (the one
-        that joined, for its places; here again, at the cost of a reconnect, for a place it
-        names here). Places taken after the join were routed with the new process up."""
-        joined_at = time.time()
+    async def joined(self, node: int, since: float) -> None:
+        """Another process started (at ``since``, by its clock): after ``join_settle``
+        seconds, hand back every place taken over here from a log before it started, one at
+        a time; their sockets reconnect through the proxy, whose hash sends each to the
+        process it names (the one that joined, for its places; here again, at the cost of a
+        reconnect, for a place it names here). Places taken after it started were routed
+        with it up, so they stay: its start, not when its message arrived here (late on a
+        busy process), is what counts."""
+        joined_at = since
         await asyncio.sleep(self.join_settle)
         for place, taken in sorted(self.adopted.items()):
             if taken < joined_at and self.adopted.get(place) == taken and self.hub.up:
@@ -421,9 +423,10 @@ class Cluster:
                 self.referee.hear_playing(str(told["date"]), str(told["node"]), told["part"], now)
             outputs = []
         elif kind == b"J":  # a process started: the places taken meanwhile go back
-            node = int(orjson.loads(body)["node"])
-            if node != self.node:
-                await self.joined(node)
+            joined = orjson.loads(body)
+            node = int(joined["node"])
+            if node != self.node:  # a process of the previous version tells no start: now
+                await self.joined(node, float(joined.get("since", now)))
             return
         elif kind == b"B":  # hand a place back to the process the proxy's hash names
             asked = orjson.loads(body)
