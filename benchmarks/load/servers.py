@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -96,12 +97,14 @@ def children(parent: int) -> list[int]:
 class Usage:
     """The server's CPU seconds (user + system) and resident memory at one moment (summed
     over the app processes of a deployment); ``infra``: the CPU seconds of each process of
-    the services beside them (nginx, PostgreSQL, Redis), by service."""
+    the services beside them (nginx, PostgreSQL, Redis), by service; ``apps``: each app
+    process's CPU seconds (a deployment's), for its share of the work."""
 
     at: float
     cpu: float
     rss: int
     infra: dict[str, dict[int, float]] = field(default_factory=dict)
+    apps: tuple[float, ...] = ()
 
     @classmethod
     def of(cls, pid: int) -> Usage:
@@ -320,7 +323,18 @@ class Deployment(Loopback):
             sum(cpu for cpu, _ in readings),
             sum(rss for _, rss in readings),
             {name: cpu_by_pid(children(pid)) for name, pid in infra.items()},
+            tuple(cpu for cpu, _ in readings),
         )
+
+    def counter(self, name: str) -> list[float]:
+        """A counter of each app process, read from its /metrics (0 when absent)."""
+        found = []
+        for app in self.apps:
+            with urllib.request.urlopen(app.url + "/metrics", timeout=10.0) as answer:
+                text = answer.read().decode()
+            value = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
+            found.append(float(value.group(1)) if value else 0.0)
+        return found
 
     def log(self) -> str:
         return "\n".join(app.log() for app in self.apps) + self.nginx.log()

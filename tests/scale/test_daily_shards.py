@@ -51,6 +51,11 @@ async def test_a_days_players_spread_over_the_processes(cluster: Cluster, api: A
     held = {player_daily_key(day, r.id, DAILY_SHARDS) for r in racers}
     assert set(leases) == held and all(shard_of_key(k) is not None for k in held)
     assert len(set(leases.values())) >= 2, leases  # the day is spread over processes
+    # The day's page, from whichever process nginx picks, asks every shard's owner at once:
+    # every move just acknowledged is counted, not one ``playing`` round later.
+    live = (await api.call("GET", f"/api/daily/{day}")).json()
+    assert live["playing"]["count"] == PLAYERS
+    assert all(entry["moves"] == 1 for entry in live["playing"]["top"])
     # "Playing now" counts every shard's players, on every shard's sockets.
     for racer in (racers[0], racers[-1]):
         await racer.client.expect(
@@ -64,6 +69,9 @@ async def test_a_days_players_spread_over_the_processes(cluster: Cluster, api: A
         lambda f: f.get("event") == "playing" and f.get("leaderboard", {}).get("size") == PLAYERS,
         timeout=15,
     )
+    # The day's page reads the leaderboard of every shard from the store at once.
+    daily = (await api.call("GET", f"/api/daily/{day}")).json()
+    assert daily["leaderboard"]["size"] == PLAYERS and daily["playing"]["count"] == 0
     # A second attempt is unranked, and the store kept one ranked game per player.
     again = await racers[0].client.call("start")
     assert (again["ranked"], again["attempt"]) == (False, 2)
