@@ -122,6 +122,7 @@ class Setup:
     processes: int = 1
     redis: bool = False
     nginx: bool = False  # nginx before the app even with one process and no Redis
+    daily_shards: int | None = None  # the apps' --daily-shards (None: their default)
 
     @property
     def deployed(self) -> bool:
@@ -135,6 +136,7 @@ class Setup:
             f"{apps}, {db}"
             + (" + Redis" if self.redis else "")
             + (", behind nginx" if self.deployed else "")
+            + (f", {self.daily_shards} daily shards" if self.daily_shards is not None else "")
         )
 
 
@@ -307,7 +309,9 @@ class Deployment(Loopback):
     def __init__(self, data_dir: Path, limits: dict[str, float] | None) -> None:
         shared = SETUP.redis or SETUP.processes > 1
         db = Services.database() if shared or SETUP.postgres else str(data_dir / "scorpion.db")
-        args = ("--redis", Services.redis_url()) if SETUP.redis else ()
+        args: tuple[str, ...] = ("--redis", Services.redis_url()) if SETUP.redis else ()
+        if SETUP.daily_shards is not None:
+            args += ("--daily-shards", str(SETUP.daily_shards))
         self.apps = [ServerProcess.app(data_dir / f"app{i}.log", db, limits, *args)
                      for i in range(SETUP.processes)]  # fmt: skip
         self.nginx = Nginx([app.port for app in self.apps], connections=60_000)
