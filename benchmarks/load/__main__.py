@@ -109,6 +109,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--redis", action="store_true", help="app processes on a redis-server (PostgreSQL)"
     )
     parser.add_argument("--nginx", action="store_true", help="nginx before one app process")
+    parser.add_argument(
+        "--daily-shards", type=int, help="the app processes' --daily-shards (their default)"
+    )
     parser.add_argument("--out", type=Path, help="also write the table (and command) here")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
@@ -128,7 +131,9 @@ def raise_file_limit() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    servers.SETUP = servers.Setup(args.postgres, args.processes, args.redis, args.nginx)
+    servers.SETUP = servers.Setup(
+        args.postgres, args.processes, args.redis, args.nginx, args.daily_shards
+    )
     files = raise_file_limit()
     started = time.time()
     rows = []

@@ -75,6 +75,7 @@ class Conn:
         self.closed: asyncio.Event = asyncio.Event()
         self.up: asyncio.Event = asyncio.Event()  # open and welcomed
         self.frames = 0
+        self.shard: int | None = None  # a split daily's shard, named in the socket's hint
         self.hello: dict[str, Any] = {}
         self.resume_until = 0.0  # reconnect after a drop until then (wall clock)
         self.resumed = 0  # reconnections that got a welcome
@@ -88,13 +89,19 @@ class Conn:
         read: bool = True,
         sock: Any = None,
         resuming: bool = False,
+        shard: int | None = None,
         **hello: Any,
     ) -> Frame:
-        """Connect and say ``hello``; the ``welcome`` (a refusal raises)."""
+        """Connect and say ``hello``; the ``welcome`` (a refusal raises). ``shard``: the
+        player's shard of a split daily (``daily_shard``), named in the hint."""
         self.closed.clear()
         self.hello = hello
+        if shard is not None:
+            self.shard = shard
         # The place as the URL's routing hint, as the browser client does (docs/protocol.md).
         hint = {key: hello[key] for key in ("room", "daily") if key in hello}
+        if "daily" in hint and self.shard is not None:
+            hint["shard"] = str(self.shard)
         self.ws = await asyncio.wait_for(
             connect(
                 f"{self.url}?{urlencode(hint)}" if hint else self.url,
@@ -252,7 +259,11 @@ async def post(http: httpx.AsyncClient, path: str, body: Any, token: str = "") -
 async def new_player(http: httpx.AsyncClient, name: str) -> tuple[str, str]:
     """POST /api/players: the player's (id, token)."""
     body = await post(http, "/api/players", {"name": name})
+    SHARDS[body["player"]["id"]] = int(body["player"].get("daily_shard", 0))
     return body["player"]["id"], body["token"]
+
+
+SHARDS: dict[str, int] = {}  # player id: their shard of a split daily, as the server said
 
 
 async def new_room(http: httpx.AsyncClient, token: str, settings: dict[str, Any]) -> str:

@@ -10,7 +10,16 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from .clients import Conn, Record, answered, gather_bounded, new_player, new_room, sleep_until
+from .clients import (
+    SHARDS,
+    Conn,
+    Record,
+    answered,
+    gather_bounded,
+    new_player,
+    new_room,
+    sleep_until,
+)
 from .roles import Step, paced
 from .workers import Ready, role
 
@@ -82,7 +91,10 @@ async def daily(spec: dict[str, Any], record: Record, ready: Ready) -> None:
         Conn(spec["url"], token, record, "daily" if i < spec["players"] else "watcher")
         for i, (_, token) in enumerate(players)
     ]
-    await gather_bounded([conn.open(daily=today) for conn in conns], 100)
+    # Each socket's hint names its player's shard of the day, as the browser client's does.
+    shards = [SHARDS.get(pid, 0) for pid, _ in players]
+    opening = [conn.open(daily=today, shard=s) for conn, s in zip(conns, shards, strict=True)]
+    await gather_bounded(opening, 100)
     playing = conns[: spec["players"]]
     starts = await gather_bounded([conn.call("start") for conn in playing])
     go = await ready()

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import crowd, roles  # noqa: F401  (registers the roles)
 from .report import Row, measure
-from .servers import BENCHMARKS, ServerProcess
+from .servers import BENCHMARKS, Deployment, ServerProcess
 from .workers import Result, run
 
 # The winning lines of classic deals 1-2000 (benchmarks/solve_deals.py): a fixed input, so
@@ -311,6 +311,16 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
             for n, playing in shares
         ]  # fmt: skip
         result = run(parts, {"daily": (0.0, seconds)}, server.usage)
+        # Each process's share of the day: the commands its sockets sent (a daily socket
+        # reaches its shard's owner through nginx), the forwarded ones, and its CPU.
+        shares = ""
+        if isinstance(server, Deployment) and len(server.apps) > 1:
+            commands = server.counter("scorpion_commands_total")
+            forwarded = server.counter("scorpion_forwarded_commands_total")
+            shares = (
+                f"; per process: commands {percents(commands)}, CPU {app_cpu(result)}, "
+                f"forwarded commands {sum(forwarded):.0f}"
+            )
     row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
                   "daily", players, True)  # fmt: skip
     frames = sum(e.get("watcher_frames", 0) for e in result.extra)
@@ -318,9 +328,30 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
     dropped = sum(1 for g, _ in result.dropped if g == "watcher")
     row.note = (
         f"{watchers} watching: {frames / max(1, watchers) / seconds:.1f} frames per socket "
-        f"per second; watchers dropped {dropped}"
+        f"per second; watchers dropped {dropped}{shares}"
     )
     return [row]
+
+
+def percents(values: list[float]) -> str:
+    """Each value's share of their sum, in percent (an even split of 3 is 33/33/33).
+
+    >>> percents([1.0, 1.0, 2.0])
+    '25/25/50 %'
+    """
+    total = sum(values) or 1.0
+    return "/".join(f"{100 * v / total:.0f}" for v in values) + " %"
+
+
+def app_cpu(result: Result) -> str:
+    """Each app process's share of the server CPU over the phase's window."""
+    go = result.extra[-1]["go"]
+    t0, t1 = go["windows"]["daily"]
+    within = [u for u in result.usage if t0 <= u.at <= t1 and u.apps]
+    if len(within) < 2:
+        return "-"
+    first, last = within[0], within[-1]
+    return percents([b - a for a, b in zip(first.apps, last.apps, strict=True)])
 
 
 PHASES = {

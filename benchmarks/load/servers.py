@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -96,12 +97,14 @@ def children(parent: int) -> list[int]:
 class Usage:
     """The server's CPU seconds (user + system) and resident memory at one moment (summed
     over the app processes of a deployment); ``infra``: the CPU seconds of each process of
-    the services beside them (nginx, PostgreSQL, Redis), by service."""
+    the services beside them (nginx, PostgreSQL, Redis), by service; ``apps``: each app
+    process's CPU seconds (a deployment's), for its share of the work."""
 
     at: float
     cpu: float
     rss: int
     infra: dict[str, dict[int, float]] = field(default_factory=dict)
+    apps: tuple[float, ...] = ()
 
     @classmethod
     def of(cls, pid: int) -> Usage:
@@ -119,6 +122,7 @@ class Setup:
     processes: int = 1
     redis: bool = False
     nginx: bool = False  # nginx before the app even with one process and no Redis
+    daily_shards: int | None = None  # the apps' --daily-shards (None: their default)
 
     @property
     def deployed(self) -> bool:
@@ -132,6 +136,7 @@ class Setup:
             f"{apps}, {db}"
             + (" + Redis" if self.redis else "")
             + (", behind nginx" if self.deployed else "")
+            + (f", {self.daily_shards} daily shards" if self.daily_shards is not None else "")
         )
 
 
@@ -304,7 +309,9 @@ class Deployment(Loopback):
     def __init__(self, data_dir: Path, limits: dict[str, float] | None) -> None:
         shared = SETUP.redis or SETUP.processes > 1
         db = Services.database() if shared or SETUP.postgres else str(data_dir / "scorpion.db")
-        args = ("--redis", Services.redis_url()) if SETUP.redis else ()
+        args: tuple[str, ...] = ("--redis", Services.redis_url()) if SETUP.redis else ()
+        if SETUP.daily_shards is not None:
+            args += ("--daily-shards", str(SETUP.daily_shards))
         self.apps = [ServerProcess.app(data_dir / f"app{i}.log", db, limits, *args)
                      for i in range(SETUP.processes)]  # fmt: skip
         self.nginx = Nginx([app.port for app in self.apps], connections=60_000)
@@ -320,7 +327,18 @@ class Deployment(Loopback):
             sum(cpu for cpu, _ in readings),
             sum(rss for _, rss in readings),
             {name: cpu_by_pid(children(pid)) for name, pid in infra.items()},
+            tuple(cpu for cpu, _ in readings),
         )
+
+    def counter(self, name: str) -> list[float]:
+        """A counter of each app process, read from its /metrics (0 when absent)."""
+        found = []
+        for app in self.apps:
+            with urllib.request.urlopen(app.url + "/metrics", timeout=10.0) as answer:
+                text = answer.read().decode()
+            value = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
+            found.append(float(value.group(1)) if value else 0.0)
+        return found
 
     def log(self) -> str:
         return "\n".join(app.log() for app in self.apps) + self.nginx.log()

@@ -32,6 +32,9 @@ export function player() {
 function remember(data) {
   if (data.token) localStorage.setItem(TOKEN_KEY, data.token);
   const me = { id: data.id ?? data.player?.id, name: data.name ?? data.player?.name };
+  // The shard of a day's daily holding this player's attempts: the socket's routing hint.
+  const shard = data.daily_shard ?? data.player?.daily_shard;
+  if (shard !== undefined) me.daily_shard = shard;
   localStorage.setItem(PLAYER_KEY, JSON.stringify(me));
   return me;
 }

@@ -2,8 +2,14 @@
 // commands the views call. Knows the protocol's meaning; socket.js only knows its transport.
 
 import { Connection } from "./socket.js";
-import { token } from "./api.js";
+import { player, token } from "./api.js";
 import { applyEvent, fromSnapshot } from "./roomstate.js";
+
+/** The player's shard of a day's daily as the server said it ("" when not known yet). */
+function dailyShard() {
+  const shard = player()?.daily_shard;
+  return Number.isInteger(shard) ? String(shard) : "";
+}
 
 const TIMELINE_KEY = (room, round) => `scorpion.timeline.${room}.${round}`;
 
@@ -140,6 +146,8 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
 
   conn = new Connection({
     hello: () => (daily ? { token: token(), daily } : { token: token(), room }),
+    // A daily's hint names the player's shard of the day (docs/protocol.md section 1).
+    place: daily ? { daily, shard: dailyShard() } : { room },
     onWelcome,
     onEvent: onEventFrame,
     onMessage,

@@ -80,12 +80,16 @@ class Client:
 class Harness:
     """Drives a Referee like scorpion.web does, with a clock the test moves."""
 
-    def __init__(self, *, deals: Iterator[int] | None = None, grace: float = 60.0) -> None:
+    def __init__(
+        self, *, deals: Iterator[int] | None = None, grace: float = 60.0, daily_shards: int = 1
+    ) -> None:
         self.now = T0
         self.deals = deals or itertools.count(101)
         self.referee = Referee(
             secret=b"test-secret",
-            config=RoomConfig(grace=grace, deal_source=lambda: next(self.deals)),
+            config=RoomConfig(
+                grace=grace, deal_source=lambda: next(self.deals), daily_shards=daily_shards
+            ),
         )
         # Searches asked for and not yet answered. By default the harness answers each at
         # once, like a worker that is never busy; hold_searches keeps them for the test.

@@ -52,3 +52,32 @@ async def test_one_owner_then_a_takeover_fences_the_old_one(postgres: PostgresCl
         await store.close()
         await a.close()
         await b.close()
+
+
+async def test_live_owners_name_each_held_place_and_skip_the_rest(
+    postgres: PostgresCluster,
+) -> None:
+    # What a split daily's summary asks first: which process holds each shard of the day.
+    url = postgres.new_database()
+    a, b = Leases(url, ttl=0.5), Leases(url, ttl=30.0)
+    try:
+        await a.open()
+        await b.open()
+        shards = [f"daily:2026-12-01:{n}" for n in range(4)]
+        assert await a.take(shards[0]) is not None
+        assert await b.take(shards[1]) is not None
+        held = await b.take(shards[2])
+        assert held is not None
+        await b.release({shards[2]: held})  # released: nobody holds it
+        assert await a.live_owners(shards) in (
+            {shards[0]: a.node, shards[1]: b.node},
+            {shards[1]: b.node},  # a's short lease ran out already (a busy machine)
+        )
+        for _ in range(50):  # a stops renewing: its shard is nobody's once the lease runs out
+            if shards[0] not in await b.live_owners(shards):
+                break
+            await asyncio.sleep(0.05)
+        assert await b.live_owners(shards) == {shards[1]: b.node}
+    finally:
+        await a.close()
+        await b.close()

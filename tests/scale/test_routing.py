@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 from scorpion.race.daily import daily_seed
-from support.server import Api, Client, Replica, metric, place_url, start_race
+from scorpion.web.config import DAILY_SHARDS
+from support.server import Api, Client, Replica, daily_url, metric, place_url, start_race
 
 from .conftest import Cluster
 
@@ -32,7 +33,8 @@ async def test_every_socket_of_a_place_lands_on_its_owner(cluster: Cluster, api:
     day = dt.datetime.now(dt.UTC).date().isoformat()
     for name in ("Dee", "Eve"):
         player, token = await api.new_player(name)
-        client = await Client.connect(place_url(cluster.ws_url, daily=day), name)
+        url = daily_url(cluster.ws_url, day, player, DAILY_SHARDS)
+        client = await Client.connect(url, name)
         assert (await client.hello(token, daily=day))["type"] == "welcome"
         assert (await client.call("start"))["type"] == "applied"
         replica = Replica(client, player, daily_seed(b"test-secret", day))

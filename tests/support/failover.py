@@ -20,7 +20,8 @@ import asyncpg
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from scorpion.race.daily import daily_seed
-from scorpion.race.protocol import daily_key, practice_key
+from scorpion.race.protocol import player_daily_key, practice_key
+from scorpion.web.config import DAILY_SHARDS
 from support.server import Api, Client, Replica, ServerProcess, last_version, place_url
 
 DEAL = 4242
@@ -79,29 +80,30 @@ async def prepare(
     """A race and a daily attempt owned by one process (the target), moves acknowledged."""
     nodes = {await node_of(s, api, database, f"{tag}.{i}"): s for i, s in enumerate(servers)}
     day = today()
-    owner = await lease_owner(database, daily_key(day))
+    # The daily player's shard of the day (the daily is split: docs/scaling.md).
+    daily_id, daily_token = await api.new_player(f"Dee{tag}")
+    shard = player_daily_key(day, daily_id, DAILY_SHARDS)
+    owner = await lease_owner(database, shard)
     target = nodes.get(owner, servers[0]) if owner is not None else servers[0]
     players: list[Player] = []
 
-    # The daily player says hello to the target itself (so it owns the daily if nobody does).
-    daily_id, daily_token = await api.new_player(f"Dee{tag}")
+    # The daily player says hello to the target itself (so it owns the shard if nobody does).
     client = await Client.connect(place_url(target.ws_url, daily=day), "daily")
     assert (await client.hello(daily_token, daily=day))["type"] == "welcome"
     dee = Player("daily", daily_token, Replica(client, daily_id, daily_seed(b"test-secret", day)),
                  {"daily": day})  # fmt: skip
     assert (await client.call("start"))["type"] == "applied"
     players.append(dee)
-    assert await lease_owner(database, daily_key(day)) == next(
-        n for n, s in nodes.items() if s is target
-    )
+    assert await lease_owner(database, shard) == next(n for n, s in nodes.items() if s is target)
 
     # A race owned by the target: Ann's socket, the room's first, opens there; Bob's goes
-    # through nginx (to the process the room's hash names: maybe another, then forwarded).
+    # through nginx without a routing hint (round robin: maybe another process, then
+    # forwarded; with the hint, that process would have the room handed back to it).
     ids, tokens = {}, {}
     for name in ("Ann", "Bob"):
         ids[name], tokens[name] = await api.new_player(f"{name}{tag}")
     room = await api.new_room(tokens["Ann"], deal=DEAL, time_limit=600)
-    for name, url in (("Ann", target.ws_url), ("Bob", place_url(ws_url, room=room))):
+    for name, url in (("Ann", target.ws_url), ("Bob", ws_url)):
         client = await Client.connect(url, name)
         assert (await client.hello(tokens[name], room=room))["type"] == "welcome"
         assert (await client.call("join", **{"as": "player"}))["type"] == "applied"

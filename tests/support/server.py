@@ -31,6 +31,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from scorpion.engine import Game, apply_action, card_text
+from scorpion.race.protocol import shard_of
 
 from .views import fair_view
 
@@ -67,6 +68,16 @@ def place_url(ws_url: str, **place: str) -> str:
     'ws://127.0.0.1:1/ws?room=abc'
     """
     return f"{ws_url}?{urlencode(place)}"
+
+
+def daily_url(ws_url: str, day: str, player_id: str, shards: int) -> str:
+    """The socket URL the browser client opens for a day's daily: the hint names the
+    player's shard of the day (``daily_shard`` in the API's player, of ``shards``).
+
+    >>> daily_url("ws://127.0.0.1:1/ws", "2026-12-01", "p_1", 1)
+    'ws://127.0.0.1:1/ws?daily=2026-12-01&shard=0'
+    """
+    return place_url(ws_url, daily=day, shard=str(shard_of(player_id, shards)))
 
 
 class ServerProcess(Loopback):

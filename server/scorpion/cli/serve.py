@@ -45,6 +45,7 @@ FLAGS = {
     "trusted_proxies": "comma-separated addresses whose X-Forwarded-For is believed (none)",
     "redis": "redis://host:port: one of several processes on one PostgreSQL database",
     "lease_ttl": "seconds before a silent process's rooms are taken over (2)",
+    "daily_shards": "places a day's daily is split in (1 alone, 12 with --redis)",
 }
 
 

@@ -98,6 +98,16 @@ class Leases:
         )
         return None if row is None else (int(row[0]), bool(row[1]))
 
+    async def live_owners(self, places: list[str]) -> dict[str, int]:
+        """The owner node of each of ``places`` whose lease is live (one query: the shards
+        of a day's daily, say); a place nobody holds is missing from the answer."""
+        rows = await self._live().fetch(
+            "SELECT place, owner FROM leases "
+            "WHERE place = ANY($1::text[]) AND expires > clock_timestamp()",
+            places,
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
     async def renew(self, held: dict[str, int]) -> set[str]:
         """Extend the leases of ``held`` (place: token) whose token is current; the places
         kept. A place missing from the answer was taken over: it must be dropped."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from .errors import RaceError
-from .protocol import daily_key, practice_key
+from .protocol import player_daily_key, practice_key
 
 MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
@@ -210,15 +210,20 @@ class Hello:
     last_version: int | None
     practice: bool = False  # the player's own practice (neither room nor daily)
 
-    def place_key(self, player_id: str) -> str:
-        """The key of the place this hello opens for ``player_id``: what records name.
+    def place_key(self, player_id: str, shards: int = 1) -> str:
+        """The key of the place this hello opens for ``player_id`` (its lease and log): a
+        daily's is the player's shard of the day (``shards`` of them).
 
         >>> Hello("t", None, None, None, practice=True).place_key("p_1")
         'practice:p_1'
+        >>> Hello("t", None, "2026-12-01", None).place_key("p_1")
+        'daily:2026-12-01'
         """
         if self.room is not None:
             return self.room
-        return practice_key(player_id) if self.daily is None else daily_key(self.daily)
+        if self.daily is None:
+            return practice_key(player_id)
+        return player_daily_key(self.daily, player_id, shards)
 
 
 def seq_of(message: Mapping[str, object]) -> int | None:

@@ -30,7 +30,7 @@ from .members import Member
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import Place, replay_action
 from .players import Player
-from .protocol import daily_key
+from .protocol import daily_key, shard_of
 from .racer import Racer
 from .records import ActionRecord, DailyStarted, GameResult
 from .searches import SearchTicket
@@ -49,6 +49,7 @@ DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a 
 # bounds how long after midnight a day's deal must stay secret (see closes_at).
 RANKED_LIMIT: Final = 3600.0
 NEW_PLAYER: Final = 86_400.0  # seconds: a player younger than this at the start is marked
+STALE_PARTS: Final = 3  # another owner's "playing now" silent for this many events is dropped
 
 
 def daily_seed(secret: bytes, date: str) -> int:
@@ -100,6 +101,32 @@ def check_date(date: str, now: float, days_back: int = DAYS_BACK) -> str:
     return day.isoformat()
 
 
+def merge_playing(parts: list[Message]) -> Message:
+    """ "Playing now" of a whole day from its shards' parts: counts added, the best few of
+    the parts' tops (each part's top is its best few, so the merged top is exact).
+
+    >>> a = {"count": 2, "top": [{"player": "a", "runs": 2, "turned": 0, "moves": 9}]}
+    >>> b = {"count": 1, "top": [{"player": "b", "runs": 3, "turned": 0, "moves": 5}]}
+    >>> merged = merge_playing([a, b])
+    >>> merged["count"], [e["player"] for e in merged["top"]]
+    (3, ['b', 'a'])
+    """
+    entries = [entry for part in parts for entry in cast(list[Message], part["top"])]
+
+    def key(entry: Message) -> tuple[int, int, int, str]:
+        runs, turned, moves = (cast(int, entry[k]) for k in ("runs", "turned", "moves"))
+        return (-runs, -turned, moves, str(entry["player"]))
+
+    count = sum(cast(int, part["count"]) for part in parts)
+    return {"count": count, "top": heapq.nsmallest(TOP_LIVE, entries, key=key)}
+
+
+def _standings(board: Leaderboard) -> list[tuple[object, ...]]:
+    """What a leaderboard shows of each row, in order, as the store keeps it too."""
+    keys = ("player", "status", "elapsed", "runs", "moves")
+    return [tuple(row.get(k) for k in keys) for row in board.page(0, len(board))]
+
+
 class Attempt(Racer):
     """One player's attempt at a daily (``round`` is its number: 1 of the day itself is the
     ranked one)."""
@@ -146,9 +173,16 @@ class Daily(Place):
         keep_events: int = 50,
         version_base: int = 0,
         every: float = PLAYING_EVERY,
+        shards: int = 1,
     ) -> None:
         super().__init__(daily_key(date), keep_events=keep_events, version_base=version_base)
         self.date = date
+        # The day is split in ``shards`` places by a hash of the player (protocol.shard_of);
+        # this object holds the attempts of the shards this process owns (all, alone).
+        self.shards = shards
+        # "Playing now" of the shards owned elsewhere: their owners' parts, by owner, with
+        # when each was heard (a silent owner's part is dropped after STALE_PARTS events).
+        self.elsewhere: dict[str, tuple[Message, float]] = {}
         self.deal = deal
         self.verified = verified
         self.preset = preset
@@ -173,11 +207,42 @@ class Daily(Place):
         return {"size": len(self.board), "top": self.board.page(0, TOP_ROWS)}
 
     def playing(self) -> Message:
-        """How many attempts go on now, and the best few of them (numbers only)."""
+        """How many attempts go on now, and the best few of them (numbers only), merged
+        with the parts of the shards owned elsewhere."""
+        own = self.playing_part()
+        if not self.elsewhere:
+            return own
+        return merge_playing([own, *(part for part, _ in self.elsewhere.values())])
+
+    def playing_part(self) -> Message:
+        """ "Playing now" of the attempts held here only: what this owner tells the others."""
         top = heapq.nsmallest(
             TOP_LIVE, self.live.values(), key=lambda a: (a.live_key(), a.player.id)
         )
         return {"count": len(self.live), "top": [a.playing_entry() for a in top]}
+
+    def hear_playing(self, source: str, part: Message, now: float) -> None:
+        """Another owner's part of "playing now" (its shards'); told in the next event."""
+        self.elsewhere[source] = (part, now)
+        self._changed = True
+
+    def hear_board(self, entries: list[Entry]) -> None:
+        """The day's whole leaderboard read from the store (every shard's ranked results:
+        each is committed before it is announced), with this owner's own results kept in
+        case the read began before their commit; told in the next event when it changed."""
+        board = Leaderboard(entries)
+        for tries in self.attempts.values():
+            if tries[0].ranked and not tries[0].playing:
+                board.put(tries[0].entry())
+        if _standings(board) != _standings(self.board):
+            self.board = board
+            self._changed = self._board_changed = True
+
+    def _drop_stale_parts(self, now: float) -> None:
+        for source, (_, heard) in list(self.elsewhere.items()):
+            if now - heard >= STALE_PARTS * self.every:
+                del self.elsewhere[source]
+                self._changed = True
 
     def summary(self, now: float) -> Message:
         """For ``GET /api/daily/<date>``: never the deal number."""
@@ -223,6 +288,8 @@ class Daily(Place):
         linked = member.player.linked if member is not None else frozenset()
         if any(tries[0].ranked for other in linked if (tries := self.attempts.get(other))):
             return "linked"  # a ranked attempt is a player's first
+        if member is not None and member.player.ranked_linked:
+            return "linked"  # on another shard of the day: known from the store
         return None
 
     def _why(self, attempt: Attempt) -> str | None:
@@ -304,6 +371,9 @@ class Daily(Place):
         after the last one (at once when that is past, and only after a change), or a ranked
         attempt's time limit."""
         playing = self._emitted_at + self.every if self._changed else None
+        if self.elsewhere:  # a silent owner's part is dropped then (and told)
+            stale = min(heard for _, heard in self.elsewhere.values()) + STALE_PARTS * self.every
+            playing = stale if playing is None else min(playing, stale)
         deadlines = self._deadlines
         while deadlines and not self._still_running(deadlines[0]):
             heapq.heappop(deadlines)
@@ -340,6 +410,7 @@ class Daily(Place):
         gets a ``rank`` frame."""
         out: list[Output] = []
         self.advance(now, out)
+        self._drop_stale_parts(now)
         if not self._changed or now < self._emitted_at + self.every:
             return out
         event: Message = {"event": "playing", "playing": self.playing(), "now": now}
@@ -450,6 +521,30 @@ class Daily(Place):
     def _put(self, entry: Entry) -> None:
         self.board.put(entry)
         self._changed = self._board_changed = True
+
+    def drop_shard(self, shard: int) -> list[ConnId]:
+        """Forget the attempts of one shard's players (the shard is owned elsewhere now, or
+        comes back from its log); the connections that were theirs (the caller closes them)."""
+        gone = [
+            member
+            for player, member in list(self.members.by_id.items())
+            if shard_of(player, self.shards) == shard
+        ]
+        players = {m.id for m in gone} | {
+            p for p in self.attempts if shard_of(p, self.shards) == shard
+        }
+        conns: list[ConnId] = []
+        for member in gone:
+            conns.extend(member.conns)
+            self.members.remove(member)
+        for player in players:
+            self.attempts.pop(player, None)
+            self.live.pop(player, None)
+            self._ranks_told.pop(player, None)
+            if self.board.remove(player):
+                self._board_changed = True
+        self._changed = True
+        return conns
 
     def forget_player(self, player_id: str) -> None:
         """A deleted player leaves the leaderboard and "playing now"."""

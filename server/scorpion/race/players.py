@@ -24,6 +24,9 @@ class Player:
     name: str
     linked: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     created: float | None = field(default=None, compare=False, repr=False)
+    # Of ``linked``, those whose ranked attempt at the hello's daily the store holds: a split
+    # daily's shard sees only its own players' attempts (docs/scaling.md).
+    ranked_linked: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "name": self.name}

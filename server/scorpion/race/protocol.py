@@ -3,12 +3,17 @@ section 7, lists the close codes).
 
 >>> daily_key("2026-12-01"), date_of(daily_key("2026-12-01")), date_of("k3J9xQ")
 ('daily:2026-12-01', '2026-12-01', None)
+>>> shard_key("2026-12-01", 3), date_of("daily:2026-12-01:3"), shard_of_key("daily:2026-12-01:3")
+('daily:2026-12-01:3', '2026-12-01', 3)
+>>> shard_of_key("daily:2026-12-01"), shard_of_key("k3J9xQ")
+(None, None)
 >>> practice_key("p_81d2"), practice_player(practice_key("p_81d2")), practice_player("k3J9xQ")
 ('practice:p_81d2', 'p_81d2', None)
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Final
 
 # The protocol's version, sent in every welcome. Raise it with any change a browser already
@@ -37,8 +42,48 @@ def daily_key(date: str) -> str:
 
 
 def date_of(key: str) -> str | None:
-    """The date of a daily's key, None for a room id."""
-    return key[len(DAILY_PREFIX) :] if key.startswith(DAILY_PREFIX) else None
+    """The date of a daily's key (``daily:<date>`` or a shard's ``daily:<date>:<shard>``),
+    None for a room id."""
+    return key[len(DAILY_PREFIX) :].split(":", 1)[0] if key.startswith(DAILY_PREFIX) else None
+
+
+# A day's daily may be split in shards (docs/scaling.md, "A million daily players"): each
+# shard is a place of its own (its lease, its log, its routing key) holding the attempts of
+# the players the hash gives it. With one shard the key is the day's own, as before shards.
+def shard_of(player_id: str, shards: int) -> int:
+    """The shard of a day's daily that holds ``player_id``'s attempts (the same every day,
+    on every process: a stable hash, not Python's salted one).
+
+    >>> shard_of("p_81d2", 1), shard_of("p_81d2", 8) == shard_of("p_81d2", 8)
+    (0, True)
+    """
+    if shards <= 1:
+        return 0
+    digest = hashlib.blake2b(player_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % shards
+
+
+def shard_key(date: str, shard: int, shards: int = 2) -> str:
+    """The place (lease, log, routing key) of one shard of a day's daily; the day's own key
+    when the daily is not split (``shards`` 1)."""
+    return daily_key(date) if shards <= 1 else f"{daily_key(date)}:{shard}"
+
+
+def player_daily_key(date: str, player_id: str, shards: int) -> str:
+    """The place holding ``player_id``'s attempts at the daily of ``date``.
+
+    >>> player_daily_key("2026-12-01", "p_1", 1)
+    'daily:2026-12-01'
+    """
+    return shard_key(date, shard_of(player_id, shards), shards)
+
+
+def shard_of_key(key: str) -> int | None:
+    """The shard a daily shard's key names; None for a whole day's key or anything else."""
+    if not key.startswith(DAILY_PREFIX):
+        return None
+    _, _, shard = key[len(DAILY_PREFIX) :].partition(":")
+    return int(shard) if shard.isdigit() else None
 
 
 PRACTICE_PREFIX: Final = "practice:"  # a player's practice: its log, records and search tickets

@@ -21,7 +21,7 @@ from .outputs import Close, ConnId, Message, Output, Send, refused
 from .place import Runner
 from .players import Player
 from .practice import Practice
-from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of, practice_player
+from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of, practice_player, shard_of_key
 from .quick_room import QuickSeats
 from .racer import Racer
 from .records import Record
@@ -138,8 +138,30 @@ class Referee:
         A daily already in memory is kept as it is.
         """
         if date not in self.dailies:
-            self.dailies[date] = Daily(date, deal, verified, keep_events=self.config.keep_events)
+            self.dailies[date] = Daily(
+                date,
+                deal,
+                verified,
+                keep_events=self.config.keep_events,
+                shards=self.config.daily_shards,
+            )
         return self.dailies[date]
+
+    def hear_board(self, date: str, entries: list[Message]) -> None:
+        """A day's whole leaderboard from the store (its shards' results): ranks, the
+        top and ``rank`` frames then count every shard, not only those held here."""
+        daily = self.dailies.get(date)
+        if daily is not None:
+            daily.hear_board(entries)
+            self._touch(daily)
+
+    def hear_playing(self, date: str, source: str, part: Message, now: float) -> None:
+        """Another owner's part of a day's "playing now" (the shards it holds): merged into
+        the ``playing`` events of this process's part of the day."""
+        daily = self.dailies.get(date)
+        if daily is not None:
+            daily.hear_playing(source, part, now)
+            self._touch(daily)
 
     def forget_player(self, player_id: str) -> None:
         """A deleted player: off every daily's leaderboard and "playing now"."""
@@ -348,11 +370,20 @@ class Referee:
         return out
 
     def forget(self, key: str) -> list[ConnId]:
-        """Drop a room, a daily (``daily:<date>``) or a practice (``practice:<player>``)
+        """Drop a room, a daily (``daily:<date>``, or one shard of it: ``daily:<date>:<n>``)
+        or a practice (``practice:<player>``)
         from memory, to be restored from its log (its last writes failed: memory may be
         ahead of the store); the connections that were in it (the caller closes them)."""
-        player, date = practice_player(key), date_of(key)
+        player, date, shard = practice_player(key), date_of(key), shard_of_key(key)
         place: AnyPlace | None
+        if date is not None and shard is not None:  # one shard: the day's others stay
+            daily = self.dailies.get(date)
+            conns = daily.drop_shard(shard) if daily is not None else []
+            for conn in conns:
+                self.places.pop(conn, None)
+            if daily is not None:
+                self._touch(daily)
+            return conns
         if player is not None:
             place = self.practices.pop(player, None)
         elif date is not None:

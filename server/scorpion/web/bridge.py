@@ -36,7 +36,7 @@ from scorpion.race.records import RoundFinished, RoundStarted
 from scorpion.store import AppendLog, CloseRoom, Fenced, OpenRoom, Store, Write
 
 from .metrics import Metrics
-from .records import RecordWriter, game_id, is_move, log_key
+from .records import RecordWriter, game_id, is_move, log_key, place_of
 
 log = logging.getLogger("scorpion.web")
 
@@ -69,7 +69,8 @@ class Bridge:
         self.hub = hub
         self.metrics = metrics
         self.close = close
-        self.writer = RecordWriter(referee.room_settings)
+        self.shards = referee.config.daily_shards
+        self.writer = RecordWriter(referee.room_settings, self.shards)
         self._tail: asyncio.Future[None] | None = None
         self._wake = asyncio.Event()
         # The time the timers wait until (None: no deadline, 0: they are not waiting).
@@ -111,7 +112,7 @@ class Bridge:
             for out in outputs:
                 if isinstance(out, Persist) and isinstance(out.record, GameResult):
                     rec = out.record
-                    self.finished(game_id(log_key(rec), rec.round, rec.player))
+                    self.finished(game_id(place_of(rec), rec.round, rec.player))
                 elif isinstance(out, Persist) and isinstance(out.record, RoundFinished):
                     self.round_finished(out.record)
                 elif isinstance(out, Persist) and isinstance(out.record, RoundStarted):
@@ -133,12 +134,21 @@ class Bridge:
                 self.close(conn, SERVER_ERROR, "server error: not saved, reconnect")
             # The referee has applied what the store did not keep: those places are rebuilt
             # from their logs (what is written) before anyone plays on them again.
-            self.failed({log_key(out.record) for out in outputs if isinstance(out, Persist)})
+            failed = {
+                log_key(out.record, self.shards) for out in outputs if isinstance(out, Persist)
+            }
+            self.failed(failed)
         finally:
             if not done.done():
                 done.set_result(None)
             if self._tail is done:
                 self._tail = None
+
+    async def settled(self) -> None:
+        """Wait until every write queued so far is committed (or failed): what the referee
+        applied before this call is in the store, or was never acknowledged."""
+        while (tail := self._tail) is not None and not tail.done():
+            await asyncio.shield(tail)
 
     def _deliver(self, outputs: Sequence[Output]) -> None:
         for out in outputs:

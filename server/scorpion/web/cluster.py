@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import orjson
@@ -24,8 +24,17 @@ from scorpion.cluster import Leases
 from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
+from scorpion.race.daily import PLAYING_EVERY, merge_playing, utc_date
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import GOING_AWAY, date_of, practice_player
+from scorpion.race.protocol import (
+    GOING_AWAY,
+    daily_key,
+    date_of,
+    practice_key,
+    practice_player,
+    shard_key,
+    shard_of_key,
+)
 from scorpion.store import Fence, Store
 
 from .bridge import Bridge
@@ -35,6 +44,29 @@ from .registry import Registry
 from .restore import replay
 
 log = logging.getLogger("scorpion.cluster")
+BOARD_ROWS = 1_000_000  # a split daily's leaderboard is read whole: ranks count everyone
+HAND_BACK_EVERY = 5.0  # seconds between two requests to hand one place back
+# After a process joins, the others hand back the places they took over from logs this much
+# later: over nginx's fail_timeout (10 s), during which nginx still skips a process that
+# refused connections while it was away.
+JOIN_SETTLE = 12.0
+PART = ":part"  # a summary ask for ``daily:<date>:part``: this process's "playing now" part
+
+
+def hinted_place(query: Mapping[str, str], shards: int) -> str | None:
+    """The place a socket's routing hint names (docs/protocol.md section 1), None without.
+
+    >>> hinted_place({"daily": "2026-12-01", "shard": "3"}, 12), hinted_place({}, 12)
+    ('daily:2026-12-01:3', None)
+    """
+    if query.get("room"):
+        return query["room"]
+    if query.get("practice"):
+        return practice_key(query["practice"])
+    day, shard = query.get("daily"), query.get("shard", "")
+    if not day:
+        return None
+    return shard_key(day, int(shard), shards) if shard.isdigit() else shard_key(day, 0, 1)
 
 
 class Cluster:
@@ -64,6 +96,17 @@ class Cluster:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # place: (lock, its users)
         self._jobs: set[asyncio.Task[None]] = set()
         self.renew_failures = self.leases_lost = 0  # counted for /metrics
+        self.handed_back = 0  # places given back to the process the proxy's hash names
+        self._asked_back: dict[str, float] = {}  # place: when its hand-back was last asked
+        # Places taken over here from a log (their owner stopped, died or handed them over):
+        # perhaps not where the proxy's hash puts them; handed back when a process joins.
+        self.adopted: dict[str, float] = {}  # place: when it was taken (time.time())
+        self.taken_at: dict[str, float] = {}  # every place held: when this process took it
+        # Shards of today's daily taken here for a summary, not for a socket the proxy sent
+        # here: handed back whenever the process the hash names asks for them.
+        self.unrouted: set[str] = set()
+        self.started_at = time.time()  # told with a hand-back request
+        self.join_settle = JOIN_SETTLE
 
     @property
     def node(self) -> int:
@@ -73,16 +116,22 @@ class Cluster:
     async def open(self) -> int:
         """Draw a node number, subscribe to its channel (waiting a little for Redis)."""
         node = await self.leases.open()
+        self.started_at = time.time()
         self.hub.node = node
         await self.hub.start()
         for _ in range(40):  # bounded: a process may start while Redis is away (degraded)
             if self.hub.up:
                 break
             await asyncio.sleep(0.05)
+        # Tell the others: the places they took while this process was away go back.
+        self.hub.request(EVERY_NODE, b"J", orjson.dumps({"node": node, "since": self.started_at}))
         return node
 
     def loops(self) -> dict[str, Callable[[], Any]]:
-        return {"renew": self._renew, "watch": self.forwarder.watch}
+        loops = {"renew": self._renew, "watch": self.forwarder.watch}
+        if self.referee.config.daily_shards > 1:
+            loops["day-shards"] = self._day_shards
+        return loops
 
     async def close(self) -> None:
         """Give every place up (others take them at once), then disconnect."""
@@ -103,6 +152,7 @@ class Cluster:
         if token is None:
             raise Unreachable(f"room {room_id!r} is held elsewhere")
         self.held[room_id] = token
+        self.taken_at[room_id] = time.time()
 
     async def hand_over(self, place: str) -> None:
         """Give up a place just made here (a new room, its creation logged): the process the
@@ -139,6 +189,7 @@ class Cluster:
                 return None
             token = await self.leases.take(place)
             if token is not None:
+                self.taken_at[place] = time.time()
                 await self._load(place, token)
                 return None
             found = await self.leases.owner(place)
@@ -169,6 +220,7 @@ class Cluster:
                 self.held.pop(place, None)
                 await self.leases.release({place: token})
             elif entries:
+                self.adopted[place] = time.time()
                 log.info("took %s over (token %d, %d log entries)", place, token, len(entries))
         except BaseException:
             self.held.pop(place, None)
@@ -179,8 +231,54 @@ class Cluster:
     def drop(self, place: str) -> None:
         """Forget a place owned elsewhere now; its sockets (here or forwarded) reconnect."""
         self.held.pop(place, None)
+        self.adopted.pop(place, None)
+        self.taken_at.pop(place, None)
+        self.unrouted.discard(place)
         for conn in self.referee.forget(place):
             self.hub.close(conn, GOING_AWAY, MOVED)
+
+    # ------------------------------------------------------------------ hand-back
+    def ask_back(self, place: str, owner: int) -> None:
+        """A socket the proxy's hash sent here names a place another process owns (it took
+        the place while this one was away): ask the owner to hand it back (at most every
+        HAND_BACK_EVERY seconds per place), so its sockets need not stay forwarded."""
+        now = time.monotonic()
+        if now - self._asked_back.get(place, -HAND_BACK_EVERY) < HAND_BACK_EVERY:
+            return
+        self._asked_back = {p: t for p, t in self._asked_back.items() if now - t < 60}
+        self._asked_back[place] = now
+        asked = {"place": place, "node": self.node, "since": self.started_at}
+        self.hub.request(owner, b"B", orjson.dumps(asked))
+
+    async def hand_back(self, place: str) -> bool:
+        """Give ``place`` up at a safe moment: dropped from the referee first (no command of
+        it is applied after this; its sockets, here and forwarded, reconnect through the
+        proxy), then every write already queued is committed, then the lease is released,
+        so the next owner's take (which waits for writes in flight, and whose new token
+        fences this process) reads a log holding every acknowledged move."""
+        token = self.held.get(place)
+        if token is None or place in self._loading:
+            return False
+        self.drop(place)
+        await self.bridge.settled()
+        await self.leases.release({place: token})
+        self.handed_back += 1
+        log.info("handed %s back (token %d)", place, token)
+        return True
+
+    async def joined(self, node: int, since: float) -> None:
+        """Another process started (at ``since``, by its clock): after ``join_settle``
+        seconds, hand back every place taken over here from a log before it started, one at
+        a time; their sockets reconnect through the proxy, whose hash sends each to the
+        process it names (the one that joined, for its places; here again, at the cost of a
+        reconnect, for a place it names here). Places taken after it started were routed
+        with it up, so they stay: its start, not when its message arrived here (late on a
+        busy process), is what counts."""
+        joined_at = since
+        await asyncio.sleep(self.join_settle)
+        for place, taken in sorted(self.adopted.items()):
+            if taken < joined_at and self.adopted.get(place) == taken and self.hub.up:
+                await self.hand_back(place)
 
     def give_up(self, places: set[str]) -> None:
         """Places whose last writes the store did not keep (memory may be ahead of it, or
@@ -238,6 +336,35 @@ class Cluster:
                     self.leases_lost += 1
                     log.warning("lost the lease of %s: dropping it", place)
                     self.drop(place)
+            for gone in [p for p in self.taken_at if p not in self.held]:  # closed, failed
+                self.taken_at.pop(gone, None)
+                self.adopted.pop(gone, None)
+
+    def shard_days(self) -> set[str]:
+        """The days of which this process holds a shard of the daily."""
+        return {str(date_of(p)) for p in self.held if shard_of_key(p) is not None}
+
+    async def _day_shards(self) -> None:
+        """What spans a split daily (docs/scaling.md): every PLAYING_EVERY, each process
+        holding shards of a day tells every process its part of "playing now" (over Redis,
+        one message per process and day) and reads the day's leaderboard from the store
+        (each ranked result is committed before it is announced), so every shard's
+        ``playing`` events, ranks and ``rank`` frames count the whole day."""
+        while True:
+            await asyncio.sleep(PLAYING_EVERY)
+            for date in sorted(self.shard_days()):
+                daily = self.referee.dailies.get(date)
+                if daily is None:
+                    continue
+                part = {"date": date, "node": self.node, "part": daily.playing_part()}
+                self.hub.request(EVERY_NODE, b"L", orjson.dumps(part))
+                try:
+                    entries = await self.store.daily_entries(date, BOARD_ROWS)
+                except Exception as exc:  # the next round tries again; play goes on
+                    log.warning("could not read the leaderboard of %s: %s", date, exc)
+                    continue
+                self.referee.hear_board(date, entries)
+            await self.bridge.run([])  # the timers wake for the events now due
 
     # ------------------------------------------------------------------ owner side
     def _request(self, kind: bytes, body: bytes) -> None:
@@ -280,19 +407,43 @@ class Cluster:
             if hello["place"] not in self.held:
                 self.hub.close(conn, GOING_AWAY, MOVED)
                 return
-            # [id, name, linked, created]; a process of the previous version sends two.
+            # [id, name, linked, created, ranked_linked]; older processes send fewer.
             pid, name, *more = hello["player"]
-            linked, created = (*more, [], None)[:2]
-            player = RacePlayer(pid, name, frozenset(linked), created)
+            linked, created, ranked_linked = (*more, [], None, [])[:3]
+            player = RacePlayer(pid, name, frozenset(linked), created, frozenset(ranked_linked))
             outputs = self.referee.hello(conn, player, hello["hello"], now)
         elif kind == b"P":
             changed = orjson.loads(body)
             revoked = [bytes.fromhex(h) for h in changed.get("revoked", ())]
             self.player_changed(str(changed["player"]), bool(changed["deleted"]), revoked)
             outputs = []  # a deleted player leaves the dailies' boards: wake their timers
+        elif kind == b"L":  # another process's part of a split daily's "playing now"
+            told = orjson.loads(body)
+            if int(told["node"]) != self.node:
+                self.referee.hear_playing(str(told["date"]), str(told["node"]), told["part"], now)
+            outputs = []
+        elif kind == b"J":  # a process started: the places taken meanwhile go back
+            joined = orjson.loads(body)
+            node = int(joined["node"])
+            if node != self.node:  # a process of the previous version tells no start: now
+                await self.joined(node, float(joined.get("since", now)))
+            return
+        elif kind == b"B":  # hand a place back to the process the proxy's hash names
+            asked = orjson.loads(body)
+            place = str(asked["place"])
+            # Only a place taken while the asker was away: one taken since then was routed
+            # with it up (a room first asked for by a request the proxy does not route by
+            # place, say) and stays where it is, its sockets forwarded, as before hand-back.
+            if place in self.unrouted or self.taken_at.get(place, now) < float(asked["since"]):
+                await self.hand_back(place)
+            return
         elif kind == b"Q":
             ask = orjson.loads(body)
-            state = self.summary_here(ask["place"], now) if ask["place"] in self.held else None
+            place = str(ask["place"])
+            if place.endswith(PART):
+                state = self.playing_part(str(date_of(place)))
+            else:
+                state = self.summary_here(place, now) if place in self.held else None
             self.hub.request(
                 int(ask["node"]), b"R", orjson.dumps({"id": ask["id"], "state": state})
             )
@@ -318,10 +469,51 @@ class Cluster:
             return self.referee.room_summary(place, now)
         return self.referee.daily_summary(date, now)
 
+    def playing_part(self, date: str) -> Message | None:
+        """ "Playing now" of the shards of a day's daily held here (None: none held)."""
+        daily = self.referee.dailies.get(date)
+        return daily.playing_part() if daily is not None and date in self.shard_days() else None
+
+    async def day_summary(self, date: str) -> Message | None:
+        """A split daily's summary: this process's, with "playing now" merged afresh from
+        the part of every process holding shards of the day (asked over Redis, as an
+        unsplit daily's summary is asked of its owner), so a request right after a move or
+        a finish counts it wherever its shard lives, not one ``playing`` round later. A
+        shard of today nobody holds (its players not back since a restart) is taken here,
+        so that its attempts going on count; it goes back to the process the proxy's hash
+        names at its first socket there (hand-back)."""
+        now = time.time()
+        shards = self.referee.config.daily_shards
+        keys = [shard_key(date, shard, shards) for shard in range(shards)]
+        owners = await self.leases.live_owners(keys)
+        for key in keys if date == utc_date(now) else []:
+            if key not in owners and key not in self.held:
+                node = await self.route(key)
+                if node is None:
+                    self.unrouted.add(key)
+                else:
+                    owners[key] = node
+        state = self.summary_here(daily_key(date), now)
+        if state is None:
+            return None
+        nodes = sorted({node for key, node in owners.items() if key not in self.held})
+        asked = [self.forwarder.ask(node, daily_key(date) + PART) for node in nodes]
+        parts = await asyncio.gather(*asked, return_exceptions=True)
+        own = self.playing_part(date)
+        found = [part for part in (own, *parts) if isinstance(part, dict)]
+        if len(found) < len(parts) + (own is not None):  # an owner unreachable or gone now
+            return state  # the parts heard last (at most a few seconds old)
+        state["playing"] = merge_playing(found)
+        return state
+
     async def summary(self, place: str) -> Message | None:
         """A place's summary from its owner (this process or, over Redis, another). A daily
         nobody holds is not taken for it (``GET /api/daily`` is not routed by the proxy: the
-        daily's sockets are): nobody plays it now, and this process knows its deal."""
+        daily's sockets are): nobody plays it now, and this process knows its deal. A split
+        daily's is gathered from its shards' owners (:meth:`day_summary`)."""
+        date, split = date_of(place), self.referee.config.daily_shards > 1
+        if date is not None and split and shard_of_key(place) is None:
+            return await self.day_summary(date)
         if date_of(place) is not None and place not in self.held:
             found = await self.leases.owner(place)
             if found is None or not found[1]:

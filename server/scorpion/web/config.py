@@ -157,6 +157,8 @@ class Limits(BaseModel):
     daily_searches_queued: Count = 16  # days waiting for their deal search (then: busy)
 
 
+DAILY_SHARDS = 12  # with --redis: a few per process for 3-4 processes, few enough to merge
+
 LogLevel = Literal["critical", "error", "warning", "info", "debug"]
 
 
@@ -190,6 +192,16 @@ class Settings(BaseSettings):
     # A redis:// URL: one of several processes on one PostgreSQL database (docs/scaling.md).
     redis: str | None = Field(None, repr=False)  # its URL may hold a password
     lease_ttl: Positive = 2.0  # seconds a place's owner may go silent before others take it
+    # Places a day's daily is split in by a hash of the player (docs/scaling.md); None: 1
+    # for one process (nothing to spread), DAILY_SHARDS with --redis. Keep it for a whole day.
+    daily_shards: Count | None = None
+
+    @property
+    def shards(self) -> int:
+        """The daily's shards this process uses (``daily_shards`` or its default)."""
+        if self.daily_shards is not None:
+            return self.daily_shards
+        return DAILY_SHARDS if self.redis else 1
 
     @field_validator("db", mode="before")
     @classmethod
@@ -221,6 +233,16 @@ class Settings(BaseSettings):
             if value in ("", "forever", "none"):
                 return None
             return int(value) if value.lstrip("-").isdigit() else value
+        return value
+
+    @field_validator("daily_shards", mode="before")
+    @classmethod
+    def _shards(cls, value: object) -> object:
+        if isinstance(value, str):  # from a flag or the environment: digits only
+            value = value.strip()
+            if not value:
+                return None
+            return int(value) if value.isdigit() else value
         return value
 
     @field_validator("trusted_proxies", mode="before")

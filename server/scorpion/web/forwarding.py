@@ -65,7 +65,13 @@ class Forwarder:
     def hello(self, conn: int, node: int, place: str, player: RacePlayer, hello: object) -> None:
         self.forwarded[conn] = (node, place)
         # The owner decides the daily's ranked attempt: it needs the links read here.
-        who = [player.id, player.name, sorted(player.linked), player.created]
+        who = [
+            player.id,
+            player.name,
+            sorted(player.linked),
+            player.created,
+            sorted(player.ranked_linked),
+        ]
         body = orjson.dumps({"conn": conn, "place": place, "player": who, "hello": hello})
         if not self.hub.request(node, b"H", body):
             self.connections.close(conn, TRY_AGAIN, "server busy: retry shortly")

@@ -75,7 +75,7 @@ async def claim_device_code(request: Request) -> Response:
         raise ApiError(400, "bad-code", "this code is unknown, used or expired: make a new one")
     await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
-    return ok({"player": player_json(player), "token": token})
+    return ok({"player": player_json(player, svc.referee.config.daily_shards), "token": token})
 
 
 @api
@@ -104,7 +104,7 @@ async def recover(request: Request) -> Response:
         raise ApiError(400, "bad-code", "this recovery code is unknown (or was replaced)")
     await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
-    return ok({"player": player_json(player), "token": token})
+    return ok({"player": player_json(player, svc.referee.config.daily_shards), "token": token})
 
 
 def device_id_of(token: DeviceToken) -> str:

@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from scorpion.race import Referee, statistics
 from scorpion.race.disclosure import deal_shown
+from scorpion.race.protocol import shard_of
 from scorpion.race.racer import Racer
 from scorpion.store import Account, SavedGame
 
@@ -23,8 +24,15 @@ from .services import Services
 MAX_GAMES_PAGE = 100
 
 
-def player_json(player: Account) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "created": player.created}
+def player_json(player: Account, shards: int = 1) -> dict[str, Any]:
+    """The player as the API shows it; ``daily_shard``: the shard of a day's daily holding
+    their attempts (of ``shards``), which the client names in its socket's routing hint."""
+    return {
+        "id": player.id,
+        "name": player.name,
+        "created": player.created,
+        "daily_shard": shard_of(player.id, shards),
+    }
 
 
 def name_from(body: dict[str, Any], default: str | None = None) -> str:
@@ -72,14 +80,17 @@ async def create_player(request: Request) -> Response:
     player = await svc.store.create_player(player_id, token_hash(token), name, agent)
     await remember_device(svc, player.id, device)
     svc.tokens.remember(token, player)
-    return ok({"player": player_json(player), "token": token}, status=201)
+    return ok(
+        {"player": player_json(player, svc.referee.config.daily_shards), "token": token}, status=201
+    )
 
 
 @api
 async def get_me(request: Request) -> Response:
     """GET /api/me -> {player}"""
+    svc = services(request)
     player, _ = await me(request)
-    return ok({"player": player_json(player)})
+    return ok({"player": player_json(player, svc.referee.config.daily_shards)})
 
 
 @api
@@ -93,7 +104,7 @@ async def patch_me(request: Request) -> Response:
     updated = await svc.store.rename_player(player.id, name_from(body))
     svc.player_changed(player.id)
     svc.tokens.remember(token, updated)
-    return ok({"player": player_json(updated)})
+    return ok({"player": player_json(updated, svc.referee.config.daily_shards)})
 
 
 @api

@@ -125,6 +125,9 @@ async def day_board(svc: Services, day: str) -> Leaderboard:
     (past days are rarely asked for, and change only with a late finish)."""
     daily = svc.referee.dailies.get(day)
     # With several processes only the daily's owner keeps its board; others read the store.
+    # A split daily's board is the store's: a shard's owner keeps a copy for its sockets'
+    # ranks, refreshed every few seconds (Cluster._day_shards), too old for a request that
+    # follows a finish on another shard (each result is committed before it is announced).
     owned = svc.cluster is None or daily_key(day) in svc.cluster.held
     if daily is not None and day == today() and owned:
         return daily.board

@@ -30,6 +30,7 @@ COUNTED = {
     "scorpion_lease_takeovers": "Places taken over from an expired lease (a dead or paused owner)",
     "scorpion_lease_renew_failures": "Lease renewals that failed (PostgreSQL did not answer)",
     "scorpion_leases_lost": "Leases found taken over by another process at renewal",
+    "scorpion_places_handed_back": "Places given back to the process the proxy's hash names",
     "scorpion_fenced_writes": "Writes refused because another process holds the place's lease",
     "scorpion_forwarded_frames": "Frames from another process delivered to sockets here",
 }

@@ -22,7 +22,13 @@ from scorpion.race import (
     RoundFinished,
     RoundStarted,
 )
-from scorpion.race.protocol import daily_key, date_of, practice_key, practice_player
+from scorpion.race.protocol import (
+    daily_key,
+    date_of,
+    player_daily_key,
+    practice_key,
+    practice_player,
+)
 from scorpion.store import (
     AppendLog,
     ClaimDaily,
@@ -42,9 +48,9 @@ def game_id(room: str, round_: int, player: str) -> str:
     return f"{room}:{round_}:{player}"
 
 
-def log_key(record: Record) -> str:
-    """The log a record goes to: its room's, its daily's (``daily:<date>``) or its
-    practice's (``practice:<player>``)."""
+def place_of(record: Record) -> str:
+    """The place a record names, as game ids do: its room, its day's daily
+    (``daily:<date>``, whatever its shard) or its practice (``practice:<player>``)."""
     if isinstance(record, DailyStarted):
         return daily_key(record.date)
     if isinstance(record, PracticeDealt):
@@ -52,17 +58,32 @@ def log_key(record: Record) -> str:
     return record.room
 
 
+def log_key(record: Record, shards: int = 1) -> str:
+    """The log a record goes to (and the place whose lease fences it): its room's, its
+    practice's, or its daily shard's (``daily:<date>:<shard>`` of the record's player;
+    ``daily:<date>`` when the day is not split)."""
+    place = place_of(record)
+    date = date_of(place)
+    player = getattr(record, "player", None)
+    if date is None or not isinstance(player, str):
+        return place
+    return player_daily_key(date, player, shards)
+
+
 class RecordWriter:
     """Turns race records into store writes. ``settings_of(room)`` gives a room's settings
     for its game rows (the referee holds them; None for a room it no longer holds)."""
 
-    def __init__(self, settings_of: Callable[[str], Mapping[str, object] | None]) -> None:
+    def __init__(
+        self, settings_of: Callable[[str], Mapping[str, object] | None], shards: int = 1
+    ) -> None:
         self.settings_of = settings_of
+        self.shards = shards  # a day's daily shards (their logs)
 
     def writes(self, record: Record) -> list[Write]:
         if isinstance(record, RoomClosed):
             return [CloseRoom(record.room)]
-        room = log_key(record)
+        room, log = place_of(record), log_key(record, self.shards)
         out: list[Write] = []
         if isinstance(record, RoomOpened):
             out.append(OpenRoom(room, record.creator, dict(record.settings)))
@@ -70,8 +91,8 @@ class RecordWriter:
             # A daily's or a practice's log is closed after two idle days
             # (Services._maintain): writing to it again reopens it, so a late move of an
             # unranked attempt or a practice game is never refused by the store.
-            out.append(OpenRoom(room, None, {}, reopen=True))
-        out.append(AppendLog(room, record.to_dict()))
+            out.append(OpenRoom(log, None, {}, reopen=True))
+        out.append(AppendLog(log, record.to_dict()))
         if isinstance(record, HostAction) and record.action in ("list", "unlist"):
             out.append(ListRoom(room, record.at if record.action == "list" else None))
         if isinstance(record, RoundStarted):

@@ -60,7 +60,11 @@ class Services:
         self.metrics = Metrics()
         self.referee = referee or Referee(
             secret=secret,
-            config=RoomConfig(grace=settings.grace, idle_close=settings.room_idle_close),
+            config=RoomConfig(
+                grace=settings.grace,
+                idle_close=settings.room_idle_close,
+                daily_shards=settings.shards,
+            ),
             daily_deal=on_loop_fallback(secret),
         )
         self.connections = Registry(limits.max_connections, limits.max_connections_per_address)
@@ -152,6 +156,7 @@ class Services:
         read["scorpion_lease_takeovers"] = lambda: cluster.leases.takeovers
         read["scorpion_lease_renew_failures"] = lambda: cluster.renew_failures
         read["scorpion_leases_lost"] = lambda: cluster.leases_lost
+        read["scorpion_places_handed_back"] = lambda: cluster.handed_back
 
     async def start(self) -> None:
         """Start in the background: /readyz answers "not ready" while the store waits for
@@ -322,11 +327,17 @@ class Services:
     def race_player(player: Account) -> RacePlayer:
         return RacePlayer(player.id, player.name, created=player.created)
 
-    async def daily_player(self, player: Account) -> RacePlayer:
+    async def daily_player(self, player: Account, day: str) -> RacePlayer:
         """The player with the players linked to them (a shared device): a daily counts
-        one ranked attempt a day per linked group."""
+        one ranked attempt a day per linked group. With the day split in shards, the linked
+        players' ranked attempts are read from the store (they may be on other shards)."""
         linked = await self.store.linked_players(player.id)
-        return RacePlayer(player.id, player.name, linked, player.created)
+        ranked: set[str] = set()
+        if self.referee.config.daily_shards > 1:
+            for other in sorted(linked):
+                if await self.store.daily_attempt(day, other) is not None:
+                    ranked.add(other)
+        return RacePlayer(player.id, player.name, linked, player.created, frozenset(ranked))
 
 
 def _exit_if_failed(task: asyncio.Task[None]) -> None:

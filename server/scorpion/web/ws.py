@@ -29,6 +29,7 @@ from scorpion.race.protocol import (
 )
 
 from .auth import token_hash
+from .cluster import hinted_place
 from .connection import Connection
 from .dailies import Asker, DailyRefused
 from .limits import FloodGauge, address_key
@@ -139,7 +140,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket, address: 
     svc.hub.attach(conn.id, conn)
     svc.searches.note_address(player.id, address)  # its searches share the address's turn
     if (
-        opening.place_key(player.id) in svc.reloading
+        opening.place_key(player.id, svc.referee.config.daily_shards) in svc.reloading
     ):  # its last writes failed: it comes back from its log shortly
         conn.close(TRY_AGAIN, "being restored: retry shortly")
         return True  # attached: the reader waits for the close
@@ -147,7 +148,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket, address: 
     if data.get("daily") is not None:
         try:  # may wait for the day's deal search
             await svc.dailies.ensure(data["daily"], asker=Asker(player.id, address))
-            race_player = await svc.daily_player(player)
+            race_player = await svc.daily_player(player, str(data["daily"]))
         except DailyRefused as exc:  # past days asked too fast, or too many waiting
             refuse(svc, conn, Refusal(exc.code, exc.message))
             conn.close(TRY_AGAIN, f"daily not ready: {exc.code}")
@@ -158,7 +159,7 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket, address: 
             conn.close(SERVER_ERROR, "daily not ready")
             return True  # attached: the reader waits for the close
     if svc.cluster is not None:
-        place = opening.place_key(player.id)
+        place = opening.place_key(player.id, svc.referee.config.daily_shards)
         try:
             owner = await svc.cluster.route(place)
         except Exception as exc:  # Redis or PostgreSQL away: the client retries shortly
@@ -168,6 +169,9 @@ async def hello(svc: Services, conn: Connection, websocket: WebSocket, address: 
             return True
         if owner is not None:  # another process owns the place: forward this socket there
             svc.cluster.forwarder.hello(conn.id, owner, place, race_player, data)
+            shards = svc.referee.config.daily_shards
+            if hinted_place(websocket.query_params, shards) == place:  # the hash names us
+                svc.cluster.ask_back(place, owner)
             return True
     await svc.bridge.run(svc.referee.hello(conn.id, race_player, data, time.time()))
     return True
