@@ -180,7 +180,7 @@ class Settings(BaseSettings):
     room_idle_close: Positive = 3600.0  # seconds an empty room in its lobby or results lives
     daily_search: Literal["solver", "none"] = "solver"  # "none": unverified deals (tests)
     # "off": none of the speed shortcuts that lean on uvicorn's, Starlette's or CPython's
-    # internals (web/shortcuts.py): the plain path, if an upgrade breaks one.
+    # internals (docs/architecture.md, "Shortcuts"): the plain path, should an upgrade break one.
     shortcuts: Literal["on", "off"] = "on"
     shutdown_timeout: Positive = 5.0
     log_level: LogLevel = "info"
