@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from scorpion.race.daily import daily_seed
-from support.server import Api, Client, Replica, metric, place_url, start_race
+from scorpion_dev.server import Api, Client, Replica, metric, place_url, start_race
 
 from .conftest import Cluster
 

@@ -12,9 +12,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from scorpion.store.postgres_mode import MODE_LOCK, ModeLock
-from support.postgres import PostgresCluster
-from support.server import Api, ServerProcess, start_race
-from support.services import RedisServer
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import Api, ServerProcess, start_race
+from scorpion_dev.services import RedisServer
 
 from .conftest import Cluster, app_process
 

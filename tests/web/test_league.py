@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scorpion.race.league import iso_week, points_for
-from support.server import Api, Client, ServerProcess, place_url, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, place_url, start_race
 
 pytestmark = pytest.mark.backends  # the points live in the store: SQLite and PostgreSQL
 
