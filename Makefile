@@ -10,15 +10,15 @@ ARGS ?=
 .PHONY: run check test lint bench clean
 
 # `make run` needs only the server (the runtime package); `make test` adds the dev tools.
-$(BIN)/scorpion: pyproject.toml
+$(BIN)/scorpion: pyproject.toml deploy/requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -e . -c deploy/requirements.lock
 	touch $@
 
 # dev/ (scorpion_dev): the processes the tests and the benchmarks start; dev venv only.
 $(VENV)/.dev: $(BIN)/scorpion dev/pyproject.toml
-	$(BIN)/pip install -q -e '.[dev]' -e ./dev
+	$(BIN)/pip install -q -e '.[dev]' -e ./dev -c deploy/requirements.lock
 	touch $@
 
 run: $(BIN)/scorpion

@@ -12,6 +12,9 @@ const FATAL_CLOSE = new Set([4000, 4001, 4004]);
 // The server's protocol version this client speaks: a welcome with a higher one means the
 // page is older than the server, so it asks to be reloaded (docs/protocol.md section 1).
 export const PROTOCOL = 2;
+// Commands sent and not yet answered, at most: the server keeps the last 16 answers of a
+// player for resends after a reconnect (docs/protocol.md section 3), so no more may be in flight.
+const MAX_IN_FLIGHT = 16;
 
 export class Connection {
   /**
@@ -67,7 +70,7 @@ export class Connection {
     return new Promise((resolve, reject) => {
       const entry = { frame: { type, ...fields }, seq: null, resolve, reject };
       this.pending.push(entry);
-      if (this.ready) this._transmit(entry);
+      this._pump();
     });
   }
 
@@ -161,7 +164,7 @@ export class Connection {
       this._status("open", { reconnected: this.connects > 1, outdated: (frame.protocol ?? 0) > PROTOCOL });
       this._startHeartbeat();
       // Resend what this socket has not carried yet (unanswered commands keep their seq).
-      for (const entry of this.pending) if (entry.socket !== this.ws) this._transmit(entry);
+      this._pump();
       return;
     }
     if (frame.type === "event") {
@@ -183,14 +186,16 @@ export class Connection {
         const entry = this.pending[i];
         entry.seq = null;
         entry.socket = null;
+        entry.held = true;
         clearTimeout(entry.retry);
-        entry.retry = setTimeout(() => { if (this.ready && !entry.socket) this._transmit(entry); }, 600 + Math.random() * 600);
+        entry.retry = setTimeout(() => { entry.held = false; this._pump(); }, 600 + Math.random() * 600);
         return;
       }
       if (i >= 0) {
         const [entry] = this.pending.splice(i, 1);
         if (frame.type === "applied") entry.resolve(frame);
         else entry.reject(Object.assign(new Error(frame.message || frame.code), frame));
+        this._pump();
       }
       return;
     }
@@ -200,6 +205,18 @@ export class Connection {
       return;
     }
     this.onMessage(frame);
+  }
+
+  /** Send what waits, in order, keeping at most MAX_IN_FLIGHT unanswered on this socket. */
+  _pump() {
+    if (!this.ready) return;
+    let inFlight = this.pending.filter((p) => p.socket === this.ws).length;
+    for (const entry of this.pending) {
+      if (inFlight >= MAX_IN_FLIGHT) return;
+      if (entry.socket === this.ws || entry.held) continue;
+      this._transmit(entry);
+      inFlight += 1;
+    }
   }
 
   _transmit(entry) {

@@ -57,3 +57,37 @@ def test_practice_survives_a_server_restart(
     expect(stock).to_have_count(3, timeout=15_000)
     expect(page.locator(".race-main [data-stat='moves'] b")).to_have_text("0")
     expect(page.get_by_role("button", name="Give up")).to_be_enabled()
+
+
+def test_the_socket_keeps_at_most_16_commands_unanswered(
+    server: ServerProcess, new_page: PageFactory
+) -> None:
+    # The server keeps the last 16 answers for resends (docs/protocol.md section 3): a
+    # client with more in flight could not have them all answered again after a reconnect.
+    page = new_page(1366, 768)
+    page.goto(server.url + "/#/practice/classic")
+    name_player(page, "Burst")
+    expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    most = page.evaluate(
+        """async () => {
+          const { Connection } = await import("/js/socket.js");
+          const { token } = await import("/js/api.js");
+          let welcomed;
+          const ready = new Promise((resolve) => { welcomed = resolve; });
+          const conn = new Connection({ hello: () => ({ token: token(), practice: true }),
+                                        onWelcome: () => welcomed() }).start();
+          await ready;
+          let inFlight = 0, most = 0;
+          const send = conn.ws.send.bind(conn.ws);
+          conn.ws.send = (text) => { inFlight += 1; most = Math.max(most, inFlight); send(text); };
+          const receive = conn._receive.bind(conn);
+          conn._receive = (frame) => {
+            if (frame.type === "applied" || frame.type === "refused") inFlight -= 1;
+            receive(frame);
+          };
+          await Promise.all(Array.from({ length: 30 }, () => conn.send("ping")));
+          conn.close();
+          return most;
+        }"""
+    )
+    assert most == 16

@@ -41,14 +41,30 @@ async def test_queue_steps_keep_the_queue(store: Store) -> None:
         "p2",
         "p3",
     ]
-    rows = await store.quick_step(lambda rows: ([], [], rows))
+    # A step reads the waiting rows and the placed rows it names (by player or by room):
+    # placed rows pile up for an hour, and every request of the queue is a step.
+    assert await store.quick_step(lambda rows: ([], [], rows)) == []
+    rows = await store.quick_step(lambda rows: ([], [], rows), room="room-p3")
     assert sorted((r["player"], r["room"], r["joined"]) for r in rows) == [
         (f"p{i}", "room-p3", T0 + i) for i in range(4)
     ]
+    mine = await store.quick_step(lambda rows: ([], [], rows), players=("p1", "p2"))
+    assert sorted(r["player"] for r in mine) == ["p1", "p2"]
     assert await store.delete_player("p0")
-    gone = await store.quick_step(lambda rows: ([], ["p1"], [r["player"] for r in rows]))
+    gone = await store.quick_step(
+        lambda rows: ([], ["p1"], [r["player"] for r in rows]), room="room-p3"
+    )
     assert sorted(gone) == ["p1", "p2", "p3"]  # p0 went with its player; p1 now too
-    assert len(await store.quick_step(lambda rows: ([], [], rows))) == 2
+    assert len(await store.quick_step(lambda rows: ([], [], rows), room="room-p3")) == 2
+    # Placed rows formed before ``placed_before`` go first; waiting rows never do.
+    await store.create_player("p9", b"t9", "P9")
+    await store.quick_step(joining("p9", T0 + 9))
+    seen = await store.quick_step(
+        lambda rows: ([], [], rows), room="room-p3", placed_before=T0 + 3.5
+    )
+    assert [r["player"] for r in seen] == ["p9"]
+    left = await store.quick_step(lambda rows: ([], [], rows), players=("p2", "p3"))
+    assert [r["player"] for r in left] == ["p9"]
 
 
 RANKING = ({"player": "a", "rank": 1, "status": "won", "clean": True},

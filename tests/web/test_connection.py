@@ -88,6 +88,17 @@ async def test_a_send_that_need_not_wait_goes_at_once_without_a_task() -> None:
     assert conn._frames is None and conn._writer is None
 
 
+async def test_the_plain_path_sends_every_frame_through_the_writer_in_order() -> None:
+    ws = FakeSocket()
+    ws.reading.set()
+    conn = Connection(7, ws, ws.send, Limits(send_queue=8), Metrics(), inline=False)  # type: ignore[arg-type]
+    for n in range(3):
+        assert conn.deliver(f"f{n}")
+    assert ws.sent == [] and conn._writer is not None  # shortcuts off: nothing sent inline
+    await asyncio.wait_for(asyncio.shield(conn._writer), 5)
+    assert ws.sent == ["f0", "f1", "f2"] and conn._writer is None and conn._frames is None
+
+
 async def test_the_queue_bound_counts_waiting_frames_only() -> None:
     ws = FakeSocket()
     conn = Connection(4, ws, ws.send, Limits(send_queue=2), Metrics())  # type: ignore[arg-type]

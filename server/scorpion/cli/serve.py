@@ -38,6 +38,7 @@ FLAGS = {
     "room_idle_close": "seconds an empty room in its lobby or results stays open (3600)",
     "limits": 'JSON overriding limits, e.g. {"rate": 50}',
     "daily_search": "solver (winnable daily deals) or none (unverified, for tests)",
+    "shortcuts": "on, or off: the plain path where we lean on library internals for speed",
     "log_level": "critical, error, warning, info or debug (info)",
     "log_format": "text (readable lines) or json (one object a line)",
     "retention_days": "days game records and closed rooms are kept (default: for ever)",

@@ -317,6 +317,7 @@ class Daily(Place):
 
     def advance(self, now: float, out: list[Output]) -> None:
         """Ranked attempts past their time limit end as ``timed-out`` at the limit."""
+        self.members.forget_answers_of_away(now)
         deadlines = self._deadlines
         while deadlines and deadlines[0][0] <= now:
             entry = heapq.heappop(deadlines)

@@ -7,6 +7,7 @@ disconnects keeps their member (their seat, their seq answers) for the grace per
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -14,7 +15,7 @@ from .confusables import skeleton
 from .errors import RaceError
 from .outputs import ConnId
 from .players import Player
-from .seqs import SeqWindow
+from .seqs import KEEP_AWAY, SeqWindow
 
 EVERYONE: Final = "*"  # ``following`` every racer's board at once (a spectator's grid)
 
@@ -49,6 +50,7 @@ class Members:
     def __init__(self) -> None:
         self.by_id: dict[str, Member] = {}
         self.by_conn: dict[ConnId, Member] = {}
+        self._away: deque[tuple[float, Member]] = deque()  # in the order they went away
 
     def __len__(self) -> int:
         return len(self.by_id)
@@ -88,6 +90,21 @@ class Members:
         if member is not None:
             member.conns.discard(conn)
         return member
+
+    def went_away(self, member: Member, now: float) -> None:
+        """``member``'s last connection closed at ``now``."""
+        member.away_since = now
+        self._away.append((now, member))
+
+    def forget_answers_of_away(self, now: float) -> None:
+        """Drop the seq answers of members away for :data:`KEEP_AWAY` seconds: a place that
+        lives long (a day's daily) would otherwise hold answers for every player it ever had.
+        Each departure is looked at once, so this costs nothing when nobody left."""
+        away = self._away
+        while away and away[0][0] <= now - KEEP_AWAY:
+            since, member = away.popleft()
+            if member.away_since == since:  # not back since
+                member.seqs.forget_answers()
 
     def remove(self, member: Member) -> None:
         for conn in member.conns:

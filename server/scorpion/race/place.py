@@ -114,7 +114,7 @@ class Place:
         """A connection closed: the member stays (their game, their seq answers)."""
         member = self.members.detach(conn)
         if member is not None and not member.conns:
-            member.away_since = now
+            self.members.went_away(member, now)
         return []
 
     def dealt(

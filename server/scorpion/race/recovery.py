@@ -141,7 +141,7 @@ def _replay_room(
         member, _new = room.members.ensure(room.racers[player_id].player)
         member.role = "player"
         member.ready = True
-        member.away_since = now
+        room.members.went_away(member, now)
     for action in logs.actions.get((room.id, started.round), ()):
         racer = room.racers.get(action.player)
         if racer is None:

@@ -285,7 +285,7 @@ class Room(RoomFeed):
         member = self.members.detach(conn)
         if member is None or member.conns:
             return out
-        member.away_since = now
+        self.members.went_away(member, now)
         racer = self.racers.get(member.id)
         if member.role == "player" or (racer and racer.playing):
             self.emit(
@@ -333,6 +333,7 @@ class Room(RoomFeed):
     def advance(self, now: float, out: list[Output]) -> None:
         if self.closed:
             return
+        self.members.forget_answers_of_away(now)
         if self.progress_batch.due(now):
             self._announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:

@@ -29,12 +29,19 @@ from .commands import Command
 from .errors import RaceError
 from .outputs import ConnId, Message, Output, Persist, Send, refused
 
-DEFAULT_KEEP: Final = 64
+# A resend only ever asks again for what was in flight when a socket dropped; the client
+# keeps at most this many commands in flight (client/js/socket.js MAX_IN_FLIGHT).
+DEFAULT_KEEP: Final = 16
+# The answers of a member with no connection are kept this long for their reconnect (the
+# client's backoff tops out at 10 s), then dropped: a day's daily keeps a member for every
+# player of the day, and answers hold whole boards.
+KEEP_AWAY: Final = 60.0
 _NONE: Final[frozenset[int]] = frozenset()
 
 
 class SeqWindow:
-    """The last ``keep`` answers of one player in one room (or daily), by seq.
+    """The last ``keep`` answers of one player in one room (or daily), by seq, while they
+    are connected and for :data:`KEEP_AWAY` seconds after (see :class:`~.members.Members`).
 
     A member who never sends a command (a watcher) holds no containers: the answers and the
     pending seqs are created by their first use (every idle socket has a member).
@@ -81,6 +88,10 @@ class SeqWindow:
         if seq <= self.last:
             raise RaceError("old-seq", f"Command {seq} is too old to be answered again", seq)
         return None
+
+    def forget_answers(self) -> None:
+        """Drop the stored answers (the member left): a later resend is ``old-seq``."""
+        self._answers = None
 
     def remember(self, seq: int, answer: dict[str, object]) -> bytes:
         """Keep ``answer`` for a resend of ``seq``; its JSON (sent as it is)."""

@@ -338,9 +338,19 @@ class Store(Protocol):
     async def name_reports(self, limit: int = 100) -> list[JSON]: ...
 
     # the quick race's queue and the ratings (schema 9)
-    async def quick_step(self, step: QueueStep[T]) -> T:
-        """Run a step of the queue on every waiting row in one transaction (one step at a
-        time across processes); write back the rows it changed."""
+    async def quick_step(
+        self,
+        step: QueueStep[T],
+        *,
+        players: Sequence[str] = (),
+        room: str | None = None,
+        placed_before: float | None = None,
+    ) -> T:
+        """Run a step of the queue in one transaction (one step at a time across processes)
+        on the rows it may need: every waiting row (no room yet), the rows of ``players``
+        and those placed in ``room``; write back the rows it changed. First the rows placed
+        before ``placed_before`` go: placed rows are kept for a while (race/quick.py
+        PLACED_KEPT) but never all read, so a step costs the waiting rows, not the hour's."""
         ...
 
     async def rate_round(

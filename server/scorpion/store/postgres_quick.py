@@ -94,19 +94,34 @@ class QuickAndRatings(PostgresWorker):
             for r in rows
         ]
 
-    async def quick_step(self, step: QueueStep[T]) -> T:
-        """Run ``step`` on every row of the queue; write the rows it changed."""
+    async def quick_step(
+        self,
+        step: QueueStep[T],
+        *,
+        players: Sequence[str] = (),
+        room: str | None = None,
+        placed_before: float | None = None,
+    ) -> T:
+        """Run ``step`` on the rows it may need (:meth:`.base.Store.quick_step`); write the
+        rows it changed."""
 
         async def op(c: Conn) -> T:
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", QUEUE_LOCK)
+                if placed_before is not None:
+                    await c.execute("DELETE FROM quick_queue WHERE formed < $1", placed_before)
                 rows = [
                     {
                         "player": r["player_id"], "name": r["name"], "preset": r["preset"],
                         "joined": r["joined"], "seen": r["seen"], "room": r["room_id"],
                         "formed": r["formed"],
                     }
-                    for r in await c.fetch(f"SELECT {QUEUE_COLUMNS} FROM quick_queue")
+                    for r in await c.fetch(
+                        f"SELECT {QUEUE_COLUMNS} FROM quick_queue WHERE room_id IS NULL "
+                        "OR room_id = $1 OR player_id = ANY($2)",
+                        room,
+                        list(players),
+                    )
                 ]  # fmt: skip
                 written, gone, result = step(rows)
                 if written:

@@ -69,11 +69,26 @@ class QuickAndRatings(SQLiteWorker):
             ]
         )
 
-    async def quick_step(self, step: QueueStep[T]) -> T:
-        """Run ``step`` on every row of the queue; write the rows it changed."""
+    async def quick_step(
+        self,
+        step: QueueStep[T],
+        *,
+        players: Sequence[str] = (),
+        room: str | None = None,
+        placed_before: float | None = None,
+    ) -> T:
+        """Run ``step`` on the rows it may need (:meth:`.base.Store.quick_step`); write the
+        rows it changed."""
+        marks = ", ".join("?" * len(players))
+        wanted = f"room_id IS NULL OR room_id = ? OR player_id IN ({marks})"
 
         def op(c: sqlite3.Connection) -> T:
-            rows = [queue_row(r) for r in c.execute(f"SELECT {QUEUE_COLUMNS} FROM quick_queue")]
+            if placed_before is not None:
+                c.execute("DELETE FROM quick_queue WHERE formed < ?", (placed_before,))
+            read = c.execute(
+                f"SELECT {QUEUE_COLUMNS} FROM quick_queue WHERE {wanted}", (room, *players)
+            )
+            rows = [queue_row(r) for r in read]
             written, gone, result = step(rows)
             c.executemany(
                 f"INSERT OR REPLACE INTO quick_queue ({QUEUE_COLUMNS}) "

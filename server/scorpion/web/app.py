@@ -11,6 +11,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -25,7 +26,7 @@ from .logs import AccessLog
 from .responses import error
 from .services import Services
 from .static import CSP, SECURITY_HEADERS, static_routes
-from .ws import ws_endpoint
+from .ws import ws_endpoint, ws_route
 
 log = logging.getLogger("scorpion.web")
 
@@ -64,12 +65,13 @@ class App(Starlette):
     22.0-22.3 KB each instead of 26.6-26.8, and fewer objects for the garbage collector.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, direct_ws: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.websocket = AccessLog(self._session)
+        self.direct_ws = direct_ws  # False (shortcuts off): /ws is a plain Starlette route
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:  # type: ignore[override]
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
+        if self.direct_ws and scope["type"] == "websocket" and scope["path"] == "/ws":
             scope["app"] = self  # as Starlette sets it (the endpoint finds the services)
             return self.websocket(scope, receive, send)
         return super().__call__(scope, receive, send)
@@ -121,8 +123,11 @@ def create_app(
     client = find_client_dir(settings.client)
     if client is None:
         log.warning("no browser client found: / answers 404 (give --client FOLDER)")
+    shortcuts = settings.shortcuts == "on"
+    plain_ws = [] if shortcuts else [WebSocketRoute("/ws", ws_route)]
     app = App(
-        routes=[*routes(), *static_routes(client, replay_head)],
+        direct_ws=shortcuts,
+        routes=[*routes(), *plain_ws, *static_routes(client, replay_head)],
         middleware=[
             Middleware(AccessLog),
             Middleware(RequestMetrics, metrics=services.metrics),

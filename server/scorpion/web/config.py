@@ -177,6 +177,9 @@ class Settings(BaseSettings):
     grace: Positive = 60.0  # seconds a disconnected player keeps their seat
     room_idle_close: Positive = 3600.0  # seconds an empty room in its lobby or results lives
     daily_search: Literal["solver", "none"] = "solver"  # "none": unverified deals (tests)
+    # "off": none of the speed shortcuts that lean on uvicorn's, Starlette's or CPython's
+    # internals (web/shortcuts.py): the plain path, if an upgrade breaks one.
+    shortcuts: Literal["on", "off"] = "on"
     shutdown_timeout: Positive = 5.0
     log_level: LogLevel = "info"
     log_format: Literal["text", "json"] = "text"
@@ -205,7 +208,7 @@ class Settings(BaseSettings):
                 raise ValueError('expected JSON such as {"rate": 50}') from None
         return value
 
-    @field_validator("log_level", "log_format", mode="before")
+    @field_validator("log_level", "log_format", "shortcuts", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value

@@ -89,6 +89,7 @@ class Connection:
         "close_code",
         "flood",
         "id",
+        "inline",
         "last_seen",
         "limit",
         "metrics",
@@ -106,8 +107,13 @@ class Connection:
         limits: Limits,
         metrics: Metrics,
         on_drop: Callable[[Connection], None] | None = None,
+        *,
+        inline: bool = True,
     ) -> None:
         self.id = conn_id
+        # Send a frame at once when nothing waits (stepping uvicorn's send by hand); False
+        # (shortcuts off): every frame goes through the writer task, awaited plainly.
+        self.inline = inline
         self.ws = ws
         # Frames go to the ASGI send ``ws`` was made with (see ws_endpoint); the close
         # goes through ``ws``.
@@ -174,7 +180,7 @@ class Connection:
         self._writer = self._task(self._close(code, reason), "ws-close")
 
     def _enqueue(self, frame: str) -> None:
-        if self._writer is None and frame is not _CLOSE:
+        if self._writer is None and frame is not _CLOSE and self.inline:
             rest = self._context.run(self._send_now, frame)  # logged as this connection's
             if rest is None:
                 return

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from scorpion.race import Player, RaceError
-from scorpion.race.quick import QueueError, QueueStatus, QuickQueue, RoomFormed
+from scorpion.race.quick import PLACED_KEPT, QueueError, QueueStatus, QuickQueue, RoomFormed
 from scorpion.race.quick_room import ARRIVAL, QuickSeats, quick_settings
 from scorpion.store import JSON
 
@@ -38,9 +38,15 @@ RACING_IN_A_ROOM: dict[str, object] = {
 }
 
 
-async def step(svc: Services, player: str, change: Callable[[QuickQueue, float], Any]) -> Outcome:
+async def step(
+    svc: Services,
+    player: str,
+    change: Callable[[QuickQueue, float], Any],
+    room: str | None = None,
+) -> Outcome:
     """One step of the queue in one store transaction: ``change``, then the rooms due;
-    the player's status after both. Rooms formed are opened here, after the commit."""
+    the player's status after both. Rooms formed are opened here, after the commit. The
+    step sees the waiting rows, the player's, and those of ``room`` (a requeue's)."""
     now = time.time()
 
     def run(rows: list[JSON]) -> tuple[list[JSON], list[str], Outcome]:
@@ -54,9 +60,12 @@ async def step(svc: Services, player: str, change: Callable[[QuickQueue, float],
         written, gone = queue.changes()
         return written, gone, (refused, queue.status(player, now), formed)
 
-    outcome = await svc.store.quick_step(run)
-    for room in outcome[2]:
-        await open_room(svc, room, now)
+    placed_before = now - PLACED_KEPT
+    outcome = await svc.store.quick_step(
+        run, players=(player,), room=room, placed_before=placed_before
+    )
+    for formed in outcome[2]:
+        await open_room(svc, formed, now)
     return outcome
 
 
@@ -154,9 +163,8 @@ async def quick_status(request: Request) -> Response:
             await step(svc, player.id, lambda queue, now: queue.leave(player.id))
         return ok(RACING_IN_A_ROOM)
     if status is not None and status.room is not None and await lost(svc, status.room):
-        outcome = await step(
-            svc, player.id, lambda queue, now: queue.requeue(str(status.room), now)
-        )
+        room = status.room
+        outcome = await step(svc, player.id, lambda queue, now: queue.requeue(room, now), room)
     return answer(outcome)
 
 

@@ -43,7 +43,7 @@ class QueueOnRace:
             return written, gone, left
 
         try:
-            return await self.store.quick_step(run)
+            return await self.store.quick_step(run, players=racers)
         except StoreError:
             log.exception("could not take racers %s out of the quick queue", racers)
             return []

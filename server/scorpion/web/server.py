@@ -49,7 +49,9 @@ def uvicorn_config(
         host=settings.host,
         port=settings.port,
         interface="asgi3",  # App.__call__ returns a coroutine without being one
-        http=bounded_http(settings.limits),  # httptools, with bounded heads and deadlines
+        # httptools, with bounded heads and deadlines (a subclass of uvicorn's protocol: a
+        # shortcut, so "off" runs uvicorn's own, unbounded: keep nginx in front then)
+        http=bounded_http(settings.limits) if settings.shortcuts == "on" else "httptools",
         ws="websockets-sansio",
         ws_per_message_deflate=False,  # small frames: compression costs memory, not bandwidth
         ws_max_size=settings.limits.hard_frame,

@@ -178,7 +178,12 @@ class Services:
         else:  # each place is replayed by the process that takes it (web/cluster.py)
             self.connections.base = await self.cluster.open() << NODE_SHIFT
             jobs += [(name, loop()) for name, loop in self.cluster.loops().items()]
-        collector.settle()
+        shortcuts = self.settings.shortcuts == "on"
+        if shortcuts:
+            collector.settle()
+        else:
+            log.info("shortcuts off: /ws routed by Starlette, every frame's send awaited, "
+                     "CPython's collector as it comes, uvicorn's own HTTP protocol")  # fmt: skip
         self.searches.start()
         self.analyses.start()
         for name, job in (
@@ -188,7 +193,7 @@ class Services:
             ("maintain", self._maintain()),
             ("dailies", self.dailies.prepare_ahead()),
             ("loop-lag", self.metrics.watch_event_loop()),
-            ("gc", collector.collect()),
+            *([("gc", collector.collect())] if shortcuts else []),
         ):
             self._tasks.append(asyncio.create_task(job, name=f"scorpion-{name}"))
         if self.settings.retention_days:

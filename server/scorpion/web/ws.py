@@ -65,6 +65,11 @@ def refuse(svc: Services, conn: Connection, exc: Refusal | RaceError) -> None:
     conn.send(refused(exc.seq, exc.code, exc.message))
 
 
+async def ws_route(websocket: WebSocket) -> None:
+    """/ws as a plain Starlette route, through Starlette's WebSocket (shortcuts off)."""
+    await ws_endpoint(websocket, websocket.receive, websocket.send)
+
+
 async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> None:
     """One socket. After the hello its frames are read with ``receive`` and written with
     ``send``, the ASGI callables ``websocket`` was made with (Starlette's WebSocket has
@@ -82,7 +87,8 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     await websocket.accept()
     conn_id = svc.connections.new_id()
     CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
-    conn = Connection(conn_id, websocket, send, limits, svc.metrics)
+    shortcuts = svc.settings.shortcuts == "on"
+    conn = Connection(conn_id, websocket, send, limits, svc.metrics, inline=shortcuts)
     svc.connections.add(conn, key)
     attached = False
     try:
