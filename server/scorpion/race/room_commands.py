@@ -40,7 +40,7 @@ from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist
 from .records import HostAction, NameReported, Rematched
 from .room import Room
-from .room_feed import RACING
+from .states import RACING, Role
 
 
 def run(
@@ -79,7 +79,7 @@ def run(
     raise RaceError("not-allowed", f"There is no {command.name} in a room")
 
 
-def join(room: Room, member: Member, role: str, out: list[Output]) -> Message:
+def join(room: Room, member: Member, role: Role, out: list[Output]) -> Message:
     racer = room.racers.get(member.id)
     if role == "player":
         if member.role == "player":
