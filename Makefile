@@ -16,8 +16,9 @@ $(BIN)/scorpion: pyproject.toml deploy/requirements.lock
 	$(BIN)/pip install -q -e . -c deploy/requirements.lock
 	touch $@
 
-$(VENV)/.dev: $(BIN)/scorpion
-	$(BIN)/pip install -q -e '.[dev]' -c deploy/requirements.lock
+# dev/ (scorpion_dev): the processes the tests and the benchmarks start; dev venv only.
+$(VENV)/.dev: $(BIN)/scorpion dev/pyproject.toml
+	$(BIN)/pip install -q -e '.[dev]' -e ./dev -c deploy/requirements.lock
 	touch $@
 
 run: $(BIN)/scorpion
@@ -26,24 +27,24 @@ run: $(BIN)/scorpion
 # Lint, types and the tests that start nothing (tests/support/tier.py): no server, database
 # or browser, so no system packages either.
 check: $(VENV)/.dev
-	$(BIN)/ruff check server tests benchmarks
-	$(BIN)/ruff format --check server tests benchmarks
+	$(BIN)/ruff check server dev tests benchmarks
+	$(BIN)/ruff format --check server dev tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/vulture
-	$(BIN)/pytest --fast server tests
+	$(BIN)/pytest --fast server dev tests
 
 # Chromium, PostgreSQL, nginx, redis-server and axe-core: installed when missing (apt as root).
 test: $(VENV)/.dev
 	tests/setup/system-deps
-	$(BIN)/ruff check server tests benchmarks
-	$(BIN)/ruff format --check server tests benchmarks
+	$(BIN)/ruff check server dev tests benchmarks
+	$(BIN)/ruff format --check server dev tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/vulture
-	$(BIN)/pytest -n 2 --dist loadfile server tests  # two workers; a file stays on one
+	$(BIN)/pytest -n 2 --dist loadfile server dev tests  # two workers; a file stays on one
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check --fix server tests benchmarks
-	$(BIN)/ruff format server tests benchmarks
+	$(BIN)/ruff check --fix server dev tests benchmarks
+	$(BIN)/ruff format server dev tests benchmarks
 
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/engine_speed.py

@@ -36,7 +36,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT)]  # benchmarks.load
 
 import httpx  # noqa: E402
 from benchmarks.load.servers import RAISED_LIMITS  # noqa: E402
@@ -47,7 +47,7 @@ from scorpion.race.daily import daily_seed  # noqa: E402
 from scorpion.solver import next_winnable_deal  # noqa: E402
 from scorpion.store import SavedGame, SaveGame, SQLiteStore  # noqa: E402
 from scorpion.web.analysis_worker import AnalysisJob, run_analysis  # noqa: E402
-from support.server import Api, ServerProcess, metric, start_race  # noqa: E402
+from scorpion_dev.server import Api, ServerProcess, metric, start_race  # noqa: E402
 
 Actions = list[tuple[str, float]]
 
@@ -149,7 +149,7 @@ async def paced_acks(server: ServerProcess, api: Api, rooms: int, pace: float,
     end = time.monotonic() + window
 
     async def drive(racer: object) -> None:
-        from support.server import Replica
+        from scorpion_dev.server import Replica
 
         assert isinstance(racer, Replica)
         while time.monotonic() < end:

@@ -1,7 +1,7 @@
 """Server CPU per acknowledged command: one process on SQLite, one and three processes on
 PostgreSQL and Redis (three behind nginx).
 
-Everything is started here in temporary folders (tests/support). Load: ``--rooms``
+Everything is started here in temporary folders (scorpion_dev). Load: ``--rooms``
 races of two racers; each racer, in a closed loop for ``--seconds``, plays a legal
 move then undoes it (each an acknowledged command: a write, an answer, a ``progress``
 event to the other racer). CPU is read from /proc (user + system) for the app
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,13 +23,11 @@ from typing import Any
 
 import orjson
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
 from load.servers import children, cpu_by_pid, cpu_spent
 from scorpion.engine import apply_action
-from support.postgres import PostgresCluster, postgres_bin
-from support.server import Api, Client, Replica, ServerProcess, metric, place_url
-from support.services import Nginx, RedisServer, stop_everything
+from scorpion_dev.postgres import PostgresCluster, postgres_bin
+from scorpion_dev.server import Api, Client, Replica, ServerProcess, metric, place_url
+from scorpion_dev.services import Nginx, RedisServer, stop_everything
 
 DEAL = 4242
 # The per-socket command rate (20/s) would cap a closed loop: lifted for the measure.

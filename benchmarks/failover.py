@@ -1,7 +1,7 @@
 """Failover time: kill -9 the process owning a race and today's daily, 10 times.
 
 Three ``scorpion serve`` processes on one PostgreSQL cluster and one redis-server, behind
-nginx, all started here in temporary folders (tests/support). Each round (as
+nginx, all started here in temporary folders (scorpion_dev). Each round (as
 tests/scale/test_failover.py): two racers and one daily player with acknowledged moves,
 the owner killed, every player reconnects through nginx with last_version and moves
 again; the figure is the time from the kill to that move's ``applied``. The killed
@@ -15,16 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from support.failover import kill_round
-from support.postgres import PostgresCluster, postgres_bin
-from support.server import Api, ServerProcess
-from support.services import Nginx, RedisServer, stop_everything
+from scorpion_dev.failover import kill_round
+from scorpion_dev.postgres import PostgresCluster, postgres_bin
+from scorpion_dev.server import Api, ServerProcess
+from scorpion_dev.services import Nginx, RedisServer, stop_everything
 
 
 async def run(rounds: int, ttl: float, processes: int) -> None:

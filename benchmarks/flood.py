@@ -3,7 +3,7 @@
 ``--sockets`` websockets (80) of as many players, each sending batches of ``--batch``
 pings (100) every ``--every`` seconds (0.05): the default rate (20 a second) lets one
 frame of a batch through, so refusals are never 200 "in a row", yet run at about 2,000 a
-second per socket. Three runs, each on its own ``scorpion serve`` (tests/support):
+second per socket. Three runs, each on its own ``scorpion serve`` (scorpion_dev):
 
 - ``close``: the default limits. Per socket: the close code and the time from its first
   batch to the close; the frames the server read meanwhile.
@@ -40,7 +40,7 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from load.servers import cpu_and_rss  # noqa: E402
-from support.server import ServerProcess  # noqa: E402
+from scorpion_dev.server import ServerProcess  # noqa: E402
 
 # No close: a flood limit out of reach, leaking as the default does (200 per 10 s).
 NO_CLOSE = {"flood_refusals": 10**9, "flood_window": 10**9 / 20}

@@ -1,6 +1,6 @@
 """The app without nginx: what unfinished requests cost its memory (scorpion.web.http_protocol).
 
-One ``scorpion serve`` (tests/support), then ``--connections`` (10) raw connections of
+One ``scorpion serve`` (scorpion_dev), then ``--connections`` (10) raw connections of
 each kind, all at once, each sending ``--megabytes`` (20) as fast as the server reads:
 
 - ``head``: one header that never ends (the request head is never complete);
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load.servers import cpu_and_rss
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 HEADS = {
     "head": b"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Never-Ends: ",

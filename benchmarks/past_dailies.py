@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import datetime as dt
 import random
-import sys
 import tempfile
 import threading
 import time
@@ -35,15 +34,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+import httpx
+from websockets.exceptions import ConnectionClosed
 
-import httpx  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
-
-from scorpion.race.daily import utc_date  # noqa: E402
-from support.processes import children, rss_bytes  # noqa: E402
-from support.server import Client, ServerProcess, place_url  # noqa: E402
+from scorpion.race.daily import utc_date
+from scorpion_dev.processes import children, rss_bytes
+from scorpion_dev.server import Client, ServerProcess, place_url
 
 MB = 1024 * 1024
 

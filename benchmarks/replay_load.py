@@ -4,7 +4,7 @@ under 1 s on this machine). Not a timed test: run it by hand.
     .venv/bin/python benchmarks/replay_load.py [--moves 400] [--racers 4] [--runs 5]
 
 A real ``scorpion serve`` on a temporary SQLite file holds the round (written by
-tests/support/replays.py: random legal play, every game given up at its end); headless
+scorpion_dev.replays: random legal play, every game given up at its end); headless
 Chromium opens ``/replay/room/<room>/1`` in a fresh context each run (nothing cached) and
 the page's own clock gives the time from navigation to every board drawn (the page marks
 itself ``data-ready``). Also reported: the API's answer alone (time and size).
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,11 +21,8 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from support.replays import write_round  # noqa: E402
-from support.server import ServerProcess  # noqa: E402
+from scorpion_dev.replays import write_round
+from scorpion_dev.server import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

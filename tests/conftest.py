@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from support.postgres import PostgresCluster, postgres_bin
-from support.server import ServerProcess
+from scorpion_dev.postgres import PostgresCluster, postgres_bin
+from scorpion_dev.server import ServerProcess
 
 pytest_plugins = ["support.tier"]  # the fast tier (make check) and the slow mark
 

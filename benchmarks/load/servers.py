@@ -4,7 +4,7 @@ Both listen on a free 127.0.0.1 port; their CPU time and memory are read from
 ``/proc/<pid>``. Every wait is bounded in time. With ``--nginx``, ``--processes N`` or
 ``--redis`` (:data:`SETUP`) a phase's server is a :class:`Deployment`: the app processes
 behind a generated nginx, on one PostgreSQL database (and redis-server), started with
-benchmarks/services.py, as tests/scale does.
+scorpion_dev (dev/), as tests/scale does.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.services import Loopback, Nginx, PostgresCluster, RedisServer, postgres_bin
+from scorpion_dev.postgres import PostgresCluster, postgres_bin
+from scorpion_dev.server import Loopback, free_port
+from scorpion_dev.services import Nginx, RedisServer
 
 BENCHMARKS = Path(__file__).resolve().parent.parent
 
@@ -45,13 +46,6 @@ RAISED_LIMITS = {
     "rooms_per_hour": 1_000_000,
     "rooms_burst": 1_000_000,
 }
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def cpu_and_rss(pid: int) -> tuple[float, int]:

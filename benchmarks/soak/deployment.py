@@ -1,5 +1,5 @@
 """The servers a soak runs against: one process on a SQLite file, or N processes on one
-PostgreSQL database and a redis-server, behind nginx (benchmarks/services.py).
+PostgreSQL database and a redis-server, behind nginx (scorpion_dev, dev/).
 
 Each app process is ``scorpion serve --room-idle-close`` (rooms close ``idle_close``
 seconds after their last socket left), on a free 127.0.0.1 port, with the
@@ -16,15 +16,10 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.load.servers import RAISED_LIMITS, ServerProcess
-from benchmarks.services import (
-    Foreground,
-    Loopback,
-    Nginx,
-    PostgresCluster,
-    RedisServer,
-    free_port,
-    postgres_bin,
-)
+
+from scorpion_dev.postgres import PostgresCluster, postgres_bin
+from scorpion_dev.server import Loopback, free_port
+from scorpion_dev.services import Foreground, Nginx, RedisServer
 
 # The benchmark's raised limits, but silent sockets are closed as in production (60 s):
 # the soak's clients ping as the browser does.

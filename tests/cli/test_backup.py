@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.postgres import PostgresCluster
-from support.server import Api, Client, ServerProcess, free_port, start_race
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import Api, Client, ServerProcess, free_port, start_race
 
 DEAL = 4242
 

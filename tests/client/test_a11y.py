@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import create_room, name_player, one_seat_race

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
 from scorpion.solver import solve
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import nothing_sideways, one_seat_race, play_by_keys

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
 from scorpion.race.daily import TOP_ROWS
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import name_player, nothing_sideways

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game, card_text
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, one_seat_race

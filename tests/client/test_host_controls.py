@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from support.server import ServerProcess, scorpion_reports
+from scorpion_dev.server import ServerProcess, scorpion_reports
 
 from .conftest import PageFactory
 from .helpers import create_room, name_player

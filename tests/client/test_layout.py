@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import one_seat_race, play_by_keys

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Response, WebSocketRoute, expect
 
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import create_room

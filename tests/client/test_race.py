@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, column_cards, create_room, drag, name_player, tap

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from support.replays import write_daily, write_round
-from support.server import ServerProcess
+from scorpion_dev.replays import write_daily, write_round
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import one_seat_race

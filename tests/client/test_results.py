@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
 from scorpion.engine.progress import ordered_cards
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, create_room, name_player, nothing_sideways, tap, window_width

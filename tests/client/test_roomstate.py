@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from support.server import Api, Client, Replica, ServerProcess, place_url
+from scorpion_dev.server import Api, Client, Replica, ServerProcess, place_url
 
 from .conftest import PageFactory
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import create_room, name_player

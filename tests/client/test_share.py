@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game, apply_action
 from scorpion.solver import solve
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import name_player, nothing_sideways, one_seat_race

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorpion.engine import Game
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import CHROMIUM_ARGS, PageFactory
 from .helpers import card, create_room, name_player, one_seat_race, play_by_keys

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scorpion.engine import Game
 from scorpion.solver.solve import solve
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
 from .helpers import card, create_room, name_player, tap

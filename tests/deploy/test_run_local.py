@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from support.server import Api, Client, free_port, start_race
+from scorpion_dev.server import Api, Client, free_port, start_race
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "deploy" / "run-local.sh"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from scorpion.cli import build_parser
-from support.server import Api, ServerProcess, start_race
+from scorpion_dev.server import Api, ServerProcess, start_race
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 TEMPLATE = DEPLOY / "scorpion-race@.service"

@@ -22,7 +22,7 @@ from scorpion.race import (
     Send,
 )
 from scorpion.web.search_worker import run_search
-from support.views import fair_view
+from scorpion_dev.views import fair_view
 
 __all__ = ["INTERVAL", "T0", "Client", "Harness", "fair_view", "racing", "solo"]
 

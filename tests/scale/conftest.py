@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from support.postgres import PostgresCluster
-from support.server import Api, ServerProcess
-from support.services import Nginx, RedisServer
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import Api, ServerProcess
+from scorpion_dev.services import Nginx, RedisServer
 
 PROCESSES = 3
 LEASE_TTL = 2.0

@@ -12,7 +12,7 @@ import asyncpg
 from scorpion.race.daily import daily_seed
 from scorpion.race.protocol import player_daily_key, shard_of_key
 from scorpion.web.config import DAILY_SHARDS
-from support.server import Api, Client, Replica, daily_url, metric
+from scorpion_dev.server import Api, Client, Replica, daily_url, metric
 
 from .conftest import Cluster
 

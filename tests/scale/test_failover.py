@@ -3,8 +3,8 @@ from the log; every player reconnects through nginx and plays on, nothing acknow
 
 from __future__ import annotations
 
-from support.failover import MOVES, kill_round
-from support.server import Api
+from scorpion_dev.failover import MOVES, kill_round
+from scorpion_dev.server import Api
 
 from .conftest import Cluster
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 
-from support.postgres import PostgresCluster
-from support.server import Api, Client, Replica, ServerProcess, last_version
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import Api, Client, Replica, ServerProcess, last_version
 
 from .conftest import Cluster
 

@@ -9,8 +9,8 @@ import time
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from support.failover import lease_owner
-from support.server import Api, Client, Replica, last_version, metric, place_url, start_race
+from scorpion_dev.failover import lease_owner
+from scorpion_dev.server import Api, Client, Replica, last_version, metric, place_url, start_race
 
 from .conftest import Cluster
 

@@ -10,7 +10,7 @@ import pytest
 from scorpion.cluster import Leases
 from scorpion.store import AppendLog, Fence, Fenced, OpenRoom, StoreError
 from scorpion.store.postgres import PostgresStore
-from support.postgres import PostgresCluster
+from scorpion_dev.postgres import PostgresCluster
 
 
 async def test_one_owner_then_a_takeover_fences_the_old_one(postgres: PostgresCluster) -> None:

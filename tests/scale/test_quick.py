@@ -4,7 +4,7 @@ over real sockets, and waiting players kept when a process dies."""
 
 from __future__ import annotations
 
-from support.server import Api, Client, place_url
+from scorpion_dev.server import Api, Client, place_url
 from web.test_quick import test_four_strangers_are_placed_in_a_fair_room_and_race
 
 from .conftest import Cluster

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from scorpion.race.daily import daily_seed
 from scorpion.web.cluster import JOIN_SETTLE
 from scorpion.web.config import DAILY_SHARDS
-from support.server import (
+from scorpion_dev.server import (
     Api,
     Client,
     Replica,

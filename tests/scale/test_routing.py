@@ -7,7 +7,7 @@ import datetime as dt
 
 from scorpion.race.daily import daily_seed
 from scorpion.web.config import DAILY_SHARDS
-from support.server import Api, Client, Replica, daily_url, metric, place_url, start_race
+from scorpion_dev.server import Api, Client, Replica, daily_url, metric, place_url, start_race
 
 from .conftest import Cluster
 

@@ -3,7 +3,7 @@ tells the others, which forget the token they cached and close its sockets (4001
 
 from __future__ import annotations
 
-from support.server import Api, Client
+from scorpion_dev.server import Api, Client
 
 from .conftest import Cluster
 

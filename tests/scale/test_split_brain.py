@@ -5,6 +5,7 @@ and a lone process whose hold on the database is lost stops acting."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 
 import asyncpg
@@ -12,13 +13,26 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from scorpion.store.postgres_mode import MODE_LOCK, ModeLock
-from support.postgres import PostgresCluster
-from support.server import Api, ServerProcess, start_race
-from support.services import RedisServer
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import Api, ServerProcess, start_race
+from scorpion_dev.services import RedisServer
 
 from .conftest import Cluster, app_process
 
 DEAL = 4242
+
+
+@pytest.fixture
+def lone(postgres: PostgresCluster, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A process without --redis on a fresh database, started (stopped at the end if it
+    still runs)."""
+    server = ServerProcess(postgres.new_database(), log_path=tmp_path / "lone.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        if server.running:
+            server.stop()
 
 
 def refused(server: ServerProcess) -> str:
@@ -51,23 +65,19 @@ async def test_a_process_without_redis_does_not_start_beside_a_cluster(
 
 
 async def test_a_cluster_process_does_not_start_beside_a_lone_process(
-    postgres: PostgresCluster, redis: RedisServer, tmp_path: Path
+    lone: ServerProcess, redis: RedisServer, tmp_path: Path
 ) -> None:
-    database = postgres.new_database()
-    lone = ServerProcess(database, log_path=tmp_path / "lone.log")
-    lone.start()
-    try:
-        said = refused(app_process(database, redis, tmp_path, 0))
-        assert (
-            "another Scorpion process uses this database without --redis; there can be one "
-            "such process per database: stop it first, or run every process with --redis"
-        ) in said
-        # Nor a second lone one.
-        said = refused(ServerProcess(database, log_path=tmp_path / "second.log"))
-        assert "another Scorpion process uses this database without --redis" in said
-        assert lone.running
-    finally:
-        lone.stop()
+    database = str(lone.db)
+    said = refused(app_process(database, redis, tmp_path, 0))
+    assert (
+        "another Scorpion process uses this database without --redis; there can be one "
+        "such process per database: stop it first, or run every process with --redis"
+    ) in said
+    # Nor a second lone one.
+    said = refused(ServerProcess(database, log_path=tmp_path / "second.log"))
+    assert "another Scorpion process uses this database without --redis" in said
+    assert lone.running
+    lone.stop()
     # Once it stopped, the cluster's processes start.
     clustered = app_process(database, redis, tmp_path, 1)
     clustered.start()
@@ -83,12 +93,8 @@ async def lock_holders(conn: asyncpg.Connection) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-async def test_a_lone_process_that_lost_its_hold_stops_acting(
-    postgres: PostgresCluster, tmp_path: Path
-) -> None:
-    database = postgres.new_database()
-    lone = ServerProcess(database, log_path=tmp_path / "lone.log")
-    lone.start()
+async def test_a_lone_process_that_lost_its_hold_stops_acting(lone: ServerProcess) -> None:
+    database = str(lone.db)
     conn = await asyncpg.connect(database)
     try:
         async with Api(lone.url) as api:
@@ -126,17 +132,12 @@ async def test_a_lone_process_that_lost_its_hold_stops_acting(
         await cluster_process.close()
     finally:
         await conn.close()
-        if lone.running:
-            lone.kill()
 
 
 async def test_a_lone_process_whose_lock_connection_ends_takes_it_again_and_plays_on(
-    postgres: PostgresCluster, tmp_path: Path
+    lone: ServerProcess,
 ) -> None:
-    database = postgres.new_database()
-    lone = ServerProcess(database, log_path=tmp_path / "lone.log")
-    lone.start()
-    conn = await asyncpg.connect(database)
+    conn = await asyncpg.connect(str(lone.db))
     try:
         async with Api(lone.url) as api:
             _, racers, _ = await start_race(lone, api, ["Ann", "Bob"], DEAL)
@@ -155,4 +156,3 @@ async def test_a_lone_process_whose_lock_connection_ends_takes_it_again_and_play
             await racer.client.close()
     finally:
         await conn.close()
-        lone.stop()

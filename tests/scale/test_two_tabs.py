@@ -7,8 +7,8 @@ import datetime as dt
 
 from scorpion.engine import Game, apply_action
 from scorpion.race.daily import daily_seed
-from support.server import Api, Client
-from support.views import fair_view
+from scorpion_dev.server import Api, Client
+from scorpion_dev.views import fair_view
 
 from .conftest import Cluster
 

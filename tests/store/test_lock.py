@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scorpion.store import SQLiteStore
 from scorpion.store.lock import hold
-from support.server import ServerProcess, free_port
+from scorpion_dev.server import ServerProcess, free_port
 
 
 def test_a_second_server_on_the_same_file_refuses_to_start(tmp_path: Path) -> None:

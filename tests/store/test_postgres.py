@@ -14,7 +14,7 @@ from scorpion.store.base import NewerSchema
 from scorpion.store.postgres import PostgresStore, kept_secret
 from scorpion.store.postgres_connect import DatabaseRefused
 from scorpion.store.postgres_schema import META, SCHEMA_V1, VERSION
-from support.postgres import PostgresCluster, free_port
+from scorpion_dev.postgres import PostgresCluster, free_port
 
 
 @pytest.fixture

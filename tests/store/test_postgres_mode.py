@@ -17,7 +17,7 @@ from scorpion.store.postgres_mode import (
     ModeLock,
     ModeRefused,
 )
-from support.postgres import PostgresCluster
+from scorpion_dev.postgres import PostgresCluster
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ file at the top of tests/), runs on both stores (the ``backends`` mark), asks fo
 that starts something (:data:`SLOW_FIXTURES`), or sits in a module that imports a harness
 that does (:data:`HARNESSES`); those need no mark. So a new test is in the fast tier unless
 it needs a process, and one that starts a server or a PostgreSQL cluster there anyway fails,
-naming itself (:func:`refuse_in_fast_tier`), rather than making the tier slow. The few pure
+naming itself (``scorpion_dev.refuse_starts``), rather than making the tier slow. The few pure
 tests that cost seconds each (deep property runs, the CLI in a subprocess) carry
 ``@pytest.mark.slow`` with the reason (`grep -rn mark.slow tests`).
 """
@@ -18,24 +18,16 @@ from pathlib import Path
 
 import pytest
 
+import scorpion_dev
+
 TESTS = Path(__file__).resolve().parents[1]
 SLOW_FOLDERS = frozenset({"benchmarks", "cli", "client", "deploy", "scale", "store"})
 SLOW_FIXTURES = frozenset(
     {"server", "api", "postgres", "stoppable_postgres", "browser", "new_page", "page"}
 )
-HARNESSES = ("support.server.ServerProcess", "support.server.Replica", "support.postgres",
-             "support.services", "support.failover", "playwright")  # fmt: skip
-
-_fast = False
-
-
-def refuse_in_fast_tier(what: str) -> None:
-    """Fail a test of the fast tier that starts ``what`` (it belongs to the slow one)."""
-    if _fast:
-        raise RuntimeError(
-            f"{what} started in the fast tier (make check): ask for a fixture that starts it "
-            "(tests/support/tier.py, SLOW_FIXTURES) or import its harness at module level"
-        )
+HARNESSES = ("scorpion_dev.server.ServerProcess", "scorpion_dev.server.Replica",
+             "scorpion_dev.postgres", "scorpion_dev.services", "scorpion_dev.failover",
+             "playwright")  # fmt: skip
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,8 +37,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    global _fast
-    _fast = bool(config.getoption("fast"))
+    if config.getoption("fast"):
+        # A test of the fast tier that starts a process belongs to the slow one.
+        scorpion_dev.refuse_starts(
+            "in the fast tier (make check): ask for a fixture that starts it "
+            "(tests/support/tier.py, SLOW_FIXTURES) or import its harness at module level"
+        )
     config.addinivalue_line("markers", "slow: starts a process, a database or a browser")
 
 

@@ -1,6 +1,6 @@
 """Fixtures: an HTTP client of the real server that tests/conftest.py starts.
 
-The helpers live in :mod:`support.server` so tests/client can use them too.
+The helpers live in :mod:`scorpion_dev.server` (dev/): tests/client and the benchmarks use them too.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from support.server import Api, ServerProcess
+from scorpion_dev.server import Api, ServerProcess
 
 
 @pytest.fixture

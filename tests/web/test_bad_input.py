@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from support.server import Api, Client, Frame, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, Frame, ServerProcess, start_race
 
 
 async def refused(client: Client, timeout: float = 10.0) -> Frame:

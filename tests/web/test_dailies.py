@@ -15,8 +15,8 @@ from scorpion.race.daily import DAILY_PRESET, daily_seed, utc_date
 from scorpion.solver import solve
 from scorpion.store import open_store
 from scorpion.web.dailies import DAILY_NODES, DailyDeals
-from support.processes import children
-from support.server import Api, Client, Frame, ServerProcess, place_url
+from scorpion_dev.processes import children
+from scorpion_dev.server import Api, Client, Frame, ServerProcess, place_url
 
 
 @pytest.mark.backends

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from scorpion.race.daily import daily_seed
-from support.server import Api, Client, Replica, ServerProcess
+from scorpion_dev.server import Api, Client, Replica, ServerProcess
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from scorpion.web.devices import device_hash
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 from support.sql import query
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL

@@ -11,7 +11,7 @@ import pytest
 
 from scorpion.race.daily import daily_seed
 from scorpion.race.protocol import player_daily_key
-from support.server import Api, Client, Replica, ServerProcess, daily_url
+from scorpion_dev.server import Api, Client, Replica, ServerProcess, daily_url
 from support.sql import query
 
 SHARDS = 4

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorpion.web.devices import code_hash
-from support.server import Api, Client, ServerProcess, scorpion_reports
+from scorpion_dev.server import Api, Client, ServerProcess, scorpion_reports
 from support.sql import query
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from scorpion.race.daily import closes_at
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 from support.sql import past_daily_results
 
 pytestmark = pytest.mark.backends

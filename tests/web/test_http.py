@@ -11,7 +11,7 @@ import pytest
 from scorpion.engine import PRESETS
 from scorpion.store import SavedGame
 from scorpion.web.http_players import game_json
-from support.server import Api, ServerProcess
+from scorpion_dev.server import Api, ServerProcess
 
 
 @pytest.mark.backends

@@ -9,7 +9,7 @@ from typing import Any
 
 from scorpion.engine import Game
 from scorpion.solver import solve
-from support.server import Api, Client, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 
 DEAL = 3  # classic deal 3 is winnable
 

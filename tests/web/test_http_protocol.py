@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from support.server import Client, ServerProcess
+from scorpion_dev.server import Client, ServerProcess
 
 # Short deadlines, so that the test does not wait long (what is asserted is the closing).
 LIMITS = {"head_timeout": 1, "body_timeout": 1, "auth_timeout": 3}

@@ -21,7 +21,7 @@ from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
 from websockets.uri import parse_uri
 
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 
 
 def start_server(tmp_path: Path, limits: dict[str, float]) -> ServerProcess:

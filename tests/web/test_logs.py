@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 
 from scorpion.engine import Game
-from support.server import Api, Client, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 
 DEAL = 4242
 LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR) +\S+")

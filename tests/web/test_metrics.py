@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from support.server import Api, ServerProcess, start_race
+from scorpion_dev.server import Api, ServerProcess, start_race
 
 
 def sample(text: str, name: str) -> float:

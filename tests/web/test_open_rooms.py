@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.server import Api, Client, ServerProcess, place_url
+from scorpion_dev.server import Api, Client, ServerProcess, place_url
 
 pytestmark = pytest.mark.backends  # the listing is kept in the store: every process sees it
 

@@ -14,8 +14,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from scorpion.race.daily import daily_seed
-from support.postgres import PostgresCluster
-from support.server import Api, Client, Replica, ServerProcess, start_race
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import Api, Client, Replica, ServerProcess, start_race
 
 DEAL = 4242
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorpion.engine import Game
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 

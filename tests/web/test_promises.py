@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from support.server import Api, Client, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 
 from .test_race import cards_in
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from scorpion.race.protocol import PROTOCOL_VERSION
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 
 SOCKET_JS = Path(__file__).resolve().parents[2] / "client" / "js" / "socket.js"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 
 # One new player per address, then none for a long while (no refill during the test).
 ONE_PLAYER = '{"new_players_burst": 1, "new_players_per_minute": 0.001}'

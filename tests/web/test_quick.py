@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from support.server import Api, Client, ServerProcess, place_url, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, place_url, start_race
 
 pytestmark = pytest.mark.backends  # the queue lives in the store: SQLite and PostgreSQL
 

@@ -10,7 +10,7 @@ import pytest
 from scorpion.engine import Game, card_text
 from scorpion.race.masking import face_down, mask_view
 from scorpion.race.observed import shown_ordered
-from support.server import Api, Client, Replica, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, Replica, ServerProcess, start_race
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.server import Api, ServerProcess, start_race, this_rounds_board
+from scorpion_dev.server import Api, ServerProcess, start_race, this_rounds_board
 
 pytestmark = pytest.mark.backends  # ratings live in the store: SQLite and PostgreSQL
 

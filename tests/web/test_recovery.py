@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from support.server import (
+from scorpion_dev.server import (
     Api,
     Client,
     Replica,

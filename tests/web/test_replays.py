@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from scorpion.race.daily import closes_at
-from support.server import Api, Client, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 from support.sql import script
 
 pytestmark = pytest.mark.backends  # the store under the server: SQLite and PostgreSQL

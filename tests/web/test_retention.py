@@ -12,7 +12,7 @@ import pytest
 
 from scorpion.store import ClaimDaily, CloseRoom, OpenRoom, SavedGame, SaveGame, SQLiteStore
 from scorpion.web.retention import purge_once
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 DAY = 86400.0
 NOW = 1_800_000_000.0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorpion.web.auth import ROOM_ALPHABET, new_room_id
-from support.server import Api
+from scorpion_dev.server import Api
 
 
 def test_room_codes_have_no_look_alikes() -> None:

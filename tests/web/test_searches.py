@@ -20,8 +20,8 @@ from scorpion.race import (
 from scorpion.race.search_queue import ShareLimits
 from scorpion.web.search_worker import run_search
 from scorpion.web.searches import SearchPool
-from support.processes import children
-from support.server import Api, Client, ServerProcess, place_url
+from scorpion_dev.processes import children
+from scorpion_dev.server import Api, Client, ServerProcess, place_url
 
 
 def ticket(seq: int, command: str = "auto") -> SearchTicket:

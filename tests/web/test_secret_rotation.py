@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from scorpion.race.daily import daily_seed, utc_date
-from support.server import Api, Client, ServerProcess
+from scorpion_dev.server import Api, Client, ServerProcess
 
 
 def saved_dailies(db: Path) -> dict[str, str]:

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from scorpion.store.schema import VERSION
-from support.postgres import PostgresCluster
-from support.server import ServerProcess, free_port
+from scorpion_dev.postgres import PostgresCluster
+from scorpion_dev.server import ServerProcess, free_port
 
 
 def serve(cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:

@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from support.server import Api, Client, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 from support.sql import past_daily_results
 
 pytestmark = pytest.mark.backends

@@ -22,7 +22,7 @@ import pytest
 import uvicorn
 from websockets.asyncio.client import connect
 
-from support.server import ServerProcess, free_port
+from scorpion_dev.server import ServerProcess, free_port
 
 from .test_race import (
     test_full_race_three_players_two_spectators,

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from scorpion.web.static import ClientFiles, accepts_gzip
-from support.server import ServerProcess
+from scorpion_dev.server import ServerProcess
 
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}

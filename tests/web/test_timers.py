@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.server import Api, Client, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 
 
 @pytest.fixture

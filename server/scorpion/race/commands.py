@@ -22,6 +22,7 @@ from typing import ClassVar, Final, TypeAlias
 
 from .errors import RaceError
 from .protocol import player_daily_key, practice_key
+from .states import Role, is_role
 
 MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
@@ -31,7 +32,7 @@ MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
 class Join:
     name: ClassVar[str] = "join"
     seq: int
-    role: str  # "player" or "spectator"
+    role: Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +259,7 @@ def _move(message: Mapping[str, object], seq: int) -> Move:
 
 def _join(message: Mapping[str, object], seq: int) -> Join:
     role = _text(message, "as", seq, "join command")
-    if role not in ("player", "spectator"):
+    if not is_role(role):
         raise RaceError("bad-field", "'as' must be 'player' or 'spectator'", seq)
     return Join(seq, role)
 

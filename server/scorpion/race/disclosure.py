@@ -1,4 +1,5 @@
-"""What may be shown, and when: the rules behind the HTTP views of games and dailies.
+"""What may be shown, and when: the rules behind the game records and the HTTP views of
+games and dailies.
 
 A deal number helps whoever is still playing it: a race's deal stays hidden until its
 results, a daily's until its day closes (every ranked attempt of it has ended:
@@ -17,9 +18,39 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .daily import DAILY_PRESET, TOP_ROWS, day_closed
 from .leaderboard import Leaderboard
 from .outputs import Message
+from .protocol import practice_player
+from .records import RoundFinished
+
+
+def stored_rules(settings: Mapping[str, object]) -> dict[str, object]:
+    """What a game record keeps of its place's settings: everything but the deal (a record
+    is read by others; its deal is shown apart, on :func:`deal_shown`'s terms).
+
+    >>> stored_rules({"preset": "classic", "deal": 7, "undo": "fair"})
+    {'preset': 'classic', 'undo': 'fair'}
+    """
+    return {k: v for k, v in settings.items() if k != "deal"}
+
+
+def revealed_when_dealt(place: str) -> bool:
+    """Whether a game's record is revealed from its start: a practice's (the player's own
+    deal: nobody else plays it). A race's waits for its results (:func:`revealed_by`), a
+    daily's for its day to close.
+
+    >>> revealed_when_dealt("practice:p_1"), revealed_when_dealt("room1")
+    (True, False)
+    """
+    return practice_player(place) is not None
+
+
+def revealed_by(results: RoundFinished) -> list[str]:
+    """The players whose games of a round its results reveal: every racer ranked."""
+    return [str(entry.get("player")) for entry in results.ranking]
 
 
 def deal_shown(*, revealed: bool, daily: str | None, now: float) -> bool:

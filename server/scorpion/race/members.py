@@ -16,6 +16,7 @@ from .errors import RaceError
 from .outputs import ConnId
 from .players import Player
 from .seqs import KEEP_AWAY, SeqWindow
+from .states import Role
 
 EVERYONE: Final = "*"  # ``following`` every racer's board at once (a spectator's grid)
 
@@ -23,7 +24,7 @@ EVERYONE: Final = "*"  # ``following`` every racer's board at once (a spectator'
 @dataclass(eq=False, slots=True)  # slots: one per socket, idle ones included
 class Member:
     player: Player
-    role: str = "spectator"  # "player" (holds a seat) or "spectator"
+    role: Role = "spectator"
     ready: bool = False
     conns: set[ConnId] = field(default_factory=set)
     seqs: SeqWindow = field(default_factory=SeqWindow)

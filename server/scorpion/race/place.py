@@ -40,6 +40,7 @@ from .searches import (
     SearchTicket,
 )
 from .seqs import answer_once, answer_pending
+from .states import Status
 
 GIVE_UP: Final = "give-up"
 
@@ -139,7 +140,7 @@ class Place:
         last_version: int | None,
         now: float,
         *,
-        status: str | None,
+        status: Status | None,
         state: Message,
         view: dict[str, object] | None,
     ) -> Message:

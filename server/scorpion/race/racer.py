@@ -30,6 +30,7 @@ from .errors import RaceError
 from .players import Player
 from .records import ActionRecord, GameResult
 from .searches import SearchTicket
+from .states import Ended, Status, Stopped
 
 HINT: Final = "hint"  # logged so that a restored game counts it (never searched again)
 UNDO: Final = "undo"
@@ -66,7 +67,7 @@ class Racer:
         self.undo_policy = undo
         self.hints_allowed = hints
         self.auto_allowed = auto
-        self.status = "playing"
+        self.status: Status = "playing"
         self.finished_elapsed: float | None = None
         self.hints = 0
         self.autos = 0  # moves Auto played (logged with each, so a restore counts them)
@@ -161,11 +162,11 @@ class Racer:
             self.place, self.round, self.player.id, seq, action, self.last_elapsed, auto
         )
 
-    def _finish(self, status: str, elapsed: float) -> None:
+    def _finish(self, status: Ended, elapsed: float) -> None:
         self.status = status
         self.finished_elapsed = elapsed
 
-    def stop(self, status: str, elapsed: float) -> None:
+    def stop(self, status: Stopped, elapsed: float) -> None:
         """End a game still playing from outside: ``timed-out`` or ``left``."""
         if self.playing:
             elapsed = max(elapsed, self.last_elapsed)

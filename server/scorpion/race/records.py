@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import ClassVar, TypeAlias
 
+from .states import Status
+
 
 class _Base:
     __slots__ = ()
@@ -87,7 +89,7 @@ class GameResult(_Base):
     name: str
     preset: str
     deal: int
-    status: str  # won, lost, gave-up, timed-out, left
+    status: Status  # how it ended: won, lost, gave-up, timed-out, left
     runs: int
     score: int
     moves: int

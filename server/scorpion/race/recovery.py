@@ -32,6 +32,7 @@ from .records import (
 )
 from .room import Room
 from .settings import RoomSettings
+from .states import is_stopped
 
 
 @dataclass
@@ -160,9 +161,12 @@ def _replay_room(
         room.results = [dict(entry) for entry in finished.ranking]
         for entry in room.results:  # time-outs are not actions: the results say when
             ended = room.racers.get(str(entry.get("player")))
-            elapsed = entry.get("elapsed")
-            if ended is not None and ended.playing and isinstance(elapsed, int | float):
-                ended.stop(str(entry.get("status")), float(elapsed))
+            elapsed, status = entry.get("elapsed"), entry.get("status")
+            # A game still playing when the round finished ended from outside (timed out).
+            if ended is None or not ended.playing:
+                continue
+            if isinstance(elapsed, int | float) and is_stopped(status):
+                ended.stop(status, float(elapsed))
         if (room.id, started.round) in logs.rematched:
             room.back_to_lobby()
         return room, out

@@ -20,10 +20,11 @@ from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
-from .room_feed import RACING, RoomFeed
+from .room_feed import RoomFeed
 from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
 from .seqs import answer_pending
 from .settings import RoomSettings
+from .states import RACING
 
 COUNTDOWN: Final = 3.0
 # Why a winnable-only room's deal is unverified: said in its countdown, never silent.

@@ -10,7 +10,8 @@ when a search ends).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from .commands import (
     Auto,
@@ -39,7 +40,7 @@ from .members import EVERYONE, Member
 from .outputs import ConnId, Message, Output, Persist
 from .records import HostAction, NameReported, Rematched
 from .room import Room
-from .room_feed import RACING
+from .states import RACING, Role
 
 
 def run(
@@ -64,13 +65,13 @@ def run(
         case Kick(player=player):
             return kick(room, member, player, now, out)
         case Lock(locked=locked):
-            return lock(room, member, locked, now, out)
+            return switch(room, member, LOCK, locked, now, out)
         case List(listed=listed):
-            return list_room(room, member, listed, now, out)
+            return switch(room, member, LIST, listed, now, out)
         case Rating(rated=rated):
-            return set_rating(room, member, rated, now, out)
+            return switch(room, member, RATING, rated, now, out)
         case League(league=league):
-            return set_league(room, member, league, now, out)
+            return switch(room, member, LEAGUE, league, now, out)
         case HandHost(player=player):
             return hand_host(room, member, player, now, out)
         case Report(player=player, reason=reason):
@@ -78,7 +79,7 @@ def run(
     raise RaceError("not-allowed", f"There is no {command.name} in a room")
 
 
-def join(room: Room, member: Member, role: str, out: list[Output]) -> Message:
+def join(room: Room, member: Member, role: Role, out: list[Output]) -> Message:
     racer = room.racers.get(member.id)
     if role == "player":
         if member.role == "player":
@@ -254,26 +255,59 @@ def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -
     return {"player": player, "role": "spectator"}
 
 
-def lock(room: Room, host: Member, locked: bool, now: float, out: list[Output]) -> Message:
-    """Lock (no new seats; watching stays open to anyone with the link) or unlock."""
-    check_host(room, host, "lock the room")
-    if room.locked != locked:
-        room.locked = locked
-        action = "lock" if locked else "unlock"
-        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
-        room.emit(out, {"event": "locked", "locked": locked, "by": host.id})
-    return {"locked": locked}
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """One of the host's on/off controls. ``name``: the field of the command, its answer and
+    its event, and the room's attribute (or, ``in_settings``, its settings' field);
+    ``event``: the event's name; ``on``/``off``: the :class:`HostAction` written; ``what``:
+    what a refusal says the host alone can do; ``lobby_only``: the refusal outside the lobby
+    for those a round settles when it starts (None: any time)."""
+
+    name: str
+    event: str
+    on: str
+    off: str
+    what: str
+    lobby_only: str | None = None
+    in_settings: bool = False
+    no_chosen_deal: bool = False  # refused on while the host's chosen deal is still to come
 
 
-def list_room(room: Room, host: Member, listed: bool, now: float, out: list[Output]) -> Message:
-    """List the room among the home page's open rooms (anyone may join), or take it off."""
-    check_host(room, host, "list the room")
-    if room.listed != listed:
-        room.listed = listed
-        action = "list" if listed else "unlist"
+LOCK = Switch("locked", "locked", "lock", "unlock", "lock the room")
+"""No new seats (watching stays open to anyone with the link), or open seats again."""
+LIST = Switch("listed", "listed", "list", "unlist", "list the room")
+"""Among the home page's open rooms (anyone may join), or off it."""
+RATING = Switch("rated", "rating", "rate", "unrate", "change whether the room is rated",
+                "The room can be rated or unrated in the lobby only", in_settings=True,
+                no_chosen_deal=True)  # fmt: skip
+"""The room's rounds rated (per rule set, like quick races) from the next one, or not."""
+LEAGUE = Switch("league", "league", "league", "unleague", "make the room a league",
+                "The room can be made a league in the lobby only", in_settings=True,
+                no_chosen_deal=True)  # fmt: skip
+"""A standing league (points per round from the next one; the room stays open, the same
+link every week), or an ordinary room again."""
+
+
+def switch(
+    room: Room, host: Member, control: Switch, on: bool, now: float, out: list[Output]
+) -> Message:
+    """The host turns ``control`` on or off; the same value again changes nothing."""
+    check_host(room, host, control.what)
+    if control.lobby_only is not None and (room.phase != "lobby" or room.dealing is not None):
+        raise RaceError("not-in-lobby", control.lobby_only)
+    if on and control.no_chosen_deal:
+        check_no_chosen_deal(room)
+    holder: object = room.settings if control.in_settings else room
+    if getattr(holder, control.name) != on:
+        if control.in_settings:
+            changed: dict[str, Any] = {control.name: on}
+            room.settings = replace(room.settings, **changed)
+        else:
+            setattr(room, control.name, on)
+        action = control.on if on else control.off
         out.append(Persist(HostAction(room.id, action, None, host.id, now)))
-        room.emit(out, {"event": "listed", "listed": listed, "by": host.id})
-    return {"listed": listed}
+        room.emit(out, {"event": control.event, control.name: on, "by": host.id})
+    return {control.name: on}
 
 
 def check_no_chosen_deal(room: Room) -> None:
@@ -286,38 +320,6 @@ def check_no_chosen_deal(room: Room) -> None:
             "This room first deals the number its host chose: it can be rated or a league "
             "from its rematch on (whoever picks a deal's number may know its face-down cards)",
         )
-
-
-def set_rating(room: Room, host: Member, rated: bool, now: float, out: list[Output]) -> Message:
-    """Rate the room's rounds (per rule set, like quick races) from the next one, or not.
-    In the lobby only: a round's rating is settled when it starts."""
-    check_host(room, host, "change whether the room is rated")
-    if room.phase != "lobby" or room.dealing is not None:
-        raise RaceError("not-in-lobby", "The room can be rated or unrated in the lobby only")
-    if rated:
-        check_no_chosen_deal(room)
-    if room.settings.rated != rated:
-        room.settings = replace(room.settings, rated=rated)
-        action = "rate" if rated else "unrate"
-        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
-        room.emit(out, {"event": "rating", "rated": rated, "by": host.id})
-    return {"rated": rated}
-
-
-def set_league(room: Room, host: Member, league: bool, now: float, out: list[Output]) -> Message:
-    """Make the room a standing league (points per round from the next one; the room stays
-    open, the same link every week), or an ordinary room again. In the lobby only."""
-    check_host(room, host, "make the room a league")
-    if room.phase != "lobby" or room.dealing is not None:
-        raise RaceError("not-in-lobby", "The room can be made a league in the lobby only")
-    if league:
-        check_no_chosen_deal(room)
-    if room.settings.league != league:
-        room.settings = replace(room.settings, league=league)
-        action = "league" if league else "unleague"
-        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
-        room.emit(out, {"event": "league", "league": league, "by": host.id})
-    return {"league": league}
 
 
 def hand_host(room: Room, host: Member, player: str, now: float, out: list[Output]) -> Message:

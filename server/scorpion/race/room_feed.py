@@ -12,23 +12,20 @@ gets a board during the countdown.
 
 from __future__ import annotations
 
-from typing import Final
-
 from .masking import HiddenCards, face_up, mask_view
 from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Message, Output, Send
 from .place import Place
 from .progress_batch import ProgressBatch
 from .racer import Racer
-
-RACING: Final = ("countdown", "racing")  # the phases a round is under way
+from .states import RACING, Phase
 
 
 class RoomFeed(Place):
     """The progress and boards of a room's racers (``Room`` fills ``racers`` and ``phase``)."""
 
     racers: dict[str, Racer]
-    phase: str
+    phase: Phase
 
     def __init__(
         self, key: str, *, keep_events: int, version_base: int, progress_interval: float

@@ -16,10 +16,12 @@ A ticket names who asked: the place (room id or ``daily:<date>``), the round
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from scorpion.engine import Game
+from scorpion.engine.deals import MAX_DEAL
 
 HINT_NODES: Final = 5_000  # per legal move: a hint ranks every move
 AUTO_NODES: Final = 50_000  # one search from the position
@@ -64,6 +66,12 @@ class DealSearch:
     max_nodes: int = DEAL_NODES
     limit: int = DEAL_LIMIT
 
+    @property
+    def first(self) -> int:
+        """The first deal tried: ``start``, moved back so that every deal tried exists (and
+        the unverified fallback when none is proved winnable)."""
+        return min(self.start, MAX_DEAL + 1 - self.limit)
+
 
 @dataclass(frozen=True, slots=True)
 class HintsFound:
@@ -80,6 +88,22 @@ class AutoFound:
     ticket: SearchTicket
     verdict: str
     move: str | None = None
+
+    @classmethod
+    def from_verdict(cls, ticket: SearchTicket, verdict: str, line: Sequence[object]) -> AutoFound:
+        """Auto's answer from the solver's verdict and winning line: play the line's first
+        move; "lost" only when proved (the player decides to give up); anything else, a
+        budget run out included, "unknown".
+
+        >>> t = SearchTicket("room1", 1, "p1", 7, "auto")
+        >>> AutoFound.from_verdict(t, "won", ["4H>7", "deal"]).move
+        '4H>7'
+        >>> AutoFound.from_verdict(t, "won", []).verdict, AutoFound.from_verdict(t, "?", []).verdict
+        ('unknown', 'unknown')
+        """
+        if verdict == "won" and line:
+            return cls(ticket, "won", str(line[0]))
+        return cls(ticket, "lost" if verdict == "lost" else "unknown")
 
 
 @dataclass(frozen=True, slots=True)

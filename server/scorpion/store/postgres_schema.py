@@ -1,12 +1,15 @@
 """The PostgreSQL schema: the SQLite schema's tables and versions in PostgreSQL's types.
 
 The version is kept in ``meta`` (key 'schema'); bump VERSION and add a step to
-MIGRATIONS to change it, with the same number as the SQLite step that does the same.
+MIGRATIONS to change it, with the same number as the SQLite step that does the same;
+steps 9 on are written once for both (schema_steps.py).
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from .schema_steps import POSTGRESQL, STEP_9, STEP_10, STEP_11
 
 # Deal numbers go up to 2**64-1, past BIGINT: they are stored as TEXT (as in SQLite).
 SCHEMA_V1: Final = """
@@ -141,72 +144,10 @@ CREATE TABLE IF NOT EXISTS analyses (
 );
 """
 
-# Every token in device_tokens, with how it was made, its browser family and when last
-# used: see schema.py.
-SCHEMA_V9: Final = """
-ALTER TABLE device_tokens ADD COLUMN IF NOT EXISTS how TEXT NOT NULL DEFAULT 'unknown';
-ALTER TABLE device_tokens ADD COLUMN IF NOT EXISTS agent TEXT NOT NULL DEFAULT '';
-ALTER TABLE device_tokens ADD COLUMN IF NOT EXISTS last_seen DOUBLE PRECISION;
-INSERT INTO device_tokens (token_hash, player_id, created, how)
-    SELECT token_hash, id, created, 'new-player' FROM players
-    ON CONFLICT DO NOTHING;
-"""
-
-# The quick race's queue and ratings: see schema.py.
-SCHEMA_V10: Final = """
-CREATE TABLE IF NOT EXISTS quick_queue (
-    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    joined DOUBLE PRECISION NOT NULL,
-    seen DOUBLE PRECISION NOT NULL,
-    room_id TEXT,
-    formed DOUBLE PRECISION
-);
-CREATE TABLE IF NOT EXISTS ratings (
-    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    preset TEXT NOT NULL,
-    mu DOUBLE PRECISION NOT NULL,
-    sigma DOUBLE PRECISION NOT NULL,
-    races INTEGER NOT NULL,
-    updated DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (player_id, preset)
-);
-CREATE INDEX IF NOT EXISTS ratings_board ON ratings (preset, races);
-CREATE TABLE IF NOT EXISTS rating_changes (
-    room_id TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    preset TEXT NOT NULL,
-    place INTEGER NOT NULL,
-    mu_before DOUBLE PRECISION NOT NULL,
-    sigma_before DOUBLE PRECISION NOT NULL,
-    mu_after DOUBLE PRECISION NOT NULL,
-    sigma_after DOUBLE PRECISION NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (room_id, round, player_id)
-);
-CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes (player_id, created);
-ALTER TABLE rooms ADD COLUMN IF NOT EXISTS listed DOUBLE PRECISION;
-CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
-    WHERE listed IS NOT NULL AND closed IS NULL;
-"""
-
-# A league among friends' points: see schema.py.
-SCHEMA_V11: Final = """
-CREATE TABLE IF NOT EXISTS league_points (
-    room_id TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    place INTEGER NOT NULL,
-    points INTEGER NOT NULL,
-    week TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (room_id, round, player_id)
-);
-CREATE INDEX IF NOT EXISTS league_points_week ON league_points (room_id, week);
-"""
+# Steps 9 on: written once for both stores (schema_steps.py).
+SCHEMA_V9: Final = POSTGRESQL.render(STEP_9)
+SCHEMA_V10: Final = POSTGRESQL.render(STEP_10)
+SCHEMA_V11: Final = POSTGRESQL.render(STEP_11)
 
 VERSION: Final = 11
 MIGRATIONS: Final[dict[int, str]] = {

@@ -1,8 +1,11 @@
-"""The SQLite schema. Bump VERSION and add a step to MIGRATIONS to change it."""
+"""The SQLite schema. Bump VERSION and add a step to MIGRATIONS to change it: written once
+for both stores in schema_steps.py (as steps 9 on are), here only what SQLite alone needs."""
 
 from __future__ import annotations
 
 from typing import Final
+
+from .schema_steps import SQLITE, STEP_9, STEP_10, STEP_11
 
 # Deal numbers go up to 2**64-1, past SQLite's signed 64-bit INTEGER: they are stored as TEXT.
 SCHEMA_V1: Final = """
@@ -142,80 +145,10 @@ CREATE TABLE IF NOT EXISTS analyses (
 ) WITHOUT ROWID;
 """
 
-# Every token in device_tokens, each with how it was made ('new-player', 'device-code',
-# 'recovery-code'; 'unknown' for the tokens given to other devices before this version),
-# the browser family it was made on and when it was last used: a player lists and signs
-# out their devices (web/http_signins.py). players.token_hash stays (a revoked first token
-# is overwritten there with a hash no token has).
-SCHEMA_V9: Final = """
-ALTER TABLE device_tokens ADD COLUMN how TEXT NOT NULL DEFAULT 'unknown';
-ALTER TABLE device_tokens ADD COLUMN agent TEXT NOT NULL DEFAULT '';
-ALTER TABLE device_tokens ADD COLUMN last_seen REAL;
-INSERT INTO device_tokens (token_hash, player_id, created, how)
-    SELECT token_hash, id, created, 'new-player' FROM players WHERE true
-    ON CONFLICT DO NOTHING;
-"""
-
-# The quick race (race/quick.py): one row per player waiting for strangers (every process
-# sees the same queue), and ratings per rule set (race/rating.py): each player's current
-# rating, and each rated round's change per player, written once (the key is the round).
-# ``rooms.listed``: when the host listed the room among the open rooms (NULL: not listed).
-SCHEMA_V10: Final = """
-CREATE TABLE IF NOT EXISTS quick_queue (
-    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    joined REAL NOT NULL,
-    seen REAL NOT NULL,
-    room_id TEXT,
-    formed REAL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS ratings (
-    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    preset TEXT NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    races INTEGER NOT NULL,
-    updated REAL NOT NULL,
-    PRIMARY KEY (player_id, preset)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS ratings_board ON ratings (preset, races);
-CREATE TABLE IF NOT EXISTS rating_changes (
-    room_id TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    preset TEXT NOT NULL,
-    place INTEGER NOT NULL,
-    mu_before REAL NOT NULL,
-    sigma_before REAL NOT NULL,
-    mu_after REAL NOT NULL,
-    sigma_after REAL NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (room_id, round, player_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS rating_changes_player ON rating_changes (player_id, created);
-ALTER TABLE rooms ADD COLUMN listed REAL;
-CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed)
-    WHERE listed IS NOT NULL AND closed IS NULL;
-"""
-
-# A league among friends (race/league.py): each league round's points per racer, written
-# once (the key is the round); ``week`` is the ISO week (UTC) the round finished in, so a
-# week's table and the all-time table are sums over these rows.
-SCHEMA_V11: Final = """
-CREATE TABLE IF NOT EXISTS league_points (
-    room_id TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    place INTEGER NOT NULL,
-    points INTEGER NOT NULL,
-    week TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (room_id, round, player_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS league_points_week ON league_points (room_id, week);
-"""
+# Steps 9 on: written once for both stores (schema_steps.py).
+SCHEMA_V9: Final = SQLITE.render(STEP_9)
+SCHEMA_V10: Final = SQLITE.render(STEP_10)
+SCHEMA_V11: Final = SQLITE.render(STEP_11)
 
 VERSION: Final = 11
 MIGRATIONS: Final[dict[int, str]] = {

@@ -9,41 +9,21 @@ event) and its clients fetch the tables (``GET /api/rooms/{id}/league``).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
 
-from scorpion.race import Referee
 from scorpion.race.league import iso_week, round_points
-from scorpion.race.outputs import Output
 from scorpion.race.records import RoundFinished
-from scorpion.store import Store, StoreError
+from scorpion.store import StoreError
+
+from .after_round import AfterRound
 
 log = logging.getLogger("scorpion.web")
 
 
-class Leagues:
-    def __init__(
-        self,
-        store: Store,
-        referee: Referee,
-        run: Callable[[Sequence[Output]], Awaitable[None]],
-    ) -> None:
-        self.store = store
-        self.referee = referee
-        self.run = run  # the bridge's: persist, then send
-        self.tasks: set[asyncio.Task[object]] = set()
-
+class Leagues(AfterRound):
     def finished(self, record: RoundFinished) -> None:
         """A round's results were committed: keep its points if the room is a league."""
-        room = self.referee.rooms.get(record.room)
-        if room is None or not room.league or record.round != room.round:
-            return
-        task = asyncio.get_running_loop().create_task(
-            self.keep(record), name=f"league {record.room}/{record.round}"
-        )
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.follow(record, lambda room: room.league, lambda room: self.keep(record), "league")
 
     async def keep(self, record: RoundFinished) -> bool:
         """Keep the round's points (once) and tell the room. False: kept already."""

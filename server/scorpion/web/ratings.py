@@ -10,43 +10,28 @@ changes in its results (a ``rated`` event).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from scorpion.race import Referee
-from scorpion.race.outputs import Output
 from scorpion.race.rating import change_public, rate_round
 from scorpion.race.records import RoundFinished
-from scorpion.store import Store, StoreError
+from scorpion.store import StoreError
+
+from .after_round import AfterRound
 
 log = logging.getLogger("scorpion.web")
 
 
-class Ratings:
-    def __init__(
-        self,
-        store: Store,
-        referee: Referee,
-        run: Callable[[Sequence[Output]], Awaitable[None]],
-    ) -> None:
-        self.store = store
-        self.referee = referee
-        self.run = run  # the bridge's: persist, then send
-        self.tasks: set[asyncio.Task[object]] = set()
-
+class Ratings(AfterRound):
     def finished(self, record: RoundFinished) -> None:
         """A round's results were committed: rate it if it is a quick race's."""
-        room = self.referee.rooms.get(record.room)
-        if room is None or not room.rated or record.round != room.round:
-            return
-        task = asyncio.get_running_loop().create_task(
-            self.rate(record, room.settings.preset), name=f"rate {record.room}/{record.round}"
+        self.follow(
+            record,
+            lambda room: room.rated,
+            lambda room: self.rate(record, room.settings.preset),
+            "rate",
         )
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
 
     async def rate(self, record: RoundFinished, preset: str) -> list[dict[str, Any]] | None:
         """Rate the round (once); tell its room. None when it was rated already."""

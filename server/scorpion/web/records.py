@@ -21,6 +21,7 @@ from scorpion.race import (
     RoomOpened,
     RoundFinished,
     RoundStarted,
+    disclosure,
 )
 from scorpion.race.protocol import (
     daily_key,
@@ -123,7 +124,7 @@ class RecordWriter:
                 deal=record.deal,
                 started=record.started_at,
                 rules={"preset": record.preset},
-                revealed=True,  # the player's own deal: nobody else plays it
+                revealed=disclosure.revealed_when_dealt(room),
             )
             out.append(SaveGame(row))
         elif isinstance(record, GameResult):
@@ -135,7 +136,7 @@ class RecordWriter:
                 )
             )
         elif isinstance(record, RoundFinished):
-            players = [str(entry.get("player")) for entry in record.ranking]
+            players = disclosure.revealed_by(record)
             out.append(Reveal(tuple(game_id(room, record.round, p) for p in players)))
         return out
 
@@ -147,14 +148,13 @@ class RecordWriter:
         preset: str,
         settings: Mapping[str, object],
     ) -> SavedGame:
-        public = {k: v for k, v in settings.items() if k != "deal"}
         return SavedGame(
             id=game_id(room, record.round, player),
             player_id=player,
             preset=preset,
             deal=record.deal,
             started=record.started_at,
-            rules=public,
+            rules=disclosure.stored_rules(settings),
             room_id=room,
         )
 
@@ -167,7 +167,7 @@ class RecordWriter:
             preset=record.preset,
             deal=record.deal,
             started=record.finished_at - record.elapsed,
-            rules={k: v for k, v in settings.items() if k != "deal"},
+            rules=disclosure.stored_rules(settings),
             room_id=None if daily or practice_player(room) else room,
             daily=daily,
             ranked=record.ranked,

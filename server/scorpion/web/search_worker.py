@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from scorpion.engine.deals import MAX_DEAL
 from scorpion.race import (
     AutoFound,
     AutoSearch,
@@ -46,10 +45,8 @@ def run_search(request: SearchRequest) -> SearchAnswer:
         return HintsFound(ticket, tuple((h.move, h.winnable) for h in found))
     if isinstance(request, AutoSearch):
         solution = solve(request.game, max_nodes=request.max_nodes)
-        if solution.verdict == "won" and solution.line:
-            return AutoFound(ticket, "won", str(solution.line[0]))
-        return AutoFound(ticket, solution.verdict if solution.verdict == "lost" else "unknown")
-    start = min(request.start, MAX_DEAL + 1 - request.limit)  # every deal tried must exist
+        return AutoFound.from_verdict(ticket, solution.verdict, solution.line)
+    start = request.first
     try:
         deal = next_winnable_deal(
             request.preset, start, max_nodes=request.max_nodes, limit=request.limit

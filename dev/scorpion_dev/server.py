@@ -1,6 +1,7 @@
-"""Test helpers: a real ``scorpion serve`` process on a free loopback port, and clients.
+"""A real ``scorpion serve`` process on a free loopback port, and clients.
 
-Used by tests/web and tests/client (import from here in a conftest)::
+Used by the tests (tests/web, tests/client, tests/scale: through a conftest) and the
+benchmarks::
 
     server = ServerProcess(tmp_path / "s.db")
     server.start()            # waits for /readyz
@@ -33,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from scorpion.engine import Game, apply_action, card_text
 from scorpion.race.protocol import shard_of
 
+from . import starting
 from .views import fair_view
 
 Frame = dict[str, Any]
@@ -107,9 +109,7 @@ class ServerProcess(Loopback):
         self.log_path = log_path or Path(self.db).with_suffix(".log")
 
     def start(self, timeout: float = 20.0) -> None:
-        from .tier import refuse_in_fast_tier  # here: the root conftest loads tier as a plugin
-
-        refuse_in_fast_tier("scorpion serve")
+        starting("scorpion serve")
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
         env.update(self.env)
         secret = ("--secret", self.secret) if self.secret is not None else ()

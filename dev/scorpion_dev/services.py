@@ -1,4 +1,4 @@
-"""Real redis-server and nginx for the multi-process tests, in temporary folders.
+"""Real redis-server and nginx for the multi-process tests and benchmarks, in temporary folders.
 
 Each runs in the foreground of a subprocess on a free loopback port; every wait is
 bounded. nginx gets a generated configuration: one upstream of the app processes'
@@ -19,8 +19,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from support.postgres import PostgresCluster
-from support.server import Loopback, ServerProcess, free_port
+from .postgres import PostgresCluster
+from .server import Loopback, ServerProcess, free_port
+
+REPOSITORY = Path(__file__).resolve().parents[2]  # an editable install: the checkout
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout: float = 10.0) -> None:
@@ -44,10 +46,13 @@ class Foreground:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
+    @property
+    def log_path(self) -> Path:
+        return self.root / "log"
+
     def _spawn(self, cmd: Sequence[str], what: str) -> None:
-        log = (self.root / "log").open("ab")
-        self.proc = subprocess.Popen(list(cmd), stdout=log, stderr=subprocess.STDOUT)
-        log.close()
+        with (self.root / "log").open("ab") as log:
+            self.proc = subprocess.Popen(list(cmd), stdout=log, stderr=subprocess.STDOUT)
         wait_port(self.port, self.proc, what)
 
     def stop(self) -> None:
@@ -125,7 +130,7 @@ http {{
 
 def place_map() -> str:
     """deploy/nginx.conf's map from a request to the place it is for (its hash key)."""
-    conf = (Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf").read_text()
+    conf = (REPOSITORY / "deploy" / "nginx.conf").read_text()
     found = re.search(r"^map \$uri \$scorpion_place \{.*?^\}", conf, re.M | re.S)
     assert found is not None, "deploy/nginx.conf lost its place map"
     return textwrap.indent(found.group(0), "    ")
@@ -147,12 +152,16 @@ class Nginx(Loopback, Foreground):
         (self.root / "nginx.conf").write_text(conf)
         self.root.chmod(0o755)
 
+    @property
+    def log_path(self) -> Path:
+        return self.root / "error.log"
+
     def start(self) -> None:
         self._spawn(["/usr/sbin/nginx", "-p", str(self.root), "-c", str(self.root / "nginx.conf"),
-                     "-e", str(self.root / "error.log")], "nginx")  # fmt: skip
+                     "-e", str(self.log_path)], "nginx")  # fmt: skip
 
     def log(self) -> str:
-        path = self.root / "error.log"
+        path = self.log_path
         return path.read_text(errors="replace")[-3000:] if path.exists() else ""
 
 

@@ -1,8 +1,9 @@
-"""A throwaway PostgreSQL cluster for tests: initdb and pg_ctl as the postgres user.
+"""A throwaway PostgreSQL cluster for tests and benchmarks: initdb and pg_ctl as the postgres user.
 
 The cluster lives in a temporary folder owned by postgres, listens on a free loopback
 port (no Unix socket), trusts local connections, and is stopped and removed at the
-end. :meth:`PostgresCluster.new_database` gives each test a fresh, empty database.
+end. :meth:`PostgresCluster.new_database` gives each test (or benchmark run) a fresh, empty
+database.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
+
+from . import starting
 
 BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
 
@@ -47,9 +50,7 @@ class PostgresCluster:
         )
 
     def init(self) -> None:
-        from .tier import refuse_in_fast_tier  # here: the root conftest loads tier as a plugin
-
-        refuse_in_fast_tier("a PostgreSQL cluster")
+        starting("a PostgreSQL cluster")
         if os.geteuid() == 0:
             shutil.chown(self.root, "postgres", "postgres")
         self._as_postgres(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
@@ -79,6 +80,10 @@ class PostgresCluster:
         self.stop()
         shutil.rmtree(self.root, ignore_errors=True)
 
+    @property
+    def log_path(self) -> Path:
+        return self.root / "log"
+
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
@@ -105,6 +110,6 @@ class PostgresCluster:
 
     def new_database(self) -> str:
         """The URL of a new, empty database."""
-        name = f"test_{os.getpid()}_{next(self._names)}"
+        name = f"scorpion_{os.getpid()}_{next(self._names)}"
         self.psql(f"CREATE DATABASE {name}")
         return self.url(name)

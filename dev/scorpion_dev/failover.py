@@ -22,7 +22,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from scorpion.race.daily import daily_seed
 from scorpion.race.protocol import player_daily_key, practice_key
 from scorpion.web.config import DAILY_SHARDS
-from support.server import Api, Client, Replica, ServerProcess, last_version, place_url
+
+from .server import Api, Client, Replica, ServerProcess, last_version, place_url
 
 DEAL = 4242
 MOVES = 3  # acknowledged moves of each player before the kill
@@ -37,7 +38,7 @@ class Player:
     name: str
     token: str
     replica: Replica
-    place: dict[str, str]  # the hello's room or daily
+    place: dict[str, Any]  # the hello's room or daily
     resumed_after: float | None = None  # seconds from the kill to the move applied again
     welcomes: list[dict[str, Any]] = field(default_factory=list)
 
@@ -106,7 +107,8 @@ async def prepare(
     for name, url in (("Ann", target.ws_url), ("Bob", ws_url)):
         client = await Client.connect(url, name)
         assert (await client.hello(tokens[name], room=room))["type"] == "welcome"
-        assert (await client.call("join", **{"as": "player"}))["type"] == "applied"
+        joined = await client.answer(await client.command("join", **{"as": "player"}))
+        assert joined["type"] == "applied", joined
         players.append(Player(name, tokens[name], Replica(client, ids[name], DEAL), {"room": room}))
     for racer in players[1:]:
         assert (await racer.replica.client.call("ready"))["type"] == "applied"
