@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from scorpion.engine import Game, card_text
 from scorpion.solver import solve
-from scorpion.solver.best_first import BestFirst
+from scorpion.solver.best_first import GUIDES, BestFirst, unpack
 from scorpion.solver.prune import doomed_any
-from scorpion.solver.state import State
+from scorpion.solver.state import State, is_won, moves, play
 
 from .helpers import BLOCKED, WON_IN_TWO, plain_search, replay
 
@@ -113,3 +113,41 @@ def test_best_first_without_the_dead_position_test_agrees_too(case: tuple[str, s
 def test_plain_search_itself_on_known_positions() -> None:
     assert plain_search(Game.from_text(WON_IN_TWO)) is True
     assert plain_search(Game.from_text(BLOCKED)) is False
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(("relaxed",)))
+def test_a_loss_proved_by_the_searches_together_is_closed_under_moves(
+    case: tuple[str, str],
+) -> None:
+    """The four searches share what they met and expanded: a loss they prove together must
+    rest on a set of positions that no move leaves (but from dead ones) and holds no win."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    search = BestFirst(game.rules, 50_000)
+    verdict, _ = search.run(State.of(game))
+    if verdict != "lost":
+        return
+    rules = game.rules
+    assert search.expanded == search.generated
+    for key in search.generated:
+        state = unpack(key)
+        assert not is_won(state, rules)
+        if not doomed_any(state, rules):
+            assert all(play(state, s, rules).key() in search.generated for s in moves(state, rules))
+
+
+@pytest.mark.slow  # the plain search under any-suit building is costly: make test only
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(("relaxed",)))
+def test_each_turn_alone_agrees_with_plain_search(case: tuple[str, str]) -> None:
+    """Each of the four (guide, order) searches alone, with its own table, is exhaustive."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    for turn in GUIDES:
+        verdict, steps = BestFirst(game.rules, 100_000, guides=(turn,)).run(State.of(game))
+        if expected is not None and verdict != "unknown":
+            assert verdict == ("won" if expected else "lost"), (preset, text, turn)
+        if verdict == "won":
+            assert replay(game, [step.text() for step in steps]).won
