@@ -25,7 +25,6 @@ from .base import (
     Reveal,
     SaveAnalysis,
     SaveDaily,
-    SavedGame,
     SaveGame,
     SaveReport,
     Store,
@@ -35,16 +34,12 @@ from .base import (
 from .postgres_devices import DevicesAndReports, add_token, save_report
 from .postgres_quick import QuickAndRatings, list_room
 from .postgres_worker import Conn, PgOp, PostgresWorker
+from .reads import SharedReads
 from .rows import (
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_UPDATES,
-    NEW_PLAYER_SQL,
-    RESULT_COLUMNS,
-    SUMMARY_COLUMNS,
     dumps,
-    entry_from_row,
-    game_from_row,
     game_values,
     player_from_row,
 )
@@ -175,7 +170,7 @@ def _close_room(room_id: str, now: float) -> PgOp:
     return close
 
 
-class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
+class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker, SharedReads):
     """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
 
     # ---------------------------------------------------------- batch writes
@@ -221,14 +216,6 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
 
         return await self._write(op)
 
-    async def player_by_token(self, token_hash: bytes) -> Account | None:
-        sql = "SELECT id, name, created FROM players WHERE token_hash = $1"
-        return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
-
-    async def player(self, player_id: str) -> Account | None:
-        sql = "SELECT id, name, created FROM players WHERE id = $1"
-        return player_from_row(await self._read(lambda c: c.fetchrow(sql, player_id)))
-
     async def rename_player(self, player_id: str, name: str) -> Account:
         async def op(c: Conn) -> Account:
             player = player_from_row(
@@ -257,16 +244,6 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
         return await self._write(op)
 
     # ------------------------------------------------------------- room logs
-    async def open_room_logs(self) -> list[tuple[str, JSON]]:
-        """(room id, entry) of every open room, in the order written: what a restart replays."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT l.room_id, l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
-                "WHERE r.closed IS NULL ORDER BY l.id"
-            )
-        )
-        return [(r[0], orjson.loads(r[1])) for r in rows]
-
     async def room_log(self, room_id: str) -> list[JSON]:
         """The entries of one open room's log, in the order written (a takeover replays it)."""
         rows = await self._read(
@@ -313,87 +290,6 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
             return deleted + int(status.split()[-1])
 
         return await self._write(op)
-
-    # ---------------------------------------------------------- game records
-    async def game(self, game_id: str) -> SavedGame | None:
-        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
-        row = await self._read(lambda c: c.fetchrow(sql, game_id))
-        return None if row is None else game_from_row(row)
-
-    async def player_summaries(self, player_id: str) -> list[SavedGame]:
-        sql = f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
-        return [game_from_row(r) for r in await self._read(lambda c: c.fetch(sql, player_id))]
-
-    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
-        prefix = f"{room_id}:{round_}:"  # web.records.game_id
-        sql = (
-            f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = $1 "
-            "AND left(id, $2) = $3 ORDER BY started, id"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, room_id, len(prefix), prefix))
-        return [game_from_row(r) for r in rows]
-
-    async def player_games(
-        self, player_id: str, limit: int = 50, before: float | None = None
-    ) -> list[SavedGame]:
-        """A player's games, newest first; ``before`` pages on by start time."""
-        cutoff = float("inf") if before is None else before
-        sql = (
-            f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = $1 AND started < $2 "
-            "ORDER BY started DESC LIMIT $3"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, player_id, cutoff, limit))
-        return [game_from_row(r) for r in rows]
-
-    async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
-        """(preset, result, assisted) of a player's games in the order started; 'playing'
-        when unfinished; assisted: a hint or Auto was used."""
-        sql = f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
-        rows = await self._read(lambda c: c.fetch(sql, player_id))
-        return [(r[0], r[1] or "playing", bool(r[2])) for r in rows]
-
-    async def analysis(self, game_id: str) -> JSON | None:
-        sql = "SELECT analysis FROM analyses WHERE game_id = $1"
-        found = await self._read(lambda c: c.fetchval(sql, game_id))
-        return None if found is None else dict(orjson.loads(found))
-
-    # ----------------------------------------------------------------- daily
-    async def daily_attempt(self, day: str, player_id: str) -> str | None:
-        sql = "SELECT game_id FROM daily_attempts WHERE day = $1 AND player_id = $2"
-        found = await self._read(lambda c: c.fetchval(sql, day, player_id))
-        return None if found is None else str(found)
-
-    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]:
-        """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves, "
-                f"{NEW_PLAYER_SQL} "
-                "FROM games g JOIN players p ON p.id = g.player_id "
-                "WHERE g.daily = $1 AND g.ranked AND g.result IS NOT NULL "
-                "ORDER BY g.finished LIMIT $2",
-                day,
-                limit,
-            )
-        )
-        return [entry_from_row(r) for r in rows]
-
-    async def daily_deal(self, day: str) -> tuple[int, bool] | None:
-        """The day's saved daily deal and whether it was verified winnable, or None."""
-        sql = "SELECT deal, verified FROM dailies WHERE day = $1"
-        row = await self._read(lambda c: c.fetchrow(sql, day))
-        return None if row is None else (int(row[0]), bool(row[1]))
-
-    async def daily_wins(self, player_id: str) -> list[str]:
-        """The days whose ranked daily the player won (for the daily streak)."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT DISTINCT daily FROM games WHERE player_id = $1 AND ranked "
-                "AND result = 'won' AND daily IS NOT NULL ORDER BY daily",
-                player_id,
-            )
-        )
-        return [r[0] for r in rows]
 
 
 async def kept_secret(url: str, proposed: str) -> str:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import astuple
 
-from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SaveReport
+from .base import LINK_ROUNDS, MAX_LINKED, Account, SaveReport
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .rows import REPORT_COLUMNS, player_from_row
 
@@ -67,14 +67,6 @@ def save_report(report: SaveReport) -> PgOp:
 
 class DevicesAndReports(PostgresWorker):
     """Mixed into :class:`~.postgres.PostgresStore`."""
-
-    async def player_by_device_token(self, token_hash: bytes) -> Account | None:
-        """The player of a token given to another device (not the player's first token)."""
-        sql = (
-            "SELECT p.id, p.name, p.created FROM device_tokens d "
-            "JOIN players p ON p.id = d.player_id WHERE d.token_hash = $1"
-        )
-        return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
 
     async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None:
         """Keep a one-time code until ``expires`` (expired codes are dropped meanwhile)."""
@@ -134,17 +126,6 @@ class DevicesAndReports(PostgresWorker):
             return await revoke(c, player_id, given) if given else []
 
         return await self._write(op)
-
-    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
-        """Every token of the player, the first made first."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT token_hash, how, agent, created, last_seen FROM device_tokens "
-                "WHERE player_id = $1 ORDER BY created, token_hash",
-                player_id,
-            )
-        )
-        return [DeviceToken(bytes(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
 
     async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
         """Sign out the player's tokens among ``token_hashes``; those that were theirs."""
@@ -209,13 +190,3 @@ class DevicesAndReports(PostgresWorker):
             return frozenset(group - {player_id})
 
         return await self._read(op)
-
-    async def name_reports(self, limit: int = 100) -> list[JSON]:
-        """The latest reports, newest first."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT $1",
-                limit,
-            )
-        )
-        return [dict(row) for row in rows]

@@ -13,15 +13,11 @@ from typing import Final
 
 from .base import JSON, ListRoom, QueueStep, RateStep, T
 from .postgres_worker import Conn, PgOp, PostgresWorker
+from .rows import CHANGE_COLUMNS, QUEUE_COLUMNS
 
 QUEUE_LOCK: Final = 0x5C0E_0009  # one queue step at a time, across processes
 RATING_LOCK: Final = 0x5C0E_000A  # one round rated at a time (rounds end a few a second)
 LEAGUE_LOCK: Final = 0x5C0E_000B  # one league round's points kept at a time
-QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
-CHANGE_COLUMNS = (
-    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
-    "created"
-)
 
 
 def list_room(w: ListRoom) -> PgOp:
@@ -31,22 +27,6 @@ def list_room(w: ListRoom) -> PgOp:
 
 class QuickAndRatings(PostgresWorker):
     """Mixed into :class:`~.postgres.PostgresStore`."""
-
-    async def listed_rooms(self, limit: int) -> list[str]:
-        sql = (
-            "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
-            "ORDER BY listed DESC LIMIT $1"
-        )
-        return [r["id"] for r in await self._read(lambda c: c.fetch(sql, limit))]
-
-    async def racing_rooms(self, player_id: str) -> list[str]:
-        sql = (
-            "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
-            "WHERE g.player_id = $1 AND g.finished IS NULL AND g.daily IS NULL "
-            "AND r.closed IS NULL "
-            "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'"
-        )
-        return [r["room_id"] for r in await self._read(lambda c: c.fetch(sql, player_id))]
 
     async def league_round(
         self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
@@ -74,25 +54,6 @@ class QuickAndRatings(PostgresWorker):
                 return True
 
         return await self._read(op)
-
-    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
-        sql = (
-            "SELECT l.player_id AS player, p.name, SUM(l.points) AS points, COUNT(*) AS rounds, "
-            "COUNT(*) FILTER (WHERE l.place = 1) AS wins FROM league_points l "
-            "JOIN players p ON p.id = l.player_id WHERE l.room_id = $1 "
-            "AND ($2::text IS NULL OR l.week = $2) GROUP BY l.player_id, p.name"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, room_id, week))
-        return [
-            {
-                "player": r["player"],
-                "name": r["name"],
-                "points": int(r["points"]),
-                "rounds": int(r["rounds"]),
-                "wins": int(r["wins"]),
-            }
-            for r in rows
-        ]
 
     async def quick_step(
         self,
@@ -190,26 +151,3 @@ class QuickAndRatings(PostgresWorker):
                 return changes
 
         return await self._read(op)
-
-    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
-        """See sqlite_quick."""
-        sql = (
-            "SELECT r.player_id AS player, p.name, r.mu, r.sigma, r.races "
-            "FROM ratings r JOIN players p ON p.id = r.player_id "
-            "WHERE r.preset = $1 AND r.races >= $2 "
-            "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $3"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, preset, min_races, limit))
-        return [dict(r) for r in rows]
-
-    async def player_ratings(self, player_id: str) -> list[JSON]:
-        sql = "SELECT preset, mu, sigma, races FROM ratings WHERE player_id = $1 ORDER BY preset"
-        return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id))]
-
-    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
-        sql = (
-            f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
-            "WHERE player_id = $1 ORDER BY created DESC, room_id DESC, round DESC LIMIT $2) "
-            "AS recent ORDER BY created, room_id, round"
-        )
-        return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id, limit))]

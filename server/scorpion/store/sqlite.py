@@ -10,10 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import orjson
-
 from .base import (
-    JSON,
     Account,
     AppendLog,
     ClaimDaily,
@@ -31,18 +28,13 @@ from .base import (
     StoreError,
     Write,
 )
+from .reads import SharedReads
 from .rows import (
     GAME_COLUMN_COUNT,
     GAME_COLUMNS,
     GAME_UPDATES,
-    NEW_PLAYER_SQL,
-    RESULT_COLUMNS,
-    SUMMARY_COLUMNS,
     dumps,
-    entry_from_row,
-    game_from_row,
     game_values,
-    player_from_row,
 )
 from .sqlite_devices import DevicesAndReports, add_token, player_by_id, save_report
 from .sqlite_quick import QuickAndRatings, list_room
@@ -55,7 +47,7 @@ _SAVE_GAME = (
 )
 
 
-class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
+class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker, SharedReads):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
@@ -127,18 +119,6 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
 
         return await self._write(op)
 
-    async def player_by_token(self, token_hash: bytes) -> Account | None:
-        return await self._read(
-            lambda c: player_from_row(
-                c.execute(
-                    "SELECT id, name, created FROM players WHERE token_hash = ?", (token_hash,)
-                ).fetchone()
-            )
-        )
-
-    async def player(self, player_id: str) -> Account | None:
-        return await self._read(lambda c: player_by_id(c, player_id))
-
     async def rename_player(self, player_id: str, name: str) -> Account:
         def op(c: sqlite3.Connection) -> Account:
             c.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
@@ -199,18 +179,6 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
 
         return op
 
-    async def open_room_logs(self) -> list[tuple[str, JSON]]:
-        """(room id, entry) of every open room, in the order written: what a restart replays."""
-        return await self._read(
-            lambda c: [
-                (r[0], orjson.loads(r[1]))
-                for r in c.execute(
-                    "SELECT l.room_id, l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
-                    "WHERE r.closed IS NULL ORDER BY l.id"
-                )
-            ]
-        )
-
     async def close_rooms_before(self, prefix: str, created_before: float) -> int:
         """Close the open rooms whose id starts with ``prefix`` created before a time."""
 
@@ -244,124 +212,6 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
     def _save_game_op(record: SavedGame) -> Op:
         values = (*game_values(record), record.player_id)
         return lambda c: c.execute(_SAVE_GAME, values)
-
-    async def game(self, game_id: str) -> SavedGame | None:
-        def op(c: sqlite3.Connection) -> SavedGame | None:
-            row = c.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-            found = row.fetchone()
-            return None if found is None else game_from_row(found)
-
-        return await self._read(op)
-
-    async def player_games(
-        self, player_id: str, limit: int = 50, before: float | None = None
-    ) -> list[SavedGame]:
-        """A player's games, newest first; ``before`` pages on by start time."""
-        cutoff = float("inf") if before is None else before
-        return await self._read(
-            lambda c: [
-                game_from_row(r)
-                for r in c.execute(
-                    f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
-                    "ORDER BY started DESC LIMIT ?",
-                    (player_id, cutoff, limit),
-                )
-            ]
-        )
-
-    async def player_summaries(self, player_id: str) -> list[SavedGame]:
-        return await self._read(
-            lambda c: [
-                game_from_row(r)
-                for r in c.execute(
-                    f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
-                    (player_id,),
-                )
-            ]
-        )
-
-    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
-        prefix = f"{room_id}:{round_}:"  # web.records.game_id
-        return await self._read(
-            lambda c: [
-                game_from_row(r)
-                for r in c.execute(
-                    f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = ? "
-                    "AND substr(id, 1, ?) = ? ORDER BY started, id",
-                    (room_id, len(prefix), prefix),
-                )
-            ]
-        )
-
-    async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
-        """(preset, result, assisted) of a player's games in the order started; 'playing'
-        when unfinished; assisted: a hint or Auto was used."""
-        return await self._read(
-            lambda c: [
-                (r[0], r[1] or "playing", bool(r[2]))
-                for r in c.execute(
-                    f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
-                    (player_id,),
-                )
-            ]
-        )
-
-    async def analysis(self, game_id: str) -> JSON | None:
-        def op(c: sqlite3.Connection) -> JSON | None:
-            row = c.execute("SELECT analysis FROM analyses WHERE game_id = ?", (game_id,))
-            found = row.fetchone()
-            return None if found is None else dict(orjson.loads(found[0]))
-
-        return await self._read(op)
-
-    # ----------------------------------------------------------------- daily
-    async def daily_attempt(self, day: str, player_id: str) -> str | None:
-        def op(c: sqlite3.Connection) -> str | None:
-            row = c.execute(
-                "SELECT game_id FROM daily_attempts WHERE day = ? AND player_id = ?",
-                (day, player_id),
-            ).fetchone()
-            return None if row is None else str(row[0])
-
-        return await self._read(op)
-
-    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]:
-        """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
-
-        def op(c: sqlite3.Connection) -> list[JSON]:
-            rows = c.execute(
-                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves, "
-                f"{NEW_PLAYER_SQL} "
-                "FROM games g JOIN players p ON p.id = g.player_id "
-                "WHERE g.daily = ? AND g.ranked = 1 AND g.result IS NOT NULL "
-                "ORDER BY g.finished LIMIT ?",
-                (day, limit),
-            ).fetchall()
-            return [entry_from_row(r) for r in rows]
-
-        return await self._read(op)
-
-    async def daily_deal(self, day: str) -> tuple[int, bool] | None:
-        """The day's saved daily deal and whether it was verified winnable, or None."""
-
-        def op(c: sqlite3.Connection) -> tuple[int, bool] | None:
-            row = c.execute("SELECT deal, verified FROM dailies WHERE day = ?", (day,)).fetchone()
-            return None if row is None else (int(row[0]), bool(row[1]))
-
-        return await self._read(op)
-
-    async def daily_wins(self, player_id: str) -> list[str]:
-        """The days whose ranked daily the player won (for the daily streak)."""
-        return await self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT DISTINCT daily FROM games WHERE player_id = ? AND ranked = 1 "
-                    "AND result = 'won' AND daily IS NOT NULL ORDER BY daily",
-                    (player_id,),
-                )
-            ]
-        )
 
 
 if TYPE_CHECKING:  # mypy checks that SQLiteStore implements the whole Store interface

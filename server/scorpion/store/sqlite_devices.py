@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import astuple
 
-from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SaveReport
+from .base import LINK_ROUNDS, MAX_LINKED, Account, SaveReport
 from .rows import REPORT_COLUMNS, player_from_row
 from .worker import Op, SQLiteWorker
 
@@ -74,18 +74,6 @@ def save_report(report: SaveReport) -> Op:
 
 class DevicesAndReports(SQLiteWorker):
     """Mixed into :class:`~.sqlite.SQLiteStore`."""
-
-    async def player_by_device_token(self, token_hash: bytes) -> Account | None:
-        """The player of a token given to another device (not the player's first token)."""
-        return await self._read(
-            lambda c: player_from_row(
-                c.execute(
-                    "SELECT p.id, p.name, p.created FROM device_tokens d "
-                    "JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?",
-                    (token_hash,),
-                ).fetchone()
-            )
-        )
 
     async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None:
         """Keep a one-time code until ``expires`` (expired codes are dropped meanwhile)."""
@@ -147,19 +135,6 @@ class DevicesAndReports(SQLiteWorker):
 
         result: list[bytes] = await self._write(op)
         return result
-
-    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
-        """Every token of the player, the first made first."""
-        return await self._read(
-            lambda c: [
-                DeviceToken(bytes(r[0]), r[1], r[2], r[3], r[4])
-                for r in c.execute(
-                    "SELECT token_hash, how, agent, created, last_seen FROM device_tokens "
-                    "WHERE player_id = ? ORDER BY created, token_hash",
-                    (player_id,),
-                )
-            ]
-        )
 
     async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
         """Sign out the player's tokens among ``token_hashes``; those that were theirs."""
@@ -227,15 +202,3 @@ class DevicesAndReports(SQLiteWorker):
             return frozenset(group - {player_id})
 
         return await self._read(op)
-
-    async def name_reports(self, limit: int = 100) -> list[JSON]:
-        """The latest reports, newest first."""
-        return await self._read(
-            lambda c: [
-                dict(row)
-                for row in c.execute(
-                    f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT ?",
-                    (limit,),
-                )
-            ]
-        )

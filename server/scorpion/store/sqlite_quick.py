@@ -13,13 +13,8 @@ import sqlite3
 from collections.abc import Sequence
 
 from .base import JSON, ListRoom, QueueStep, RateStep, T
+from .rows import CHANGE_COLUMNS, QUEUE_COLUMNS
 from .worker import Op, SQLiteWorker
-
-QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
-CHANGE_COLUMNS = (
-    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
-    "created"
-)
 
 
 def queue_row(row: sqlite3.Row) -> JSON:
@@ -41,33 +36,6 @@ def list_room(w: ListRoom) -> Op:
 
 class QuickAndRatings(SQLiteWorker):
     """Mixed into :class:`~.sqlite.SQLiteStore`."""
-
-    async def listed_rooms(self, limit: int) -> list[str]:
-        return await self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
-                    "ORDER BY listed DESC LIMIT ?",
-                    (limit,),
-                )
-            ]
-        )
-
-    async def racing_rooms(self, player_id: str) -> list[str]:
-        # A room's games only (a daily's and a practice's logs are rooms' rows too).
-        return await self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
-                    "WHERE g.player_id = ? AND g.finished IS NULL AND g.daily IS NULL "
-                    "AND r.closed IS NULL "
-                    "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'",
-                    (player_id,),
-                )
-            ]
-        )
 
     async def quick_step(
         self,
@@ -171,61 +139,3 @@ class QuickAndRatings(SQLiteWorker):
             return True
 
         return await self._write(op)
-
-    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
-        where = "room_id = ?" + ("" if week is None else " AND week = ?")
-        args = (room_id,) if week is None else (room_id, week)
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    "SELECT l.player_id AS player, p.name, SUM(l.points) AS points, "
-                    "COUNT(*) AS rounds, SUM(l.place = 1) AS wins FROM league_points l "
-                    f"JOIN players p ON p.id = l.player_id WHERE l.{where} GROUP BY l.player_id",
-                    args,
-                )
-            ]
-        )
-
-    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
-        """The rule set's rated players with at least ``min_races`` races, highest first
-        (by the conservative rating, mu - 3 sigma)."""
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    "SELECT r.player_id AS player, p.name, r.mu, r.sigma, r.races "
-                    "FROM ratings r JOIN players p ON p.id = r.player_id "
-                    "WHERE r.preset = ? AND r.races >= ? "
-                    "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ?",
-                    (preset, min_races, limit),
-                )
-            ]
-        )
-
-    async def player_ratings(self, player_id: str) -> list[JSON]:
-        """The player's rating in every rule set they raced rated."""
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    "SELECT preset, mu, sigma, races FROM ratings WHERE player_id = ? "
-                    "ORDER BY preset",
-                    (player_id,),
-                )
-            ]
-        )
-
-    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
-        """The player's rating changes, oldest first (the history's chart)."""
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
-                    "WHERE player_id = ? ORDER BY created DESC, room_id DESC, round DESC LIMIT ?) "
-                    "ORDER BY created, room_id, round",
-                    (player_id, limit),
-                )
-            ]
-        )
