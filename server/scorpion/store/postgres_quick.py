@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from . import queries as Q
 from .base import JSON, ListRoom, QueueStep, RateStep, T
 from .postgres_worker import Conn, PgOp, PostgresWorker
-from .rows import CHANGE_COLUMNS, QUEUE_COLUMNS
+from .rows import QUEUE_COLUMNS
+from .sql import pg
 
 QUEUE_LOCK: Final = 0x5C0E_0009  # one queue step at a time, across processes
 RATING_LOCK: Final = 0x5C0E_000A  # one round rated at a time (rounds end a few a second)
@@ -22,7 +24,7 @@ LEAGUE_LOCK: Final = 0x5C0E_000B  # one league round's points kept at a time
 
 def list_room(w: ListRoom) -> PgOp:
     """The :class:`ListRoom` write (see sqlite_quick)."""
-    return lambda c: c.execute("UPDATE rooms SET listed = $1 WHERE id = $2", w.at, w.room_id)
+    return lambda c: c.execute(pg(Q.LIST_ROOM), w.at, w.room_id)
 
 
 class QuickAndRatings(PostgresWorker):
@@ -34,20 +36,13 @@ class QuickAndRatings(PostgresWorker):
         async def op(c: Conn) -> bool:
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", LEAGUE_LOCK)
-                done = await c.fetchval(
-                    "SELECT 1 FROM league_points WHERE room_id = $1 AND round = $2 LIMIT 1",
-                    room_id,
-                    round_,
-                )
-                if done is not None:
+                if await c.fetchval(pg(Q.LEAGUE_ROUND_KEPT), room_id, round_) is not None:
                     return False
                 await c.executemany(
-                    "INSERT INTO league_points (room_id, round, player_id, name, place, points, "
-                    "week, created) SELECT $1, $2, $3, $4, $5, $6, $7, $8 "
-                    "WHERE EXISTS (SELECT 1 FROM players WHERE id = $3) ON CONFLICT DO NOTHING",
+                    pg(Q.LEAGUE_POINTS + " ON CONFLICT DO NOTHING"),  # PostgreSQL's, as before
                     [
                         (room_id, round_, p["player"], p["name"], p["place"], p["points"],
-                         week, now)
+                         week, now, p["player"])
                         for p in points
                     ],
                 )  # fmt: skip
@@ -70,7 +65,7 @@ class QuickAndRatings(PostgresWorker):
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", QUEUE_LOCK)
                 if placed_before is not None:
-                    await c.execute("DELETE FROM quick_queue WHERE formed < $1", placed_before)
+                    await c.execute(pg(Q.DROP_PLACED), placed_before)
                 rows = [
                     {
                         "player": r["player_id"], "name": r["name"], "preset": r["preset"],
@@ -87,11 +82,7 @@ class QuickAndRatings(PostgresWorker):
                 written, gone, result = step(rows)
                 if written:
                     await c.executemany(
-                        f"INSERT INTO quick_queue ({QUEUE_COLUMNS}) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id) DO UPDATE "
-                        "SET name = excluded.name, preset = excluded.preset, "
-                        "joined = excluded.joined, seen = excluded.seen, "
-                        "room_id = excluded.room_id, formed = excluded.formed",
+                        pg(Q.QUEUE_WRITE),
                         [
                             (r["player"], r["name"], r["preset"], r["joined"], r["seen"],
                              r["room"], r["formed"])
@@ -113,12 +104,7 @@ class QuickAndRatings(PostgresWorker):
         async def op(c: Conn) -> list[JSON] | None:
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", RATING_LOCK)
-                done = await c.fetchval(
-                    "SELECT 1 FROM rating_changes WHERE room_id = $1 AND round = $2 LIMIT 1",
-                    room_id,
-                    round_,
-                )
-                if done is not None:
+                if await c.fetchval(pg(Q.ROUND_RATED), room_id, round_) is not None:
                     return None
                 current = {
                     r["player_id"]: {"mu": r["mu"], "sigma": r["sigma"], "races": r["races"]}
@@ -132,20 +118,13 @@ class QuickAndRatings(PostgresWorker):
                 changes = rate(current)
                 for ch in changes:
                     await c.execute(
-                        "INSERT INTO ratings (player_id, preset, mu, sigma, races, updated) "
-                        "SELECT $1, $2, $3, $4, 1, $5 WHERE EXISTS "
-                        "(SELECT 1 FROM players WHERE id = $1) "
-                        "ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, "
-                        "sigma = excluded.sigma, races = ratings.races + 1, "
-                        "updated = excluded.updated",
-                        ch["player"], preset, ch["mu_after"], ch["sigma_after"], now,
+                        pg(Q.RATE),
+                        ch["player"], preset, ch["mu_after"], ch["sigma_after"], now, ch["player"],
                     )  # fmt: skip
                     await c.execute(
-                        f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
-                        "SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 "
-                        "WHERE EXISTS (SELECT 1 FROM players WHERE id = $3)",
+                        pg(Q.RATING_CHANGE),
                         room_id, round_, ch["player"], preset, ch["place"], ch["mu_before"],
-                        ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now,
+                        ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now, ch["player"],
                     )  # fmt: skip
                     ch["races"] = current.get(ch["player"], {}).get("races", 0) + 1
                 return changes

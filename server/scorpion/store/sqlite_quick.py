@@ -12,8 +12,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from . import queries as Q
 from .base import JSON, ListRoom, QueueStep, RateStep, T
-from .rows import CHANGE_COLUMNS, QUEUE_COLUMNS
+from .rows import QUEUE_COLUMNS
+from .sql import marks
 from .worker import Op, SQLiteWorker
 
 
@@ -31,7 +33,7 @@ def queue_row(row: sqlite3.Row) -> JSON:
 
 def list_room(w: ListRoom) -> Op:
     """The :class:`ListRoom` write (the open rooms: a closed room is never listed)."""
-    return lambda c: c.execute("UPDATE rooms SET listed = ? WHERE id = ?", (w.at, w.room_id))
+    return lambda c: c.execute(Q.LIST_ROOM, (w.at, w.room_id))
 
 
 class QuickAndRatings(SQLiteWorker):
@@ -47,20 +49,18 @@ class QuickAndRatings(SQLiteWorker):
     ) -> T:
         """Run ``step`` on the rows it may need (:meth:`.base.Store.quick_step`); write the
         rows it changed."""
-        marks = ", ".join("?" * len(players))
-        wanted = f"room_id IS NULL OR room_id = ? OR player_id IN ({marks})"
+        wanted = f"room_id IS NULL OR room_id = ? OR player_id IN ({marks(len(players))})"
 
         def op(c: sqlite3.Connection) -> T:
             if placed_before is not None:
-                c.execute("DELETE FROM quick_queue WHERE formed < ?", (placed_before,))
+                c.execute(Q.DROP_PLACED, (placed_before,))
             read = c.execute(
                 f"SELECT {QUEUE_COLUMNS} FROM quick_queue WHERE {wanted}", (room, *players)
             )
             rows = [queue_row(r) for r in read]
             written, gone, result = step(rows)
             c.executemany(
-                f"INSERT OR REPLACE INTO quick_queue ({QUEUE_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ",
+                Q.QUEUE_WRITE,
                 [
                     (r["player"], r["name"], r["preset"], r["joined"], r["seen"], r["room"],
                      r["formed"])
@@ -80,34 +80,24 @@ class QuickAndRatings(SQLiteWorker):
         (``rate`` gets the players' current ratings, absent for a new player)."""
 
         def op(c: sqlite3.Connection) -> list[JSON] | None:
-            done = c.execute(
-                "SELECT 1 FROM rating_changes WHERE room_id = ? AND round = ? LIMIT 1",
-                (room_id, round_),
-            ).fetchone()
-            if done is not None:
+            if c.execute(Q.ROUND_RATED, (room_id, round_)).fetchone() is not None:
                 return None
-            marks = ", ".join("?" * len(players))
             current = {
                 r["player_id"]: {"mu": r["mu"], "sigma": r["sigma"], "races": r["races"]}
                 for r in c.execute(
                     f"SELECT player_id, mu, sigma, races FROM ratings "
-                    f"WHERE preset = ? AND player_id IN ({marks})",
+                    f"WHERE preset = ? AND player_id IN ({marks(len(players))})",
                     (preset, *players),
                 )
             }
             changes = rate(current)
             for ch in changes:
                 c.execute(
-                    "INSERT INTO ratings (player_id, preset, mu, sigma, races, updated) "
-                    "SELECT ?, ?, ?, ?, 1, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-                    "ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, "
-                    "sigma = excluded.sigma, races = ratings.races + 1, updated = excluded.updated",
+                    Q.RATE,
                     (ch["player"], preset, ch["mu_after"], ch["sigma_after"], now, ch["player"]),
                 )
                 c.execute(
-                    f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
-                    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
-                    "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                    Q.RATING_CHANGE,
                     (room_id, round_, ch["player"], preset, ch["place"], ch["mu_before"],
                      ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now, ch["player"]),
                 )  # fmt: skip
@@ -120,16 +110,10 @@ class QuickAndRatings(SQLiteWorker):
         self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
     ) -> bool:
         def op(c: sqlite3.Connection) -> bool:
-            done = c.execute(
-                "SELECT 1 FROM league_points WHERE room_id = ? AND round = ? LIMIT 1",
-                (room_id, round_),
-            ).fetchone()
-            if done is not None:
+            if c.execute(Q.LEAGUE_ROUND_KEPT, (room_id, round_)).fetchone() is not None:
                 return False
             c.executemany(
-                "INSERT INTO league_points (room_id, round, player_id, name, place, points, "
-                "week, created) SELECT ?, ?, ?, ?, ?, ?, ?, ? "
-                "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                Q.LEAGUE_POINTS,
                 [
                     (room_id, round_, p["player"], p["name"], p["place"], p["points"], week, now,
                      p["player"])
