@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import astuple
 
 from . import queries as Q
-from .base import LINK_ROUNDS, MAX_LINKED, Account, SaveReport
+from .base import Account, SaveReport
 from .postgres_worker import Conn, PgOp, PostgresWorker
 from .reads import PLAYER_BY_ID
 from .rows import player_from_row
@@ -130,25 +130,3 @@ class DevicesAndReports(PostgresWorker):
         """Keep that the player was made, claimed or recovered on this device (once)."""
         row = (player_id, device_hash, player_id)
         await self._write(lambda c: c.execute(pg(Q.ADD_PLAYER_DEVICE), *row))
-
-    async def linked_players(self, player_id: str) -> frozenset[str]:
-        """The other players sharing a device with the player, transitively: one query per
-        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
-        sql = (
-            "SELECT DISTINCT b.player_id FROM player_devices a "
-            "JOIN player_devices b ON b.device_hash = a.device_hash "
-            "WHERE a.player_id = ANY($1::text[]) AND NOT b.player_id = ANY($2::text[]) "
-            "ORDER BY b.player_id LIMIT $3"
-        )
-
-        async def op(c: Conn) -> frozenset[str]:
-            group, frontier = {player_id}, [player_id]
-            for _ in range(LINK_ROUNDS):
-                rows = await c.fetch(sql, frontier, list(group), MAX_LINKED + 1 - len(group))
-                frontier = [row[0] for row in rows]
-                group.update(frontier)
-                if not frontier or len(group) > MAX_LINKED:
-                    break
-            return frozenset(group - {player_id})
-
-        return await self._read(op)

@@ -145,6 +145,10 @@ class PostgresWorker(GroupCommit):
             raise StoreUnavailable("the store is not open")
         return self._pool
 
+    @staticmethod
+    def _among(column: str, values: list[str]) -> tuple[str, tuple[object, ...]]:
+        return f"{column} = ANY(?::text[])", (values,)
+
     async def _rows(self, sql: str, *args: object) -> list[Any]:
         """The rows of one read (:class:`~.reads.SharedReads`' primitive): ``sql`` written
         with ``?`` placeholders, numbered for asyncpg (:func:`~.sql.pg`)."""

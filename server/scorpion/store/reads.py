@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from .base import JSON, Account, DeviceToken, SavedGame
+from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SavedGame
 from .rows import (
     CHANGE_COLUMNS,
     GAME_COLUMNS,
@@ -35,6 +35,12 @@ class SharedReads(ABC):
     @abstractmethod
     async def _rows(self, sql: str, *args: object) -> list[Any]:
         """Every row ``sql`` (``?`` placeholders) selects with ``args``."""
+
+    @staticmethod
+    @abstractmethod
+    def _among(column: str, values: list[str]) -> tuple[str, tuple[object, ...]]:
+        """``column`` is one of ``values``: the condition and its arguments (SQLite lists
+        them, ``IN (?, ...)``; PostgreSQL takes one array)."""
 
     async def _row(self, sql: str, *args: object) -> Any:
         """The first row, or None."""
@@ -70,6 +76,25 @@ class SharedReads(ABC):
         """The latest reports, newest first."""
         sql = f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT ?"
         return [dict(r) for r in await self._rows(sql, limit)]
+
+    async def linked_players(self, player_id: str) -> frozenset[str]:
+        """The other players sharing a device with the player, transitively: one query per
+        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
+        group, frontier = {player_id}, [player_id]
+        for _ in range(LINK_ROUNDS):
+            sharing, args = self._among("a.player_id", frontier)
+            known, more = self._among("b.player_id", sorted(group))
+            sql = (
+                "SELECT DISTINCT b.player_id FROM player_devices a "
+                "JOIN player_devices b ON b.device_hash = a.device_hash "
+                f"WHERE {sharing} AND NOT {known} ORDER BY b.player_id LIMIT ?"
+            )
+            rows = await self._rows(sql, *args, *more, MAX_LINKED + 1 - len(group))
+            frontier = [row[0] for row in rows]
+            group.update(frontier)
+            if not frontier or len(group) > MAX_LINKED:
+                break
+        return frozenset(group - {player_id})
 
     # ------------------------------------------------------------- room logs
     async def open_room_logs(self) -> list[tuple[str, JSON]]:

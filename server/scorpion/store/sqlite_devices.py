@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import astuple
 
 from . import queries as Q
-from .base import LINK_ROUNDS, MAX_LINKED, Account, SaveReport
+from .base import Account, SaveReport
 from .reads import PLAYER_BY_ID
 from .rows import player_from_row
 from .sql import marks
@@ -150,26 +150,3 @@ class DevicesAndReports(SQLiteWorker):
         """Keep that the player was made, claimed or recovered on this device (once)."""
         row = (player_id, device_hash, player_id)
         await self._write(lambda c: c.execute(Q.ADD_PLAYER_DEVICE, row))
-
-    async def linked_players(self, player_id: str) -> frozenset[str]:
-        """The other players sharing a device with the player, transitively: one query per
-        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
-
-        def op(c: sqlite3.Connection) -> frozenset[str]:
-            group, frontier = {player_id}, [player_id]
-            for _ in range(LINK_ROUNDS):
-                rows = c.execute(
-                    "SELECT DISTINCT b.player_id FROM player_devices a "
-                    "JOIN player_devices b ON b.device_hash = a.device_hash "
-                    f"WHERE a.player_id IN ({marks(len(frontier))}) "
-                    f"AND b.player_id NOT IN ({marks(len(group))}) "
-                    "ORDER BY b.player_id LIMIT ?",
-                    (*frontier, *group, MAX_LINKED + 1 - len(group)),
-                ).fetchall()
-                frontier = [row[0] for row in rows]
-                group.update(frontier)
-                if not frontier or len(group) > MAX_LINKED:
-                    break
-            return frozenset(group - {player_id})
-
-        return await self._read(op)
