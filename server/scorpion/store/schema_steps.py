@@ -45,8 +45,15 @@ class Dialect:
     serial: str
 
     def render(self, step: str) -> str:
-        words = {name: getattr(self, name) for name in self.__slots__}
-        return step.format(**words)
+        return step.format(
+            float=self.float,
+            add_column=self.add_column,
+            keyed=self.keyed,
+            bytes=self.bytes,
+            bool=self.bool,
+            is_true=self.is_true,
+            serial=self.serial,
+        )
 
 
 SQLITE: Final = Dialect(
