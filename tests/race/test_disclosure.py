@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from scorpion.race.disclosure import daily_public, deal_shown
+from scorpion.race.disclosure import LIVE_NUMBERS, daily_public, deal_shown
 from scorpion.race.leaderboard import Leaderboard
+from scorpion.race.protocol import game_id
+
+from .harness import solo
 
 TODAY = "2026-12-01"
 MIDNIGHT = 1_796_083_200.0  # 2026-12-01 00:00 UTC
@@ -36,3 +39,12 @@ def test_the_public_daily_never_carries_the_deal_and_ranks_the_stored_entries() 
     assert waiting["playing"] == {"count": 0, "top": []}
     past = daily_public("2026-11-01", TODAY, None, Leaderboard(), ready=False)
     assert past["preparing"] is False and past["today"] is False
+
+
+def test_a_game_being_played_shows_its_numbers_by_its_id_and_never_a_card() -> None:
+    h, a = solo(deal=6)
+    live = h.referee.live_game(game_id("room1", 1, "a"))
+    assert live is not None and set(live) == {*LIVE_NUMBERS, "actions"}
+    assert live["moves"] == 0 and live["status"] == a.progress("a")[-1]["status"]
+    for other in ("room1:2:a", "room1:1:b", "room2:1:a", "room1:x:a", "nonsense"):
+        assert h.referee.live_game(other) is None, other

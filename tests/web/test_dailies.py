@@ -12,9 +12,10 @@ import pytest
 from scorpion.engine import Game
 from scorpion.race import Referee
 from scorpion.race.daily import DAILY_PRESET, daily_seed, utc_date
+from scorpion.race.searches import DAILY_NODES
 from scorpion.solver import solve
 from scorpion.store import open_store
-from scorpion.web.dailies import DAILY_NODES, DailyDeals
+from scorpion.web.dailies import DailyDeals
 from scorpion_dev.processes import children
 from scorpion_dev.server import Api, Client, Frame, ServerProcess, place_url
 

@@ -11,8 +11,9 @@ from scorpion.race import (
     RoundFinished,
     RoundStarted,
 )
+from scorpion.race.protocol import game_id
 from scorpion.store import AppendLog, ClaimDaily, CloseRoom, OpenRoom, Reveal, SaveGame
-from scorpion.web.records import RecordWriter, game_id
+from scorpion.web.records import RecordWriter
 
 
 def test_a_room_round_becomes_log_entries_and_game_rows() -> None:

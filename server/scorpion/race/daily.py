@@ -33,7 +33,8 @@ from .players import Player
 from .protocol import daily_key, shard_of
 from .racer import Racer
 from .records import ActionRecord, DailyStarted, GameResult
-from .searches import SearchTicket
+from .search_queue import UNLIMITED
+from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchTicket
 
 DAILY_PRESET: Final = "classic"
 PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at most)
@@ -56,6 +57,13 @@ def daily_seed(secret: bytes, date: str) -> int:
     """The 64-bit deal number the date and the secret give (before the winnable search)."""
     digest = hmac.new(secret, f"scorpion-daily:{date}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def daily_search(date: str, secret: bytes, player: str = UNLIMITED) -> DealSearch:
+    """The search for the date's deal: the first winnable deal from its seed. ``player``:
+    who asked for a past day (counted against their searches), the server's own by default."""
+    ticket = SearchTicket(daily_key(date), 0, player, 0, "daily")
+    return DealSearch(ticket, DAILY_PRESET, daily_seed(secret, date), DAILY_NODES, DAILY_LIMIT)
 
 
 def utc_date(now: float) -> str:

@@ -24,7 +24,11 @@ from .daily import DAILY_PRESET, TOP_ROWS, day_closed
 from .leaderboard import Leaderboard
 from .outputs import Message
 from .protocol import practice_player
+from .racer import Racer
 from .records import RoundFinished
+
+# What a game record shows of a game still being played: its live numbers, never a card.
+LIVE_NUMBERS = ("status", "elapsed", "score", "runs", "moves", "turned", "hints", "autos")
 
 
 def stored_rules(settings: Mapping[str, object]) -> dict[str, object]:
@@ -57,6 +61,15 @@ def deal_shown(*, revealed: bool, daily: str | None, now: float) -> bool:
     """Whether a game record may show its deal at server time ``now``: a race's once its
     results are out (``revealed``), a daily's once its day has closed."""
     return revealed if daily is None else day_closed(daily, now)
+
+
+def live_numbers(racer: Racer) -> Message:
+    """A game still being played, for its record: :data:`LIVE_NUMBERS` of its progress and
+    its action log (the player's own: the record is theirs)."""
+    progress = racer.progress()
+    numbers: Message = {k: progress[k] for k in LIVE_NUMBERS}
+    numbers["actions"] = [[a, e] for a, e in racer.game.log]
+    return numbers
 
 
 def daily_public(

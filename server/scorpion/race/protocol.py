@@ -9,6 +9,8 @@ section 7, lists the close codes).
 (None, None)
 >>> practice_key("p_81d2"), practice_player(practice_key("p_81d2")), practice_player("k3J9xQ")
 ('practice:p_81d2', 'p_81d2', None)
+>>> game_id("daily:2026-12-01", 2, "p_1"), parse_game_id("daily:2026-12-01:2:p_1")
+('daily:2026-12-01:2:p_1', ('daily:2026-12-01', 2, 'p_1'))
 """
 
 from __future__ import annotations
@@ -97,3 +99,15 @@ def practice_key(player_id: str) -> str:
 def practice_player(key: str) -> str | None:
     """The player of a practice's key, None for anything else."""
     return key[len(PRACTICE_PREFIX) :] if key.startswith(PRACTICE_PREFIX) else None
+
+
+def game_id(place: str, number: int, player: str) -> str:
+    """The id of one player's game of one round (or daily attempt, or practice game) in
+    a place: stable across restarts, the key of its stored record."""
+    return f"{place}:{number}:{player}"
+
+
+def parse_game_id(gid: str) -> tuple[str, int, str]:
+    """The place, number and player a :func:`game_id` names; ValueError for anything else."""
+    place, number, player = gid.rsplit(":", 2)
+    return place, int(number), player

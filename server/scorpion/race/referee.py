@@ -16,12 +16,20 @@ from . import room_commands
 from .commands import parse_command, parse_hello
 from .config import RoomConfig
 from .daily import Daily, check_date, daily_seed, utc_date
+from .disclosure import live_numbers
 from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
 from .place import Runner
 from .players import Player
 from .practice import Practice
-from .protocol import PROTOCOL, UNKNOWN_ROOM, date_of, practice_player, shard_of_key
+from .protocol import (
+    PROTOCOL,
+    UNKNOWN_ROOM,
+    date_of,
+    parse_game_id,
+    practice_player,
+    shard_of_key,
+)
 from .quick_room import QuickSeats
 from .racer import Racer
 from .records import Record
@@ -199,6 +207,15 @@ class Referee:
             return next((a for a in tries if a.round == round_), None)
         room = self.rooms.get(place)
         return room.racers.get(player) if room is not None and room.round == round_ else None
+
+    def live_game(self, game_id: str) -> Message | None:
+        """The live numbers of the game ``game_id`` names if it is still being played here
+        (:func:`~.disclosure.live_numbers`), else None."""
+        try:
+            racer = self.racer(*parse_game_id(game_id))
+        except ValueError:
+            return None
+        return live_numbers(racer) if racer is not None else None
 
     # ------------------------------------------------------------------ connections
     def hello(self, conn: ConnId, player: Player, message: object, now: float) -> list[Output]:

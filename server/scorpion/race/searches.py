@@ -27,6 +27,9 @@ HINT_NODES: Final = 5_000  # per legal move: a hint ranks every move
 AUTO_NODES: Final = 50_000  # one search from the position
 DEAL_NODES: Final = 20_000  # per deal tried for a winnable-only room; undecided ones are passed
 DEAL_LIMIT: Final = 20  # deals tried before settling for an unverified one
+# A day's deal is searched once for everyone (and kept), so it may try more deals.
+DAILY_NODES: Final = 20_000  # per deal tried (about 0.4 s); undecided deals are passed over
+DAILY_LIMIT: Final = 100  # deals tried before settling for an unverified one
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from . import queries as Q
 from .base import (
     JSON,
     Account,
@@ -25,7 +26,6 @@ from .base import (
     Reveal,
     SaveAnalysis,
     SaveDaily,
-    SavedGame,
     SaveGame,
     SaveReport,
     Store,
@@ -35,26 +35,13 @@ from .base import (
 from .postgres_devices import DevicesAndReports, add_token, save_report
 from .postgres_quick import QuickAndRatings, list_room
 from .postgres_worker import Conn, PgOp, PostgresWorker
+from .reads import SharedReads
 from .rows import (
-    GAME_COLUMN_COUNT,
-    GAME_COLUMNS,
-    GAME_UPDATES,
-    NEW_PLAYER_SQL,
-    RESULT_COLUMNS,
-    SUMMARY_COLUMNS,
     dumps,
-    entry_from_row,
-    game_from_row,
     game_values,
     player_from_row,
 )
-
-_SAVE_GAME = (
-    f"INSERT INTO games ({GAME_COLUMNS}) "
-    f"SELECT {', '.join(f'${i}' for i in range(1, GAME_COLUMN_COUNT + 1))} "
-    "WHERE EXISTS (SELECT 1 FROM players WHERE id = $2) "
-    f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
-)
+from .sql import pg
 
 
 def _op(w: Write) -> PgOp:
@@ -65,24 +52,16 @@ def _op(w: Write) -> PgOp:
         room, text = w.room_id, dumps(w.entry)
 
         async def append(c: Conn) -> None:
-            # One insert checked against the room's key: the cost does not grow with the log.
-            status = await c.execute(
-                "INSERT INTO room_log (room_id, entry) "
-                "SELECT id, $2 FROM rooms WHERE id = $1 AND closed IS NULL",
-                room,
-                text,
-            )
+            status = await c.execute(pg(Q.APPEND_LOG), text, room)
             if status.endswith(" 0"):
                 raise StoreError(f"no open room {room!r}")
 
         return append
     if isinstance(w, SaveGame):
-        values = game_values(w.record)
-        return lambda c: c.execute(_SAVE_GAME, *values)
+        values = (*game_values(w.record), w.record.player_id)
+        return lambda c: c.execute(pg(Q.SAVE_GAME), *values)
     if isinstance(w, OpenRoom):
-        sql = "INSERT INTO rooms (id, creator, settings, created) VALUES ($1, $2, $3, $4)"
-        if w.reopen:
-            sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL, created = excluded.created"
+        sql = pg(Q.OPEN_ROOM + (Q.REOPEN if w.reopen else ""))
         row = (w.room_id, w.creator, dumps(w.settings), time.time())
         return lambda c: c.execute(sql, *row)
     if isinstance(w, CloseRoom):
@@ -90,33 +69,19 @@ def _op(w: Write) -> PgOp:
     if isinstance(w, ListRoom):
         return list_room(w)
     if isinstance(w, ClaimDaily):
-        # A second claim of a player's day, by any process, hits the primary key.
-        return lambda c: c.execute(
-            "INSERT INTO daily_attempts (day, player_id, game_id) "
-            "SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM players WHERE id = $2)",
-            w.day,
-            w.player_id,
-            w.game_id,
-        )
+        claim = (w.day, w.player_id, w.game_id, w.player_id)
+        return lambda c: c.execute(pg(Q.CLAIM_DAILY), *claim)
     if isinstance(w, SaveDaily):
         daily = (w.day, str(w.deal), w.verified, time.time())
-        return lambda c: c.execute(
-            "INSERT INTO dailies (day, deal, verified, created) VALUES ($1, $2, $3, $4) "
-            "ON CONFLICT (day) DO NOTHING",
-            *daily,
-        )
+        return lambda c: c.execute(pg(Q.SAVE_DAILY), *daily)
     if isinstance(w, Reveal):
-        ids = list(w.game_ids)
+        ids = list(w.game_ids)  # one array (SQLite runs the update once per id)
         return lambda c: c.execute("UPDATE games SET revealed = TRUE WHERE id = ANY($1)", ids)
     if isinstance(w, SaveReport):
         return save_report(w)
     if isinstance(w, SaveAnalysis):
-        kept = (w.game_id, dumps(w.analysis), w.created)
-        return lambda c: c.execute(
-            "INSERT INTO analyses (game_id, analysis, created) SELECT $1, $2, $3 "
-            "WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) ON CONFLICT DO NOTHING",
-            *kept,
-        )
+        kept = (w.game_id, dumps(w.analysis), w.created, w.game_id)
+        return lambda c: c.execute(pg(Q.SAVE_ANALYSIS), *kept)
     raise StoreError(f"unknown write {w!r}")
 
 
@@ -167,15 +132,13 @@ def _ops(writes: Sequence[Write]) -> list[PgOp]:
 
 def _close_room(room_id: str, now: float) -> PgOp:
     async def close(c: Conn) -> None:
-        await c.execute(
-            "UPDATE rooms SET closed = $2 WHERE id = $1 AND closed IS NULL", room_id, now
-        )
-        await c.execute("DELETE FROM room_log WHERE room_id = $1", room_id)
+        await c.execute(pg(Q.CLOSE_ROOM[0]), now, room_id)
+        await c.execute(pg(Q.CLOSE_ROOM[1]), room_id)
 
     return close
 
 
-class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
+class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker, SharedReads):
     """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
 
     # ---------------------------------------------------------- batch writes
@@ -209,35 +172,16 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
         now = time.time()
 
         async def op(c: Conn) -> Account:
-            await c.execute(
-                "INSERT INTO players (id, token_hash, name, created) VALUES ($1, $2, $3, $4)",
-                player_id,
-                token_hash,
-                name,
-                now,
-            )
+            await c.execute(pg(Q.NEW_PLAYER), player_id, token_hash, name, now)
             await add_token(c, token_hash, player_id, "new-player", agent, now)
             return Account(player_id, name, now)
 
         return await self._write(op)
 
-    async def player_by_token(self, token_hash: bytes) -> Account | None:
-        sql = "SELECT id, name, created FROM players WHERE token_hash = $1"
-        return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
-
-    async def player(self, player_id: str) -> Account | None:
-        sql = "SELECT id, name, created FROM players WHERE id = $1"
-        return player_from_row(await self._read(lambda c: c.fetchrow(sql, player_id)))
-
     async def rename_player(self, player_id: str, name: str) -> Account:
         async def op(c: Conn) -> Account:
-            player = player_from_row(
-                await c.fetchrow(
-                    "UPDATE players SET name = $2 WHERE id = $1 RETURNING id, name, created",
-                    player_id,
-                    name,
-                )
-            )
+            returning = pg(Q.RENAME_PLAYER + " RETURNING id, name, created")  # PostgreSQL's
+            player = player_from_row(await c.fetchrow(returning, name, player_id))
             if player is None:
                 raise StoreError(f"no player {player_id!r}")
             return player
@@ -248,25 +192,12 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
         """Delete a player and everything about them (games, daily attempts)."""
 
         async def op(c: Conn) -> bool:
-            await c.execute("DELETE FROM games WHERE player_id = $1", player_id)
-            await c.execute("DELETE FROM daily_attempts WHERE player_id = $1", player_id)
-            await c.execute("UPDATE rooms SET creator = NULL WHERE creator = $1", player_id)
-            status = await c.execute("DELETE FROM players WHERE id = $1", player_id)
-            return bool(status != "DELETE 0")
+            statuses = [await c.execute(pg(sql), player_id) for sql in Q.DELETE_PLAYER]
+            return bool(statuses[-1] != "DELETE 0")  # the player's row
 
         return await self._write(op)
 
     # ------------------------------------------------------------- room logs
-    async def open_room_logs(self) -> list[tuple[str, JSON]]:
-        """(room id, entry) of every open room, in the order written: what a restart replays."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT l.room_id, l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
-                "WHERE r.closed IS NULL ORDER BY l.id"
-            )
-        )
-        return [(r[0], orjson.loads(r[1])) for r in rows]
-
     async def room_log(self, room_id: str) -> list[JSON]:
         """The entries of one open room's log, in the order written (a takeover replays it)."""
         rows = await self._read(
@@ -283,14 +214,9 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
         now = time.time()
 
         async def op(c: Conn) -> int:
-            rows = await c.fetch(
-                "SELECT id FROM rooms WHERE closed IS NULL AND left(id, $1) = $2 AND created < $3",
-                len(prefix),
-                prefix,
-                created_before,
-            )
+            rows = await c.fetch(pg(Q.ROOMS_BEFORE), len(prefix), prefix, created_before)
             for row in rows:
-                await _close_room(row["id"], now)(c)
+                await _close_room(row[0], now)(c)
             return len(rows)
 
         return await self._write(op)
@@ -300,100 +226,11 @@ class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker):
         seconds), with their daily attempts; the number of rows deleted (retention)."""
 
         async def op(c: Conn) -> int:
-            deleted = 0
-            for sql in (
-                "DELETE FROM games WHERE finished < $1",
-                "DELETE FROM rooms WHERE closed < $1",
-            ):
-                status = await c.execute(sql, before)
-                deleted += int(status.split()[-1])
-            status = await c.execute(
-                "DELETE FROM daily_attempts WHERE game_id NOT IN (SELECT id FROM games)"
-            )
-            return deleted + int(status.split()[-1])
+            statuses = [await c.execute(pg(sql), before) for sql in Q.PURGE]
+            statuses.append(await c.execute(Q.PURGE_ATTEMPTS))
+            return sum(int(status.split()[-1]) for status in statuses)
 
         return await self._write(op)
-
-    # ---------------------------------------------------------- game records
-    async def game(self, game_id: str) -> SavedGame | None:
-        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
-        row = await self._read(lambda c: c.fetchrow(sql, game_id))
-        return None if row is None else game_from_row(row)
-
-    async def player_summaries(self, player_id: str) -> list[SavedGame]:
-        sql = f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
-        return [game_from_row(r) for r in await self._read(lambda c: c.fetch(sql, player_id))]
-
-    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
-        prefix = f"{room_id}:{round_}:"  # web.records.game_id
-        sql = (
-            f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = $1 "
-            "AND left(id, $2) = $3 ORDER BY started, id"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, room_id, len(prefix), prefix))
-        return [game_from_row(r) for r in rows]
-
-    async def player_games(
-        self, player_id: str, limit: int = 50, before: float | None = None
-    ) -> list[SavedGame]:
-        """A player's games, newest first; ``before`` pages on by start time."""
-        cutoff = float("inf") if before is None else before
-        sql = (
-            f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = $1 AND started < $2 "
-            "ORDER BY started DESC LIMIT $3"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, player_id, cutoff, limit))
-        return [game_from_row(r) for r in rows]
-
-    async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
-        """(preset, result, assisted) of a player's games in the order started; 'playing'
-        when unfinished; assisted: a hint or Auto was used."""
-        sql = f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = $1 ORDER BY started, id"
-        rows = await self._read(lambda c: c.fetch(sql, player_id))
-        return [(r[0], r[1] or "playing", bool(r[2])) for r in rows]
-
-    async def analysis(self, game_id: str) -> JSON | None:
-        sql = "SELECT analysis FROM analyses WHERE game_id = $1"
-        found = await self._read(lambda c: c.fetchval(sql, game_id))
-        return None if found is None else dict(orjson.loads(found))
-
-    # ----------------------------------------------------------------- daily
-    async def daily_attempt(self, day: str, player_id: str) -> str | None:
-        sql = "SELECT game_id FROM daily_attempts WHERE day = $1 AND player_id = $2"
-        found = await self._read(lambda c: c.fetchval(sql, day, player_id))
-        return None if found is None else str(found)
-
-    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]:
-        """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves, "
-                f"{NEW_PLAYER_SQL} "
-                "FROM games g JOIN players p ON p.id = g.player_id "
-                "WHERE g.daily = $1 AND g.ranked AND g.result IS NOT NULL "
-                "ORDER BY g.finished LIMIT $2",
-                day,
-                limit,
-            )
-        )
-        return [entry_from_row(r) for r in rows]
-
-    async def daily_deal(self, day: str) -> tuple[int, bool] | None:
-        """The day's saved daily deal and whether it was verified winnable, or None."""
-        sql = "SELECT deal, verified FROM dailies WHERE day = $1"
-        row = await self._read(lambda c: c.fetchrow(sql, day))
-        return None if row is None else (int(row[0]), bool(row[1]))
-
-    async def daily_wins(self, player_id: str) -> list[str]:
-        """The days whose ranked daily the player won (for the daily streak)."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT DISTINCT daily FROM games WHERE player_id = $1 AND ranked "
-                "AND result = 'won' AND daily IS NOT NULL ORDER BY daily",
-                player_id,
-            )
-        )
-        return [r[0] for r in rows]
 
 
 async def kept_secret(url: str, proposed: str) -> str:

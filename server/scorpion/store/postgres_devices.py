@@ -12,11 +12,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import astuple
 
-from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SaveReport
+from . import queries as Q
+from .base import Account, SaveReport
 from .postgres_worker import Conn, PgOp, PostgresWorker
-from .rows import REPORT_COLUMNS, player_from_row
-
-_PLAYER = "SELECT id, name, created FROM players WHERE id = $1"
+from .reads import PLAYER_BY_ID
+from .rows import player_from_row
+from .sql import pg
 
 
 async def add_token(
@@ -24,21 +25,14 @@ async def add_token(
 ) -> Account | None:
     """Give the player ``token_hash``; the player."""
     now = now or time.time()
-    await c.execute(
-        "INSERT INTO device_tokens (token_hash, player_id, created, how, agent, last_seen) "
-        "VALUES ($1, $2, $3, $4, $5, $3)",
-        token_hash,
-        player_id,
-        now,
-        how,
-        agent,
-    )
-    return player_from_row(await c.fetchrow(_PLAYER, player_id))
+    await c.execute(pg(Q.ADD_TOKEN), token_hash, player_id, now, how, agent, now)
+    return player_from_row(await c.fetchrow(pg(PLAYER_BY_ID), player_id))
 
 
 async def revoke(c: Conn, player_id: str, hashes: list[bytes]) -> list[bytes]:
     """Delete the player's tokens among ``hashes`` (a revoked first token is overwritten in
-    players with a hash no token has); those that were there."""
+    players with a hash no token has); those that were there. PostgreSQL's arrays and
+    RETURNING where SQLite lists the hashes."""
     rows = await c.fetch(
         "DELETE FROM device_tokens WHERE player_id = $1 AND token_hash = ANY($2::bytea[]) "
         "RETURNING token_hash",
@@ -59,34 +53,18 @@ async def revoke(c: Conn, player_id: str, hashes: list[bytes]) -> list[bytes]:
 def save_report(report: SaveReport) -> PgOp:
     """The :class:`SaveReport` write."""
     values = astuple(report)
-    return lambda c: c.execute(
-        f"INSERT INTO name_reports ({REPORT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)",
-        *values,
-    )
+    return lambda c: c.execute(pg(Q.SAVE_REPORT), *values)
 
 
 class DevicesAndReports(PostgresWorker):
     """Mixed into :class:`~.postgres.PostgresStore`."""
 
-    async def player_by_device_token(self, token_hash: bytes) -> Account | None:
-        """The player of a token given to another device (not the player's first token)."""
-        sql = (
-            "SELECT p.id, p.name, p.created FROM device_tokens d "
-            "JOIN players p ON p.id = d.player_id WHERE d.token_hash = $1"
-        )
-        return player_from_row(await self._read(lambda c: c.fetchrow(sql, token_hash)))
-
     async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None:
         """Keep a one-time code until ``expires`` (expired codes are dropped meanwhile)."""
 
         async def op(c: Conn) -> None:
-            await c.execute("DELETE FROM device_codes WHERE expires <= $1", time.time())
-            await c.execute(
-                "INSERT INTO device_codes (code_hash, player_id, expires) VALUES ($1, $2, $3)",
-                code_hash,
-                player_id,
-                expires,
-            )
+            await c.execute(pg(Q.DROP_EXPIRED_CODES), time.time())
+            await c.execute(pg(Q.ADD_DEVICE_CODE), code_hash, player_id, expires)
 
         await self._write(op)
 
@@ -116,35 +94,13 @@ class DevicesAndReports(PostgresWorker):
                 "SELECT 1 FROM recovery_codes WHERE player_id = $1 FOR UPDATE", player_id
             )
             # Tokens of unknown origin may be the old code's, if there was one.
-            hows = ["recovery-code", "unknown"] if had else ["recovery-code"]
-            rows = await c.fetch(
-                "SELECT token_hash FROM device_tokens WHERE player_id = $1 AND how = ANY($2)",
-                player_id,
-                hows,
-            )
-            await c.execute(
-                "INSERT INTO recovery_codes (player_id, code_hash, created) VALUES ($1, $2, $3) "
-                "ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, "
-                "created = excluded.created",
-                player_id,
-                code_hash,
-                time.time(),
-            )
+            also = "unknown" if had else "recovery-code"
+            rows = await c.fetch(pg(Q.TOKENS_GIVEN), player_id, "recovery-code", also)
+            await c.execute(pg(Q.SET_RECOVERY_CODE), player_id, code_hash, time.time())
             given = [bytes(row[0]) for row in rows]
             return await revoke(c, player_id, given) if given else []
 
         return await self._write(op)
-
-    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
-        """Every token of the player, the first made first."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT token_hash, how, agent, created, last_seen FROM device_tokens "
-                "WHERE player_id = $1 ORDER BY created, token_hash",
-                player_id,
-            )
-        )
-        return [DeviceToken(bytes(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
 
     async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
         """Sign out the player's tokens among ``token_hashes``; those that were theirs."""
@@ -154,11 +110,7 @@ class DevicesAndReports(PostgresWorker):
         return await self._write(lambda c: revoke(c, player_id, hashes))
 
     async def touch_token(self, token_hash: bytes, now: float) -> None:
-        await self._write(
-            lambda c: c.execute(
-                "UPDATE device_tokens SET last_seen = $1 WHERE token_hash = $2", now, token_hash
-            )
-        )
+        await self._write(lambda c: c.execute(pg(Q.TOUCH_TOKEN), now, token_hash))
 
     async def recover_player(
         self, code_hash: bytes, token_hash: bytes, agent: str = ""
@@ -167,9 +119,7 @@ class DevicesAndReports(PostgresWorker):
         The code stays valid until the player makes a new one."""
 
         async def op(c: Conn) -> Account | None:
-            player_id = await c.fetchval(
-                "SELECT player_id FROM recovery_codes WHERE code_hash = $1", code_hash
-            )
+            player_id = await c.fetchval(pg(Q.RECOVERY_PLAYER), code_hash)
             if player_id is None:
                 return None
             return await add_token(c, token_hash, player_id, "recovery-code", agent)
@@ -178,44 +128,5 @@ class DevicesAndReports(PostgresWorker):
 
     async def add_player_device(self, player_id: str, device_hash: bytes) -> None:
         """Keep that the player was made, claimed or recovered on this device (once)."""
-        await self._write(
-            lambda c: c.execute(
-                "INSERT INTO player_devices (player_id, device_hash) "
-                "SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM players WHERE id = $1) "
-                "ON CONFLICT DO NOTHING",
-                player_id,
-                device_hash,
-            )
-        )
-
-    async def linked_players(self, player_id: str) -> frozenset[str]:
-        """The other players sharing a device with the player, transitively: one query per
-        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
-        sql = (
-            "SELECT DISTINCT b.player_id FROM player_devices a "
-            "JOIN player_devices b ON b.device_hash = a.device_hash "
-            "WHERE a.player_id = ANY($1::text[]) AND NOT b.player_id = ANY($2::text[]) "
-            "ORDER BY b.player_id LIMIT $3"
-        )
-
-        async def op(c: Conn) -> frozenset[str]:
-            group, frontier = {player_id}, [player_id]
-            for _ in range(LINK_ROUNDS):
-                rows = await c.fetch(sql, frontier, list(group), MAX_LINKED + 1 - len(group))
-                frontier = [row[0] for row in rows]
-                group.update(frontier)
-                if not frontier or len(group) > MAX_LINKED:
-                    break
-            return frozenset(group - {player_id})
-
-        return await self._read(op)
-
-    async def name_reports(self, limit: int = 100) -> list[JSON]:
-        """The latest reports, newest first."""
-        rows = await self._read(
-            lambda c: c.fetch(
-                f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT $1",
-                limit,
-            )
-        )
-        return [dict(row) for row in rows]
+        row = (player_id, device_hash, player_id)
+        await self._write(lambda c: c.execute(pg(Q.ADD_PLAYER_DEVICE), *row))

@@ -11,42 +11,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from . import queries as Q
 from .base import JSON, ListRoom, QueueStep, RateStep, T
 from .postgres_worker import Conn, PgOp, PostgresWorker
+from .rows import QUEUE_COLUMNS
+from .sql import pg
 
 QUEUE_LOCK: Final = 0x5C0E_0009  # one queue step at a time, across processes
 RATING_LOCK: Final = 0x5C0E_000A  # one round rated at a time (rounds end a few a second)
 LEAGUE_LOCK: Final = 0x5C0E_000B  # one league round's points kept at a time
-QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
-CHANGE_COLUMNS = (
-    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
-    "created"
-)
 
 
 def list_room(w: ListRoom) -> PgOp:
     """The :class:`ListRoom` write (see sqlite_quick)."""
-    return lambda c: c.execute("UPDATE rooms SET listed = $1 WHERE id = $2", w.at, w.room_id)
+    return lambda c: c.execute(pg(Q.LIST_ROOM), w.at, w.room_id)
 
 
 class QuickAndRatings(PostgresWorker):
     """Mixed into :class:`~.postgres.PostgresStore`."""
-
-    async def listed_rooms(self, limit: int) -> list[str]:
-        sql = (
-            "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
-            "ORDER BY listed DESC LIMIT $1"
-        )
-        return [r["id"] for r in await self._read(lambda c: c.fetch(sql, limit))]
-
-    async def racing_rooms(self, player_id: str) -> list[str]:
-        sql = (
-            "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
-            "WHERE g.player_id = $1 AND g.finished IS NULL AND g.daily IS NULL "
-            "AND r.closed IS NULL "
-            "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'"
-        )
-        return [r["room_id"] for r in await self._read(lambda c: c.fetch(sql, player_id))]
 
     async def league_round(
         self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
@@ -54,45 +36,19 @@ class QuickAndRatings(PostgresWorker):
         async def op(c: Conn) -> bool:
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", LEAGUE_LOCK)
-                done = await c.fetchval(
-                    "SELECT 1 FROM league_points WHERE room_id = $1 AND round = $2 LIMIT 1",
-                    room_id,
-                    round_,
-                )
-                if done is not None:
+                if await c.fetchval(pg(Q.LEAGUE_ROUND_KEPT), room_id, round_) is not None:
                     return False
                 await c.executemany(
-                    "INSERT INTO league_points (room_id, round, player_id, name, place, points, "
-                    "week, created) SELECT $1, $2, $3, $4, $5, $6, $7, $8 "
-                    "WHERE EXISTS (SELECT 1 FROM players WHERE id = $3) ON CONFLICT DO NOTHING",
+                    pg(Q.LEAGUE_POINTS + " ON CONFLICT DO NOTHING"),  # PostgreSQL's, as before
                     [
                         (room_id, round_, p["player"], p["name"], p["place"], p["points"],
-                         week, now)
+                         week, now, p["player"])
                         for p in points
                     ],
                 )  # fmt: skip
                 return True
 
         return await self._read(op)
-
-    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
-        sql = (
-            "SELECT l.player_id AS player, p.name, SUM(l.points) AS points, COUNT(*) AS rounds, "
-            "COUNT(*) FILTER (WHERE l.place = 1) AS wins FROM league_points l "
-            "JOIN players p ON p.id = l.player_id WHERE l.room_id = $1 "
-            "AND ($2::text IS NULL OR l.week = $2) GROUP BY l.player_id, p.name"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, room_id, week))
-        return [
-            {
-                "player": r["player"],
-                "name": r["name"],
-                "points": int(r["points"]),
-                "rounds": int(r["rounds"]),
-                "wins": int(r["wins"]),
-            }
-            for r in rows
-        ]
 
     async def quick_step(
         self,
@@ -109,7 +65,7 @@ class QuickAndRatings(PostgresWorker):
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", QUEUE_LOCK)
                 if placed_before is not None:
-                    await c.execute("DELETE FROM quick_queue WHERE formed < $1", placed_before)
+                    await c.execute(pg(Q.DROP_PLACED), placed_before)
                 rows = [
                     {
                         "player": r["player_id"], "name": r["name"], "preset": r["preset"],
@@ -126,11 +82,7 @@ class QuickAndRatings(PostgresWorker):
                 written, gone, result = step(rows)
                 if written:
                     await c.executemany(
-                        f"INSERT INTO quick_queue ({QUEUE_COLUMNS}) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id) DO UPDATE "
-                        "SET name = excluded.name, preset = excluded.preset, "
-                        "joined = excluded.joined, seen = excluded.seen, "
-                        "room_id = excluded.room_id, formed = excluded.formed",
+                        pg(Q.QUEUE_WRITE),
                         [
                             (r["player"], r["name"], r["preset"], r["joined"], r["seen"],
                              r["room"], r["formed"])
@@ -152,12 +104,7 @@ class QuickAndRatings(PostgresWorker):
         async def op(c: Conn) -> list[JSON] | None:
             async with c.transaction():
                 await c.execute("SELECT pg_advisory_xact_lock($1)", RATING_LOCK)
-                done = await c.fetchval(
-                    "SELECT 1 FROM rating_changes WHERE room_id = $1 AND round = $2 LIMIT 1",
-                    room_id,
-                    round_,
-                )
-                if done is not None:
+                if await c.fetchval(pg(Q.ROUND_RATED), room_id, round_) is not None:
                     return None
                 current = {
                     r["player_id"]: {"mu": r["mu"], "sigma": r["sigma"], "races": r["races"]}
@@ -171,45 +118,15 @@ class QuickAndRatings(PostgresWorker):
                 changes = rate(current)
                 for ch in changes:
                     await c.execute(
-                        "INSERT INTO ratings (player_id, preset, mu, sigma, races, updated) "
-                        "SELECT $1, $2, $3, $4, 1, $5 WHERE EXISTS "
-                        "(SELECT 1 FROM players WHERE id = $1) "
-                        "ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, "
-                        "sigma = excluded.sigma, races = ratings.races + 1, "
-                        "updated = excluded.updated",
-                        ch["player"], preset, ch["mu_after"], ch["sigma_after"], now,
+                        pg(Q.RATE),
+                        ch["player"], preset, ch["mu_after"], ch["sigma_after"], now, ch["player"],
                     )  # fmt: skip
                     await c.execute(
-                        f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
-                        "SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 "
-                        "WHERE EXISTS (SELECT 1 FROM players WHERE id = $3)",
+                        pg(Q.RATING_CHANGE),
                         room_id, round_, ch["player"], preset, ch["place"], ch["mu_before"],
-                        ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now,
+                        ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now, ch["player"],
                     )  # fmt: skip
                     ch["races"] = current.get(ch["player"], {}).get("races", 0) + 1
                 return changes
 
         return await self._read(op)
-
-    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
-        """See sqlite_quick."""
-        sql = (
-            "SELECT r.player_id AS player, p.name, r.mu, r.sigma, r.races "
-            "FROM ratings r JOIN players p ON p.id = r.player_id "
-            "WHERE r.preset = $1 AND r.races >= $2 "
-            "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $3"
-        )
-        rows = await self._read(lambda c: c.fetch(sql, preset, min_races, limit))
-        return [dict(r) for r in rows]
-
-    async def player_ratings(self, player_id: str) -> list[JSON]:
-        sql = "SELECT preset, mu, sigma, races FROM ratings WHERE player_id = $1 ORDER BY preset"
-        return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id))]
-
-    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
-        sql = (
-            f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
-            "WHERE player_id = $1 ORDER BY created DESC, room_id DESC, round DESC LIMIT $2) "
-            "AS recent ORDER BY created, room_id, round"
-        )
-        return [dict(r) for r in await self._read(lambda c: c.fetch(sql, player_id, limit))]

@@ -27,6 +27,7 @@ from .group import GroupCommit, Outcome
 from .postgres_connect import DatabaseRefused, host_of, lasting
 from .postgres_mode import FENCED, ModeLock
 from .postgres_schema import META, MIGRATIONS, VERSION
+from .sql import pg
 
 log = logging.getLogger("scorpion.store")
 
@@ -143,6 +144,15 @@ class PostgresWorker(GroupCommit):
         if self._pool is None:
             raise StoreUnavailable("the store is not open")
         return self._pool
+
+    @staticmethod
+    def _among(column: str, values: list[str]) -> tuple[str, tuple[object, ...]]:
+        return f"{column} = ANY(?::text[])", (values,)
+
+    async def _rows(self, sql: str, *args: object) -> list[Any]:
+        """The rows of one read (:class:`~.reads.SharedReads`' primitive): ``sql`` written
+        with ``?`` placeholders, numbered for asyncpg (:func:`~.sql.pg`)."""
+        return list(await self._read(lambda c: c.fetch(pg(sql), *args)))
 
     async def _read(self, op: Callable[[Conn], Awaitable[T]]) -> T:
         try:

@@ -23,6 +23,12 @@ GAME_UPDATES: Final = ", ".join(
 )
 # A player's results for the statistics: preset, result and whether help was used.
 RESULT_COLUMNS: Final = "preset, result, hints > 0 OR autos > 0"
+# quick_queue and rating_changes: their columns.
+QUEUE_COLUMNS: Final = "player_id, name, preset, joined, seen, room_id, formed"
+CHANGE_COLUMNS: Final = (
+    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
+    "created"
+)
 # name_reports: the fields of a SaveReport, in its order.
 REPORT_COLUMNS: Final = "room_id, player_id, name, reporter_id, reason, created"
 # daily_entries: the columns selected, under these keys.

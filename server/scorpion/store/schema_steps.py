@@ -1,4 +1,4 @@
-"""Schema steps written once for both stores (9 on; a new step goes here unless it cannot),
+"""Schema steps written once for both stores (2 on; a new step goes here unless it cannot),
 each store's words filled in.
 
 A step's text names the few places where SQLite and PostgreSQL differ, and
@@ -11,6 +11,13 @@ A step's text names the few places where SQLite and PostgreSQL differ, and
   between the step and the version.
 - ``{keyed}``: after a table whose rows are found by their primary key alone: SQLite's
   ``WITHOUT ROWID`` (the key is the table); nothing in PostgreSQL.
+- ``{bytes}``, ``{bool}``: ``BLOB`` and ``INTEGER`` (0 or 1) in SQLite, ``BYTEA`` and
+  ``BOOLEAN`` in PostgreSQL; ``{is_true}`` after a boolean column in a condition
+  (SQLite's ``= 1``).
+- ``{serial}``: a key numbered in the order rows are written: SQLite's ``INTEGER
+  PRIMARY KEY AUTOINCREMENT``, PostgreSQL's ``BIGINT GENERATED ALWAYS AS IDENTITY``.
+
+Step 1 stays in each store's schema module (its tables' first words differ more).
 
 ``INSERT ... SELECT ... WHERE true ON CONFLICT``: SQLite needs the ``WHERE`` to read the
 ``ON CONFLICT`` as the upsert's, PostgreSQL takes it as it is.
@@ -32,15 +39,124 @@ class Dialect:
     float: str
     add_column: str
     keyed: str
+    bytes: str
+    bool: str
+    is_true: str
+    serial: str
 
     def render(self, step: str) -> str:
-        return step.format(float=self.float, add_column=self.add_column, keyed=self.keyed)
+        return step.format(
+            float=self.float,
+            add_column=self.add_column,
+            keyed=self.keyed,
+            bytes=self.bytes,
+            bool=self.bool,
+            is_true=self.is_true,
+            serial=self.serial,
+        )
 
 
-SQLITE: Final = Dialect(float="REAL", add_column="ADD COLUMN", keyed=" WITHOUT ROWID")
-POSTGRESQL: Final = Dialect(
-    float="DOUBLE PRECISION", add_column="ADD COLUMN IF NOT EXISTS", keyed=""
+SQLITE: Final = Dialect(
+    float="REAL",
+    add_column="ADD COLUMN",
+    keyed=" WITHOUT ROWID",
+    bytes="BLOB",
+    bool="INTEGER",
+    is_true=" = 1",
+    serial="INTEGER PRIMARY KEY AUTOINCREMENT",
 )
+POSTGRESQL: Final = Dialect(
+    float="DOUBLE PRECISION",
+    add_column="ADD COLUMN IF NOT EXISTS",
+    keyed="",
+    bytes="BYTEA",
+    bool="BOOLEAN",
+    is_true="",
+    serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+)
+
+# Each day's daily deal, once found: a restart must not search again (it takes a while)
+# nor find another deal (if the solver changed). Secret: it gives every hidden card.
+STEP_2: Final = """
+CREATE TABLE IF NOT EXISTS dailies (
+    day TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,
+    verified {bool} NOT NULL,
+    created {float} NOT NULL
+){keyed};
+"""
+
+# One ranked daily game per player and day, enforced by the database (a second process
+# on the same database, or a bug, cannot record two).
+STEP_3: Final = """
+CREATE UNIQUE INDEX IF NOT EXISTS games_one_ranked_daily ON games (daily, player_id)
+    WHERE ranked{is_true} AND daily IS NOT NULL;
+"""
+
+# A player on several devices, recovery codes and name reports (store/queries.py).
+# Codes and tokens are kept only as SHA-256 hashes. Reports have no foreign keys: the
+# operator keeps them after the players are gone.
+STEP_4: Final = """
+CREATE TABLE IF NOT EXISTS device_tokens (
+    token_hash {bytes} PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    created {float} NOT NULL
+){keyed};
+CREATE INDEX IF NOT EXISTS device_tokens_player ON device_tokens (player_id);
+CREATE TABLE IF NOT EXISTS device_codes (
+    code_hash {bytes} PRIMARY KEY,
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    expires {float} NOT NULL
+){keyed};
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    player_id TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+    code_hash {bytes} NOT NULL UNIQUE,
+    created {float} NOT NULL
+){keyed};
+CREATE TABLE IF NOT EXISTS name_reports (
+    id {serial},
+    room_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    reporter_id TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    created {float} NOT NULL
+);
+"""
+
+# The devices a player was made, claimed or recovered on: players sharing one are linked
+# (one ranked daily a day per linked group, race/daily.py). Only an HMAC of the browser's
+# device id is kept (web/devices.py), never the id itself, nor an address.
+STEP_5: Final = """
+CREATE TABLE IF NOT EXISTS player_devices (
+    player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+    device_hash {bytes} NOT NULL,
+    PRIMARY KEY (player_id, device_hash)
+){keyed};
+CREATE INDEX IF NOT EXISTS player_devices_device ON player_devices (device_hash, player_id);
+"""
+
+# The help a game used (hints asked, moves played by Auto): clean and assisted results are
+# counted apart in the statistics.
+STEP_6: Final = """
+ALTER TABLE games {add_column} hints INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games {add_column} autos INTEGER NOT NULL DEFAULT 0;
+"""
+
+# A round's games, for its replay (the room's log is gone once the room closes).
+STEP_7: Final = """
+CREATE INDEX IF NOT EXISTS games_room ON games (room_id) WHERE room_id IS NOT NULL;
+"""
+
+# Each finished game's analysis by the solver (web/analyses.py), computed once: the
+# verdict after every action and the turning point, as JSON. It goes with its game.
+STEP_8: Final = """
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    analysis TEXT NOT NULL,
+    created {float} NOT NULL
+){keyed};
+"""
 
 # Every token in device_tokens, each with how it was made ('new-player', 'device-code',
 # 'recovery-code'; 'unknown' for the tokens given to other devices before this version),
@@ -116,3 +232,6 @@ CREATE TABLE IF NOT EXISTS league_points (
 ){keyed};
 CREATE INDEX IF NOT EXISTS league_points_week ON league_points (room_id, week);
 """
+
+# Every step from 2 on, in order (step n at index n - 2): the schema's VERSION follows.
+STEPS: Final = (STEP_2, STEP_3, STEP_4, STEP_5, STEP_6, STEP_7, STEP_8, STEP_9, STEP_10, STEP_11)

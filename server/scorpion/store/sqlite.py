@@ -10,10 +10,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import orjson
-
+from . import queries as Q
 from .base import (
-    JSON,
     Account,
     AppendLog,
     ClaimDaily,
@@ -31,31 +29,17 @@ from .base import (
     StoreError,
     Write,
 )
+from .reads import SharedReads
 from .rows import (
-    GAME_COLUMN_COUNT,
-    GAME_COLUMNS,
-    GAME_UPDATES,
-    NEW_PLAYER_SQL,
-    RESULT_COLUMNS,
-    SUMMARY_COLUMNS,
     dumps,
-    entry_from_row,
-    game_from_row,
     game_values,
-    player_from_row,
 )
 from .sqlite_devices import DevicesAndReports, add_token, player_by_id, save_report
 from .sqlite_quick import QuickAndRatings, list_room
 from .worker import Op, SQLiteWorker
 
-_SAVE_GAME = (
-    f"INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * GAME_COLUMN_COUNT)} "
-    "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-    f"ON CONFLICT (id) DO UPDATE SET {GAME_UPDATES}"
-)
 
-
-class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
+class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker, SharedReads):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
@@ -82,31 +66,19 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
         if isinstance(w, ListRoom):
             return list_room(w)
         if isinstance(w, ClaimDaily):
-            # A second claim of a player's day, by any process, hits the primary key.
             claim = (w.day, w.player_id, w.game_id, w.player_id)
-            return lambda c: c.execute(
-                "INSERT INTO daily_attempts (day, player_id, game_id) "
-                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
-                claim,
-            )
+            return lambda c: c.execute(Q.CLAIM_DAILY, claim)
         if isinstance(w, SaveDaily):
             values = (w.day, str(w.deal), int(w.verified), time.time())
-            return lambda c: c.execute(
-                "INSERT OR IGNORE INTO dailies (day, deal, verified, created) VALUES (?, ?, ?, ?)",
-                values,
-            )
+            return lambda c: c.execute(Q.SAVE_DAILY, values)
         if isinstance(w, Reveal):
-            ids = [(i,) for i in w.game_ids]
+            ids = [(i,) for i in w.game_ids]  # PostgreSQL takes them as one array
             return lambda c: c.executemany("UPDATE games SET revealed = 1 WHERE id = ?", ids)
         if isinstance(w, SaveReport):
             return save_report(w)
         if isinstance(w, SaveAnalysis):
             kept = (w.game_id, dumps(w.analysis), w.created, w.game_id)
-            return lambda c: c.execute(
-                "INSERT INTO analyses (game_id, analysis, created) SELECT ?, ?, ? "
-                "WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) ON CONFLICT DO NOTHING",
-                kept,
-            )
+            return lambda c: c.execute(Q.SAVE_ANALYSIS, kept)
         if isinstance(w, Fence):  # one process per SQLite file: nobody else holds leases
             raise StoreError("fencing tokens need PostgreSQL (several processes)")
         raise StoreError(f"unknown write {w!r}")
@@ -118,30 +90,15 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
         now = time.time()
 
         def op(c: sqlite3.Connection) -> Account:
-            c.execute(
-                "INSERT INTO players (id, token_hash, name, created) VALUES (?, ?, ?, ?)",
-                (player_id, token_hash, name, now),
-            )
+            c.execute(Q.NEW_PLAYER, (player_id, token_hash, name, now))
             add_token(c, token_hash, player_id, "new-player", agent, now)
             return Account(player_id, name, now)
 
         return await self._write(op)
 
-    async def player_by_token(self, token_hash: bytes) -> Account | None:
-        return await self._read(
-            lambda c: player_from_row(
-                c.execute(
-                    "SELECT id, name, created FROM players WHERE token_hash = ?", (token_hash,)
-                ).fetchone()
-            )
-        )
-
-    async def player(self, player_id: str) -> Account | None:
-        return await self._read(lambda c: player_by_id(c, player_id))
-
     async def rename_player(self, player_id: str, name: str) -> Account:
         def op(c: sqlite3.Connection) -> Account:
-            c.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+            c.execute(Q.RENAME_PLAYER, (name, player_id))
             player = player_by_id(c, player_id)
             if player is None:
                 raise StoreError(f"no player {player_id!r}")
@@ -153,10 +110,8 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
         """Delete a player and everything about them (games, daily attempts)."""
 
         def op(c: sqlite3.Connection) -> bool:
-            c.execute("DELETE FROM games WHERE player_id = ?", (player_id,))
-            c.execute("DELETE FROM daily_attempts WHERE player_id = ?", (player_id,))
-            c.execute("UPDATE rooms SET creator = NULL WHERE creator = ?", (player_id,))
-            return c.execute("DELETE FROM players WHERE id = ?", (player_id,)).rowcount > 0
+            counts = [c.execute(sql, (player_id,)).rowcount for sql in Q.DELETE_PLAYER]
+            return counts[-1] > 0  # the player's row
 
         return await self._write(op)
 
@@ -165,12 +120,8 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
         seconds), with their daily attempts; the number of rows deleted (retention)."""
 
         def op(c: sqlite3.Connection) -> int:
-            games = c.execute("DELETE FROM games WHERE finished < ?", (before,)).rowcount
-            attempts = c.execute(
-                "DELETE FROM daily_attempts WHERE game_id NOT IN (SELECT id FROM games)"
-            ).rowcount
-            rooms = c.execute("DELETE FROM rooms WHERE closed < ?", (before,)).rowcount
-            return int(games + attempts + rooms)
+            deleted = sum(c.execute(sql, (before,)).rowcount for sql in Q.PURGE)
+            return int(deleted + c.execute(Q.PURGE_ATTEMPTS).rowcount)
 
         return await self._write(op)
 
@@ -178,51 +129,25 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
     @staticmethod
     def _open_room_op(room_id: str, creator: str | None, settings: str, reopen: bool) -> Op:
         now = time.time()
-        sql = "INSERT INTO rooms (id, creator, settings, created) VALUES (?, ?, ?, ?)"
-        if reopen:
-            sql += " ON CONFLICT (id) DO UPDATE SET closed = NULL, created = excluded.created"
+        sql = Q.OPEN_ROOM + (Q.REOPEN if reopen else "")
         return lambda c: c.execute(sql, (room_id, creator, settings, now))
 
     @staticmethod
     def _append_op(room_id: str, text: str) -> Op:
-        """One insert, checked against the room's row by its key: the cost does not grow
-        with the log (the log's order is its AUTOINCREMENT id)."""
+        """The log's order is its AUTOINCREMENT id."""
 
         def op(c: sqlite3.Connection) -> None:
-            added = c.execute(
-                "INSERT INTO room_log (room_id, entry) "
-                "SELECT id, ? FROM rooms WHERE id = ? AND closed IS NULL",
-                (text, room_id),
-            ).rowcount
+            added = c.execute(Q.APPEND_LOG, (text, room_id)).rowcount
             if not added:
                 raise StoreError(f"no open room {room_id!r}")
 
         return op
 
-    async def open_room_logs(self) -> list[tuple[str, JSON]]:
-        """(room id, entry) of every open room, in the order written: what a restart replays."""
-        return await self._read(
-            lambda c: [
-                (r[0], orjson.loads(r[1]))
-                for r in c.execute(
-                    "SELECT l.room_id, l.entry FROM room_log l JOIN rooms r ON r.id = l.room_id "
-                    "WHERE r.closed IS NULL ORDER BY l.id"
-                )
-            ]
-        )
-
     async def close_rooms_before(self, prefix: str, created_before: float) -> int:
         """Close the open rooms whose id starts with ``prefix`` created before a time."""
 
         def op(c: sqlite3.Connection) -> int:
-            ids = [
-                r[0]
-                for r in c.execute(
-                    "SELECT id FROM rooms WHERE closed IS NULL AND substr(id, 1, ?) = ? "
-                    "AND created < ?",
-                    (len(prefix), prefix, created_before),
-                )
-            ]
+            ids = [r[0] for r in c.execute(Q.ROOMS_BEFORE, (len(prefix), prefix, created_before))]
             for room_id in ids:
                 self._close_room_op(room_id)(c)
             return len(ids)
@@ -234,8 +159,8 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
         now = time.time()
 
         def op(c: sqlite3.Connection) -> None:
-            c.execute("UPDATE rooms SET closed = ? WHERE id = ? AND closed IS NULL", (now, room_id))
-            c.execute("DELETE FROM room_log WHERE room_id = ?", (room_id,))
+            c.execute(Q.CLOSE_ROOM[0], (now, room_id))
+            c.execute(Q.CLOSE_ROOM[1], (room_id,))
 
         return op
 
@@ -243,125 +168,7 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker):
     @staticmethod
     def _save_game_op(record: SavedGame) -> Op:
         values = (*game_values(record), record.player_id)
-        return lambda c: c.execute(_SAVE_GAME, values)
-
-    async def game(self, game_id: str) -> SavedGame | None:
-        def op(c: sqlite3.Connection) -> SavedGame | None:
-            row = c.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-            found = row.fetchone()
-            return None if found is None else game_from_row(found)
-
-        return await self._read(op)
-
-    async def player_games(
-        self, player_id: str, limit: int = 50, before: float | None = None
-    ) -> list[SavedGame]:
-        """A player's games, newest first; ``before`` pages on by start time."""
-        cutoff = float("inf") if before is None else before
-        return await self._read(
-            lambda c: [
-                game_from_row(r)
-                for r in c.execute(
-                    f"SELECT {GAME_COLUMNS} FROM games WHERE player_id = ? AND started < ? "
-                    "ORDER BY started DESC LIMIT ?",
-                    (player_id, cutoff, limit),
-                )
-            ]
-        )
-
-    async def player_summaries(self, player_id: str) -> list[SavedGame]:
-        return await self._read(
-            lambda c: [
-                game_from_row(r)
-                for r in c.execute(
-                    f"SELECT {SUMMARY_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
-                    (player_id,),
-                )
-            ]
-        )
-
-    async def round_games(self, room_id: str, round_: int) -> list[SavedGame]:
-        prefix = f"{room_id}:{round_}:"  # web.records.game_id
-        return await self._read(
-            lambda c: [
-                game_from_row(r)
-                for r in c.execute(
-                    f"SELECT {GAME_COLUMNS} FROM games WHERE room_id = ? "
-                    "AND substr(id, 1, ?) = ? ORDER BY started, id",
-                    (room_id, len(prefix), prefix),
-                )
-            ]
-        )
-
-    async def results(self, player_id: str) -> list[tuple[str, str, bool]]:
-        """(preset, result, assisted) of a player's games in the order started; 'playing'
-        when unfinished; assisted: a hint or Auto was used."""
-        return await self._read(
-            lambda c: [
-                (r[0], r[1] or "playing", bool(r[2]))
-                for r in c.execute(
-                    f"SELECT {RESULT_COLUMNS} FROM games WHERE player_id = ? ORDER BY started, id",
-                    (player_id,),
-                )
-            ]
-        )
-
-    async def analysis(self, game_id: str) -> JSON | None:
-        def op(c: sqlite3.Connection) -> JSON | None:
-            row = c.execute("SELECT analysis FROM analyses WHERE game_id = ?", (game_id,))
-            found = row.fetchone()
-            return None if found is None else dict(orjson.loads(found[0]))
-
-        return await self._read(op)
-
-    # ----------------------------------------------------------------- daily
-    async def daily_attempt(self, day: str, player_id: str) -> str | None:
-        def op(c: sqlite3.Connection) -> str | None:
-            row = c.execute(
-                "SELECT game_id FROM daily_attempts WHERE day = ? AND player_id = ?",
-                (day, player_id),
-            ).fetchone()
-            return None if row is None else str(row[0])
-
-        return await self._read(op)
-
-    async def daily_entries(self, day: str, limit: int = 1000) -> list[JSON]:
-        """The finished ranked games of a day, unranked (see scorpion.race.rank_entries)."""
-
-        def op(c: sqlite3.Connection) -> list[JSON]:
-            rows = c.execute(
-                "SELECT g.player_id, p.name, g.result, g.elapsed, g.runs, g.score, g.moves, "
-                f"{NEW_PLAYER_SQL} "
-                "FROM games g JOIN players p ON p.id = g.player_id "
-                "WHERE g.daily = ? AND g.ranked = 1 AND g.result IS NOT NULL "
-                "ORDER BY g.finished LIMIT ?",
-                (day, limit),
-            ).fetchall()
-            return [entry_from_row(r) for r in rows]
-
-        return await self._read(op)
-
-    async def daily_deal(self, day: str) -> tuple[int, bool] | None:
-        """The day's saved daily deal and whether it was verified winnable, or None."""
-
-        def op(c: sqlite3.Connection) -> tuple[int, bool] | None:
-            row = c.execute("SELECT deal, verified FROM dailies WHERE day = ?", (day,)).fetchone()
-            return None if row is None else (int(row[0]), bool(row[1]))
-
-        return await self._read(op)
-
-    async def daily_wins(self, player_id: str) -> list[str]:
-        """The days whose ranked daily the player won (for the daily streak)."""
-        return await self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT DISTINCT daily FROM games WHERE player_id = ? AND ranked = 1 "
-                    "AND result = 'won' AND daily IS NOT NULL ORDER BY daily",
-                    (player_id,),
-                )
-            ]
-        )
+        return lambda c: c.execute(Q.SAVE_GAME, values)
 
 
 if TYPE_CHECKING:  # mypy checks that SQLiteStore implements the whole Store interface

@@ -16,8 +16,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import astuple
 
-from .base import JSON, LINK_ROUNDS, MAX_LINKED, Account, DeviceToken, SaveReport
-from .rows import REPORT_COLUMNS, player_from_row
+from . import queries as Q
+from .base import Account, SaveReport
+from .reads import PLAYER_BY_ID
+from .rows import player_from_row
+from .sql import marks
 from .worker import Op, SQLiteWorker
 
 
@@ -29,73 +32,51 @@ def add_token(
     agent: str,
     now: float | None = None,
 ) -> None:
-    c.execute(
-        "INSERT INTO device_tokens (token_hash, player_id, created, how, agent, last_seen) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        (token_hash, player_id, now or time.time(), how, agent, now or time.time()),
-    )
+    now = now or time.time()
+    c.execute(Q.ADD_TOKEN, (token_hash, player_id, now, how, agent, now))
 
 
 def revoke(c: sqlite3.Connection, player_id: str, hashes: list[bytes]) -> list[bytes]:
     """Delete the player's tokens among ``hashes`` (a revoked first token is overwritten in
     players with a hash no token has); those that were there."""
-    marks = ", ".join("?" * len(hashes))
+    # SQLite's IN lists where PostgreSQL takes arrays (and DELETE ... RETURNING).
     found = [
         bytes(row[0])
         for row in c.execute(
-            f"SELECT token_hash FROM device_tokens WHERE player_id = ? AND token_hash IN ({marks})",
+            "SELECT token_hash FROM device_tokens WHERE player_id = ? "
+            f"AND token_hash IN ({marks(len(hashes))})",
             (player_id, *hashes),
         )
     ]
     if found:
-        marks = ", ".join("?" * len(found))
-        c.execute(f"DELETE FROM device_tokens WHERE token_hash IN ({marks})", found)
+        listed = marks(len(found))
+        c.execute(f"DELETE FROM device_tokens WHERE token_hash IN ({listed})", found)
         c.execute(
-            f"UPDATE players SET token_hash = ? WHERE id = ? AND token_hash IN ({marks})",
+            f"UPDATE players SET token_hash = ? WHERE id = ? AND token_hash IN ({listed})",
             (secrets.token_bytes(32), player_id, *found),
         )
     return found
 
 
 def player_by_id(c: sqlite3.Connection, player_id: str) -> Account | None:
-    return player_from_row(
-        c.execute("SELECT id, name, created FROM players WHERE id = ?", (player_id,)).fetchone()
-    )
+    return player_from_row(c.execute(PLAYER_BY_ID, (player_id,)).fetchone())
 
 
 def save_report(report: SaveReport) -> Op:
     """The :class:`SaveReport` write."""
     values = astuple(report)
-    return lambda c: c.execute(
-        f"INSERT INTO name_reports ({REPORT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-        values,
-    )
+    return lambda c: c.execute(Q.SAVE_REPORT, values)
 
 
 class DevicesAndReports(SQLiteWorker):
     """Mixed into :class:`~.sqlite.SQLiteStore`."""
 
-    async def player_by_device_token(self, token_hash: bytes) -> Account | None:
-        """The player of a token given to another device (not the player's first token)."""
-        return await self._read(
-            lambda c: player_from_row(
-                c.execute(
-                    "SELECT p.id, p.name, p.created FROM device_tokens d "
-                    "JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?",
-                    (token_hash,),
-                ).fetchone()
-            )
-        )
-
     async def add_device_code(self, code_hash: bytes, player_id: str, expires: float) -> None:
         """Keep a one-time code until ``expires`` (expired codes are dropped meanwhile)."""
 
         def op(c: sqlite3.Connection) -> None:
-            c.execute("DELETE FROM device_codes WHERE expires <= ?", (time.time(),))
-            c.execute(
-                "INSERT INTO device_codes (code_hash, player_id, expires) VALUES (?, ?, ?)",
-                (code_hash, player_id, expires),
-            )
+            c.execute(Q.DROP_EXPIRED_CODES, (time.time(),))
+            c.execute(Q.ADD_DEVICE_CODE, (code_hash, player_id, expires))
 
         await self._write(op)
 
@@ -130,36 +111,13 @@ class DevicesAndReports(SQLiteWorker):
             ).fetchone()
             # Tokens of unknown origin may be the old code's, if there was one.
             also = "unknown" if had else "recovery-code"
-            given = [
-                bytes(row[0])
-                for row in c.execute(
-                    "SELECT token_hash FROM device_tokens WHERE player_id = ? AND how IN (?, ?)",
-                    (player_id, "recovery-code", also),
-                )
-            ]
-            c.execute(
-                "INSERT INTO recovery_codes (player_id, code_hash, created) VALUES (?, ?, ?) "
-                "ON CONFLICT (player_id) DO UPDATE SET code_hash = excluded.code_hash, "
-                "created = excluded.created",
-                (player_id, code_hash, time.time()),
-            )
+            hows = (player_id, "recovery-code", also)
+            given = [bytes(row[0]) for row in c.execute(Q.TOKENS_GIVEN, hows)]
+            c.execute(Q.SET_RECOVERY_CODE, (player_id, code_hash, time.time()))
             return revoke(c, player_id, given) if given else []
 
         result: list[bytes] = await self._write(op)
         return result
-
-    async def device_tokens(self, player_id: str) -> list[DeviceToken]:
-        """Every token of the player, the first made first."""
-        return await self._read(
-            lambda c: [
-                DeviceToken(bytes(r[0]), r[1], r[2], r[3], r[4])
-                for r in c.execute(
-                    "SELECT token_hash, how, agent, created, last_seen FROM device_tokens "
-                    "WHERE player_id = ? ORDER BY created, token_hash",
-                    (player_id,),
-                )
-            ]
-        )
 
     async def revoke_tokens(self, player_id: str, token_hashes: Sequence[bytes]) -> list[bytes]:
         """Sign out the player's tokens among ``token_hashes``; those that were theirs."""
@@ -170,11 +128,7 @@ class DevicesAndReports(SQLiteWorker):
         return result
 
     async def touch_token(self, token_hash: bytes, now: float) -> None:
-        await self._write(
-            lambda c: c.execute(
-                "UPDATE device_tokens SET last_seen = ? WHERE token_hash = ?", (now, token_hash)
-            )
-        )
+        await self._write(lambda c: c.execute(Q.TOUCH_TOKEN, (now, token_hash)))
 
     async def recover_player(
         self, code_hash: bytes, token_hash: bytes, agent: str = ""
@@ -183,9 +137,7 @@ class DevicesAndReports(SQLiteWorker):
         The code stays valid until the player makes a new one."""
 
         def op(c: sqlite3.Connection) -> Account | None:
-            row = c.execute(
-                "SELECT player_id FROM recovery_codes WHERE code_hash = ?", (code_hash,)
-            ).fetchone()
+            row = c.execute(Q.RECOVERY_PLAYER, (code_hash,)).fetchone()
             if row is None:
                 return None
             add_token(c, token_hash, row["player_id"], "recovery-code", agent)
@@ -196,46 +148,5 @@ class DevicesAndReports(SQLiteWorker):
 
     async def add_player_device(self, player_id: str, device_hash: bytes) -> None:
         """Keep that the player was made, claimed or recovered on this device (once)."""
-        await self._write(
-            lambda c: c.execute(
-                "INSERT INTO player_devices (player_id, device_hash) "
-                "SELECT ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-                "ON CONFLICT DO NOTHING",
-                (player_id, device_hash, player_id),
-            )
-        )
-
-    async def linked_players(self, player_id: str) -> frozenset[str]:
-        """The other players sharing a device with the player, transitively: one query per
-        round, each new player's devices in the next (LINK_ROUNDS, MAX_LINKED)."""
-
-        def op(c: sqlite3.Connection) -> frozenset[str]:
-            group, frontier = {player_id}, [player_id]
-            for _ in range(LINK_ROUNDS):
-                rows = c.execute(
-                    "SELECT DISTINCT b.player_id FROM player_devices a "
-                    "JOIN player_devices b ON b.device_hash = a.device_hash "
-                    f"WHERE a.player_id IN ({', '.join('?' * len(frontier))}) "
-                    f"AND b.player_id NOT IN ({', '.join('?' * len(group))}) "
-                    "ORDER BY b.player_id LIMIT ?",
-                    (*frontier, *group, MAX_LINKED + 1 - len(group)),
-                ).fetchall()
-                frontier = [row[0] for row in rows]
-                group.update(frontier)
-                if not frontier or len(group) > MAX_LINKED:
-                    break
-            return frozenset(group - {player_id})
-
-        return await self._read(op)
-
-    async def name_reports(self, limit: int = 100) -> list[JSON]:
-        """The latest reports, newest first."""
-        return await self._read(
-            lambda c: [
-                dict(row)
-                for row in c.execute(
-                    f"SELECT id, {REPORT_COLUMNS} FROM name_reports ORDER BY id DESC LIMIT ?",
-                    (limit,),
-                )
-            ]
-        )
+        row = (player_id, device_hash, player_id)
+        await self._write(lambda c: c.execute(Q.ADD_PLAYER_DEVICE, row))

@@ -12,14 +12,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from . import queries as Q
 from .base import JSON, ListRoom, QueueStep, RateStep, T
+from .rows import QUEUE_COLUMNS
+from .sql import marks
 from .worker import Op, SQLiteWorker
-
-QUEUE_COLUMNS = "player_id, name, preset, joined, seen, room_id, formed"
-CHANGE_COLUMNS = (
-    "room_id, round, player_id, preset, place, mu_before, sigma_before, mu_after, sigma_after, "
-    "created"
-)
 
 
 def queue_row(row: sqlite3.Row) -> JSON:
@@ -36,38 +33,11 @@ def queue_row(row: sqlite3.Row) -> JSON:
 
 def list_room(w: ListRoom) -> Op:
     """The :class:`ListRoom` write (the open rooms: a closed room is never listed)."""
-    return lambda c: c.execute("UPDATE rooms SET listed = ? WHERE id = ?", (w.at, w.room_id))
+    return lambda c: c.execute(Q.LIST_ROOM, (w.at, w.room_id))
 
 
 class QuickAndRatings(SQLiteWorker):
     """Mixed into :class:`~.sqlite.SQLiteStore`."""
-
-    async def listed_rooms(self, limit: int) -> list[str]:
-        return await self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT id FROM rooms WHERE listed IS NOT NULL AND closed IS NULL "
-                    "ORDER BY listed DESC LIMIT ?",
-                    (limit,),
-                )
-            ]
-        )
-
-    async def racing_rooms(self, player_id: str) -> list[str]:
-        # A room's games only (a daily's and a practice's logs are rooms' rows too).
-        return await self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT DISTINCT g.room_id FROM games g JOIN rooms r ON r.id = g.room_id "
-                    "WHERE g.player_id = ? AND g.finished IS NULL AND g.daily IS NULL "
-                    "AND r.closed IS NULL "
-                    "AND g.room_id NOT LIKE 'practice:%' AND g.room_id NOT LIKE 'daily:%'",
-                    (player_id,),
-                )
-            ]
-        )
 
     async def quick_step(
         self,
@@ -79,20 +49,18 @@ class QuickAndRatings(SQLiteWorker):
     ) -> T:
         """Run ``step`` on the rows it may need (:meth:`.base.Store.quick_step`); write the
         rows it changed."""
-        marks = ", ".join("?" * len(players))
-        wanted = f"room_id IS NULL OR room_id = ? OR player_id IN ({marks})"
+        wanted = f"room_id IS NULL OR room_id = ? OR player_id IN ({marks(len(players))})"
 
         def op(c: sqlite3.Connection) -> T:
             if placed_before is not None:
-                c.execute("DELETE FROM quick_queue WHERE formed < ?", (placed_before,))
+                c.execute(Q.DROP_PLACED, (placed_before,))
             read = c.execute(
                 f"SELECT {QUEUE_COLUMNS} FROM quick_queue WHERE {wanted}", (room, *players)
             )
             rows = [queue_row(r) for r in read]
             written, gone, result = step(rows)
             c.executemany(
-                f"INSERT OR REPLACE INTO quick_queue ({QUEUE_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ",
+                Q.QUEUE_WRITE,
                 [
                     (r["player"], r["name"], r["preset"], r["joined"], r["seen"], r["room"],
                      r["formed"])
@@ -112,34 +80,24 @@ class QuickAndRatings(SQLiteWorker):
         (``rate`` gets the players' current ratings, absent for a new player)."""
 
         def op(c: sqlite3.Connection) -> list[JSON] | None:
-            done = c.execute(
-                "SELECT 1 FROM rating_changes WHERE room_id = ? AND round = ? LIMIT 1",
-                (room_id, round_),
-            ).fetchone()
-            if done is not None:
+            if c.execute(Q.ROUND_RATED, (room_id, round_)).fetchone() is not None:
                 return None
-            marks = ", ".join("?" * len(players))
             current = {
                 r["player_id"]: {"mu": r["mu"], "sigma": r["sigma"], "races": r["races"]}
                 for r in c.execute(
                     f"SELECT player_id, mu, sigma, races FROM ratings "
-                    f"WHERE preset = ? AND player_id IN ({marks})",
+                    f"WHERE preset = ? AND player_id IN ({marks(len(players))})",
                     (preset, *players),
                 )
             }
             changes = rate(current)
             for ch in changes:
                 c.execute(
-                    "INSERT INTO ratings (player_id, preset, mu, sigma, races, updated) "
-                    "SELECT ?, ?, ?, ?, 1, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) "
-                    "ON CONFLICT (player_id, preset) DO UPDATE SET mu = excluded.mu, "
-                    "sigma = excluded.sigma, races = ratings.races + 1, updated = excluded.updated",
+                    Q.RATE,
                     (ch["player"], preset, ch["mu_after"], ch["sigma_after"], now, ch["player"]),
                 )
                 c.execute(
-                    f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) "
-                    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
-                    "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                    Q.RATING_CHANGE,
                     (room_id, round_, ch["player"], preset, ch["place"], ch["mu_before"],
                      ch["sigma_before"], ch["mu_after"], ch["sigma_after"], now, ch["player"]),
                 )  # fmt: skip
@@ -152,16 +110,10 @@ class QuickAndRatings(SQLiteWorker):
         self, room_id: str, round_: int, week: str, points: Sequence[JSON], now: float
     ) -> bool:
         def op(c: sqlite3.Connection) -> bool:
-            done = c.execute(
-                "SELECT 1 FROM league_points WHERE room_id = ? AND round = ? LIMIT 1",
-                (room_id, round_),
-            ).fetchone()
-            if done is not None:
+            if c.execute(Q.LEAGUE_ROUND_KEPT, (room_id, round_)).fetchone() is not None:
                 return False
             c.executemany(
-                "INSERT INTO league_points (room_id, round, player_id, name, place, points, "
-                "week, created) SELECT ?, ?, ?, ?, ?, ?, ?, ? "
-                "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?)",
+                Q.LEAGUE_POINTS,
                 [
                     (room_id, round_, p["player"], p["name"], p["place"], p["points"], week, now,
                      p["player"])
@@ -171,61 +123,3 @@ class QuickAndRatings(SQLiteWorker):
             return True
 
         return await self._write(op)
-
-    async def league_table(self, room_id: str, week: str | None) -> list[JSON]:
-        where = "room_id = ?" + ("" if week is None else " AND week = ?")
-        args = (room_id,) if week is None else (room_id, week)
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    "SELECT l.player_id AS player, p.name, SUM(l.points) AS points, "
-                    "COUNT(*) AS rounds, SUM(l.place = 1) AS wins FROM league_points l "
-                    f"JOIN players p ON p.id = l.player_id WHERE l.{where} GROUP BY l.player_id",
-                    args,
-                )
-            ]
-        )
-
-    async def rating_board(self, preset: str, min_races: int, limit: int) -> list[JSON]:
-        """The rule set's rated players with at least ``min_races`` races, highest first
-        (by the conservative rating, mu - 3 sigma)."""
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    "SELECT r.player_id AS player, p.name, r.mu, r.sigma, r.races "
-                    "FROM ratings r JOIN players p ON p.id = r.player_id "
-                    "WHERE r.preset = ? AND r.races >= ? "
-                    "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ?",
-                    (preset, min_races, limit),
-                )
-            ]
-        )
-
-    async def player_ratings(self, player_id: str) -> list[JSON]:
-        """The player's rating in every rule set they raced rated."""
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    "SELECT preset, mu, sigma, races FROM ratings WHERE player_id = ? "
-                    "ORDER BY preset",
-                    (player_id,),
-                )
-            ]
-        )
-
-    async def rating_history(self, player_id: str, limit: int = 500) -> list[JSON]:
-        """The player's rating changes, oldest first (the history's chart)."""
-        return await self._read(
-            lambda c: [
-                dict(r)
-                for r in c.execute(
-                    f"SELECT {CHANGE_COLUMNS} FROM (SELECT * FROM rating_changes "
-                    "WHERE player_id = ? ORDER BY created DESC, room_id DESC, round DESC LIMIT ?) "
-                    "ORDER BY created, room_id, round",
-                    (player_id, limit),
-                )
-            ]
-        )

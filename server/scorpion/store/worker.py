@@ -125,6 +125,14 @@ class SQLiteWorker(GroupCommit):
     async def _read(self, op: Callable[[sqlite3.Connection], T]) -> T:
         return await self._call(lambda: op(self._db()))
 
+    @staticmethod
+    def _among(column: str, values: list[str]) -> tuple[str, tuple[object, ...]]:
+        return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
+
+    async def _rows(self, sql: str, *args: object) -> list[Any]:
+        """The rows of one read (:class:`~.reads.SharedReads`' primitive)."""
+        return await self._read(lambda c: c.execute(sql, args).fetchall())
+
     async def _write(self, op: Callable[[sqlite3.Connection], T]) -> T:
         """Queue ``op`` for the next group commit; return its result once committed."""
         return cast(T, await self._queue(op))

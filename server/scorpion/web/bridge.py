@@ -31,12 +31,12 @@ from scorpion.race import (
     SearchRequest,
     Send,
 )
-from scorpion.race.protocol import SERVER_ERROR
+from scorpion.race.protocol import SERVER_ERROR, game_id
 from scorpion.race.records import RoundFinished, RoundStarted
 from scorpion.store import AppendLog, CloseRoom, Fenced, OpenRoom, Store, Write
 
 from .metrics import Metrics
-from .records import RecordWriter, game_id, is_move, log_key, place_of
+from .records import RecordWriter, is_move, log_key, place_of
 
 log = logging.getLogger("scorpion.web")
 

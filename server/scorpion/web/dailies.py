@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from scorpion.race import DealFound, DealSearch, RaceError, Referee, SearchAnswer, SearchTicket
-from scorpion.race.daily import DAILY_PRESET, check_date, daily_seed, utc_date
+from scorpion.race import DealFound, RaceError, Referee, SearchAnswer
+from scorpion.race.daily import check_date, daily_search, daily_seed, utc_date
 from scorpion.race.protocol import daily_key, date_of
 from scorpion.race.search_queue import UNLIMITED, ShareLimits
 from scorpion.store import SaveDaily, Store
@@ -34,8 +34,6 @@ from .searches import SearchPool
 
 log = logging.getLogger("scorpion.web")
 
-DAILY_NODES = 20_000  # per deal tried (about 0.4 s); undecided deals are passed over
-DAILY_LIMIT = 100  # deals tried before settling for an unverified one
 DAILY_WAIT = 30.0  # seconds a day may wait for the worker (a hello is closed silent at 60)
 
 
@@ -48,12 +46,6 @@ class Asker(NamedTuple):
 
 class DailyRefused(RaceError):
     """A day's deal that will not be searched now: ``busy`` or ``rate-limited``."""
-
-
-def daily_search(date: str, secret: bytes, player: str = UNLIMITED) -> DealSearch:
-    """The search for the date's deal: the first winnable deal from its seed."""
-    ticket = SearchTicket(daily_key(date), 0, player, 0, "daily")
-    return DealSearch(ticket, DAILY_PRESET, daily_seed(secret, date), DAILY_NODES, DAILY_LIMIT)
 
 
 def unverified_deal(secret: bytes, date: str) -> tuple[int, bool]:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.race import Referee, statistics
+from scorpion.race import statistics
 from scorpion.race.disclosure import deal_shown
 from scorpion.race.protocol import shard_of
-from scorpion.race.racer import Racer
 from scorpion.store import Account, SavedGame
 
 from .auth import BadName, clean_name, new_id, new_token, token_hash
@@ -135,19 +135,12 @@ async def player_stats(request: Request) -> Response:
     )
 
 
-def live_racer(referee: Referee, game: SavedGame) -> Racer | None:
-    """The racer (or daily attempt) of a game still being played, from the referee."""
-    try:
-        place, number, player = game.id.rsplit(":", 2)  # records.game_id
-        return referee.racer(place, int(number), player)
-    except ValueError:
-        return None
-
-
-def game_json(game: SavedGame, now: float, live: Racer | None = None) -> dict[str, Any]:
+def game_json(
+    game: SavedGame, now: float, live: Mapping[str, object] | None = None
+) -> dict[str, Any]:
     """A game record for its owner. The deal number stays hidden while it could help
     someone still playing: a race before its results, a daily before its day closes. A
-    game still being played (``live``: its racer) shows its live numbers and log, not the
+    game still being played (``live``: Referee.live_game) shows its live numbers and log, not the
     stored start; ``clean``: no hint, no Auto."""
     shown = deal_shown(revealed=game.revealed, daily=game.daily, now=now)
     numbers: dict[str, Any] = {
@@ -162,14 +155,7 @@ def game_json(game: SavedGame, now: float, live: Racer | None = None) -> dict[st
         "actions": [[a, e] for a, e in game.actions],
     }
     if game.result is None and live is not None:
-        progress = live.progress()
-        numbers.update(
-            {
-                k: progress[k]
-                for k in ("status", "elapsed", "score", "runs", "moves", "turned", "hints", "autos")
-            }
-        )
-        numbers["actions"] = [[a, e] for a, e in live.game.log]
+        numbers.update(live)
     return {
         "id": game.id,
         "room": game.room_id,
@@ -196,7 +182,7 @@ async def my_games(request: Request) -> Response:
     more = len(games) == limit
     return ok(
         {
-            "games": [game_json(g, now, live_racer(svc.referee, g)) for g in games],
+            "games": [game_json(g, now, svc.referee.live_game(g.id)) for g in games],
             "next": games[-1].started if more and games else None,
         }
     )
@@ -210,4 +196,4 @@ async def my_game(request: Request) -> Response:
     game = await svc.store.game(request.path_params["game_id"])
     if game is None or game.player_id != player.id:
         raise ApiError(404, "unknown-game", "no such game of yours")
-    return ok({"game": game_json(game, time.time(), live_racer(svc.referee, game))})
+    return ok({"game": game_json(game, time.time(), svc.referee.live_game(game.id))})

@@ -21,7 +21,7 @@ from starlette.responses import Response
 
 from scorpion.race.daily import TOP_ROWS, utc_date
 from scorpion.race.leaderboard import Leaderboard
-from scorpion.race.protocol import daily_key
+from scorpion.race.protocol import daily_key, game_id
 from scorpion.race.replay import ReplayError, ReplayGame, build_replay, rules_of
 from scorpion.race.replay_access import (
     ReplayRefused,
@@ -33,7 +33,6 @@ from scorpion.store import SavedGame
 
 from .auth import bearer
 from .http_common import api, me, services
-from .records import game_id
 from .responses import ApiError
 from .services import Services
 

@@ -26,6 +26,7 @@ from scorpion.race import (
 from scorpion.race.protocol import (
     daily_key,
     date_of,
+    game_id,
     player_daily_key,
     practice_key,
     practice_player,
@@ -42,11 +43,6 @@ from scorpion.store import (
     SaveReport,
     Write,
 )
-
-
-def game_id(room: str, round_: int, player: str) -> str:
-    """The id of one player's game of one round (or daily attempt): stable across restarts."""
-    return f"{room}:{round_}:{player}"
 
 
 def place_of(record: Record) -> str:
