@@ -7,6 +7,7 @@ import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { leagueControl, listControl, lockControl, personControls, ratingControl } from "./hostcontrols.js";
 import { leaguePanel } from "./league.js";
+import { keyedList } from "../keyed.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -33,6 +34,7 @@ export function createLobby({ roomId, session, me }) {
       ? h("button.btn", { type: "button", onclick: () => navigator.share({ title: "Race me at Scorpion", url: link }).catch(() => {}) }, "Share…")
       : null;
     parts.players = h("ul.players", { "aria-label": "Players" });
+    parts.people = keyedList(parts.players, { key: (row) => row.key, build: personRow });
     parts.settings = h("dl.settings-list");
     parts.league = h("div");
     parts.actions = h("div.row");
@@ -64,23 +66,15 @@ export function createLobby({ roomId, session, me }) {
       : "Send the link to your friends. Everyone plays the same deal at the same time.";
     parts.invite.hidden = r.quickRace;
     parts.title.textContent = `Race room ${r.id}`;
-    clear(parts.players);
-    for (const p of r.players) {
-      const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
-      const tags = [p.id === r.host ? h("span.tag", { text: "host" }) : null,
-        p.connected === false ? h("span.tag.away", { text: "away" }) : null];
-      parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
-        dot, h("span.name", { text: p.id === me() ? `${p.name} (you)` : p.name }), ...tags,
-        h("span.muted", { text: p.ready ? "ready" : "not ready" }),
-        ...personControls({ room: r, person: p, seated: true, me: me(), session })));
-    }
-    if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
-    for (const x of r.spectators) {
-      parts.players.append(h("li.muted", {}, h("span.name", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}` }),
-        ...personControls({ room: r, person: x, seated: false, me: me(), session })));
-    }
-    if (r.listed) parts.players.append(h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." }));
-    if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));
+    // Keyed by player id: a notice (someone ready, someone away) rebuilds only that row.
+    lastRoom = r; // the rows' controls act on it
+    parts.people([
+      ...r.players.map((p) => ({ key: `p:${p.id}`, seated: true, person: p, host: r.host, me: me() })),
+      ...(r.players.length ? [] : [{ key: "nobody" }]),
+      ...r.spectators.map((x) => ({ key: `s:${x.id}`, seated: false, person: x, host: r.host, me: me() })),
+      ...(r.listed ? [{ key: "listed" }] : []),
+      ...(r.locked ? [{ key: "locked" }] : []),
+    ]);
     clear(parts.settings);
     clear(parts.league);
     const league = leaguePanel(r);
@@ -166,7 +160,6 @@ export function createLobby({ roomId, session, me }) {
       parts.note.textContent = `Waiting for ${hostName} to start the race.`;
     }
     if (r.quickRace && r.round === 0) quickLobby(r);
-    lastRoom = r;
   }
 
   /** A quick race's lobby: nobody hosts or starts; the server deals when the matched racers
@@ -187,6 +180,26 @@ export function createLobby({ roomId, session, me }) {
   }
 
   let lastRoom = null;
+
+  /** One line of the players list: a seated player, a spectator, or a line about the room. */
+  function personRow(row) {
+    if (row.key === "nobody") return h("li.muted", { text: "Nobody has taken a seat yet." });
+    if (row.key === "listed") return h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." });
+    if (row.key === "locked") return h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." });
+    const p = row.person;
+    const you = p.id === row.me ? " (you)" : "";
+    if (!row.seated) {
+      return h("li.muted", {}, h("span.name", { text: `Watching: ${p.name}${you}` }),
+        ...personControls({ room: lastRoom, person: p, seated: false, me: row.me, session }));
+    }
+    const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
+    const tags = [p.id === row.host ? h("span.tag", { text: "host" }) : null,
+      p.connected === false ? h("span.tag.away", { text: "away" }) : null];
+    return h("li", { "aria-label": `${p.name}${you}, ${p.ready ? "ready" : "not ready"}` },
+      dot, h("span.name", { text: `${p.name}${you}` }), ...tags,
+      h("span.muted", { text: p.ready ? "ready" : "not ready" }),
+      ...personControls({ room: lastRoom, person: p, seated: true, me: row.me, session }));
+  }
 
   /** Start, after saying who will watch (the seated players not ready, the host aside). */
   async function startRace() {
