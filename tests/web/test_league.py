@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from scorpion.race.league import iso_week, points_for
-from scorpion_dev.server import Api, Client, ServerProcess, place_url, start_race, this_rounds_board
+from scorpion_dev.server import Api, Client, ServerProcess, place_url, this_rounds_board
 
 pytestmark = pytest.mark.backends  # the points live in the store: SQLite and PostgreSQL
 
