@@ -1,13 +1,13 @@
 // A room: the lobby, the countdown, the race (your board and everyone's progress), watching
 // (follow one racer's board) and the results with the chart and rematch.
 
-import { announce, clear, clock, h, ordinal } from "../dom.js";
+import { announce, clear, clock, h } from "../dom.js";
 import { createRoomNotices } from "./roomnotices.js";
 import { createAutoJoin } from "./autojoin.js";
 import * as api from "../api.js";
 import { openSession } from "../session.js";
 import { createLobby } from "./lobby.js";
-import { resultsDialog } from "./results.js";
+import { createRoomResults } from "./roomresults.js";
 import { createGame } from "../game.js";
 import { createRacersList } from "../racers.js";
 import { fillIf, keyedList } from "../keyed.js";
@@ -24,15 +24,15 @@ export function mountRoom(ctx, roomId) {
   const tell = createRoomNotices();
   const session = openSession(store, { room: roomId, onEvent });
   const autoJoin = createAutoJoin({ roomId, session, me });
-  // What is on screen (the store holds what the server said): the mode drawn, its parts, the
-  // boards shown, and the round whose results were closed to look at the board.
+  // What is on screen (the store holds what the server said): the mode drawn, its parts and
+  // the boards shown.
   let mode = null;
   let parts = {};
   let game = null;
   let gameRound = null;
   let watch = null; // readonly game for a followed board
   let watchPlayer = null;
-  let resultsDismissed = null;
+  const results = createRoomResults({ store, session, me, redraw: () => update(store.get()) });
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
 
@@ -270,90 +270,12 @@ export function mountRoom(ctx, roomId) {
       }
     }
     placeClock();
-    drawResultsBar(s);
-    updateResults(s);
-  }
-
-  function drawResultsBar(s) {
-    const r = s.room;
-    const show = r.phase === "results" && resultsDismissed === r.round;
-    parts.bar.hidden = !show;
-    if (!show) {
-      clear(parts.bar);
-      return;
-    }
-    if (parts.bar.dataset.round === String(r.round) && parts.bar.firstChild) return;
-    parts.bar.dataset.round = String(r.round);
-    clear(parts.bar);
-    const mineRow = (r.results || []).find((x) => x.player === me());
-    parts.bar.append(h("span.results-bar-text", { text: mineRow ? `Race over: you placed ${ordinal(mineRow.rank)} of ${(r.results || []).length}.` : "Race over." }),
-      h("button.btn.primary", { type: "button", dataset: { action: "results" }, onclick: () => { resultsDismissed = null; update(store.get()); } }, "Results"),
-      mine(s) || r.creator === me()
-        ? h("button.btn", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch")
-        : null);
-  }
-
-  function updateResults(s) {
-    const r = s.room;
-    if (r.phase !== "results" || resultsDismissed === r.round) {
-      if (parts.overlay) clear(parts.overlay);
-      return;
-    }
-    // Drawn again once a rated round's ratings come (a `rated` event, after the results), and
-    // once a league round's points are kept (`league-points`: its table is fetched again).
-    const key = `${r.round}${r.ratings ? ":rated" : ""}${r.leagueRound === r.round ? ":league" : ""}`;
-    if (parts.overlay.dataset.round === key && parts.overlay.firstChild) return;
-    parts.overlay.dataset.round = key;
-    clear(parts.overlay);
-    // Look at the board: the results bar (Results, Rematch) shows at once.
-    const close = () => { resultsDismissed = r.round; clear(parts.overlay); update(store.get()); };
-    const canRematch = !!mine(s) || r.creator === me();
-    parts.overlay.append(resultsDialog(s, {
-      me: me(),
-      onRematch: canRematch ? () => session.rematch().catch((e) => toast(e.message)) : null,
-      onClose: close,
-    }));
-    parts.overlay.querySelector("button")?.focus();
-  }
-
-  /** Join the rematch someone else asked for: one click, ready for it, to the lobby. */
-  function joinRematch() {
-    session.dropKeptResults();
-    const seated = !!mine(store.get());
-    (seated ? session.ready(true) : session.join("player").then(() => session.ready(true))).catch((e) => toast(e.message));
-  }
-
-  /** The results as they were, with "Ada asked for a rematch: join" (issue 23, item 6). */
-  function drawKeptResults(k) {
-    const key = `kept:${k.round}:${resultsDismissed === k.room.round}`;
-    if (parts.overlay.dataset.round === key) return;
-    parts.overlay.dataset.round = key;
-    clear(parts.overlay);
-    parts.bar.dataset.round = "";
-    const notice = () => h("p.note", { dataset: { note: "rematch" } }, `${k.by} asked for a rematch. `,
-      h("button.btn.small.primary", { type: "button", dataset: { action: "join-rematch" }, onclick: joinRematch }, "Join the rematch"),
-      " ", h("button.btn.small", { type: "button", onclick: session.dropKeptResults }, "To the lobby"));
-    if (resultsDismissed === k.room.round) {
-      parts.bar.hidden = false;
-      clear(parts.bar);
-      parts.bar.append(notice(), h("button.btn", { type: "button", dataset: { action: "results" }, onclick: () => { resultsDismissed = null; parts.overlay.dataset.round = ""; update(store.get()); } }, "Results"));
-      return;
-    }
-    parts.bar.hidden = true;
-    const state = { ...store.get(), room: k.room, timeline: k.timeline };
-    const dialog = resultsDialog(state, {
-      me: me(),
-      onRematch: null,
-      onClose: () => { resultsDismissed = k.room.round; parts.overlay.dataset.round = ""; update(store.get()); },
-    });
-    dialog.querySelector("[role=dialog] h2")?.after(notice());
-    parts.overlay.append(dialog);
-    parts.overlay.querySelector("[data-action=join-rematch]")?.focus();
+    results.draw(s, parts);
   }
 
   function update(s) {
     if ((mode === "race" || mode === "watch") && s.keptResults && s.room.phase === "lobby") {
-      drawKeptResults(s.keptResults);
+      results.drawKept(s.keptResults, parts);
       return;
     }
     if (mode === "lobby") {
