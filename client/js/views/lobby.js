@@ -7,7 +7,7 @@ import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { leagueControl, listControl, lockControl, personControls, ratingControl } from "./hostcontrols.js";
 import { leaguePanel } from "./league.js";
-import { keyedList } from "../keyed.js";
+import { fillIf, keyedList } from "../keyed.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -75,29 +75,11 @@ export function createLobby({ roomId, session, me }) {
       ...(r.listed ? [{ key: "listed" }] : []),
       ...(r.locked ? [{ key: "locked" }] : []),
     ]);
-    clear(parts.settings);
     clear(parts.league);
     const league = leaguePanel(r);
     if (league) parts.league.append(league);
     const st = r.settings || {};
-    const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
-      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
-      ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
-      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"],
-      ["Rated", st.rated ? "yes: each round moves the ratings (clean results only)" : "no"],
-      ["League", st.league ? "yes: points per round, kept week after week" : "no"]];
-    for (const [k, v] of rows) {
-      parts.settings.append(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
-      // What the room's undo means, right under it: players learn it before the start.
-      if (k === "Undo" && UNDO[st.undo]) parts.settings.append(h("dd.muted", { dataset: { setting: "undo-line" }, text: UNDO[st.undo].line, style: "grid-column: 2 / 3; font-size: .88rem" }));
-    }
-    if (st.hints || st.auto) {
-      parts.settings.append(h("dd.muted", { dataset: { setting: "help-line" }, style: "grid-column: 2 / 3; font-size: .88rem",
-        text: "A result with a hint or a move by Auto is assisted: it ranks after the clean ones." }));
-    }
-    const blurb = PRESETS[st.preset]?.blurb;
-    if (blurb) parts.settings.append(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
-    parts.settings.append(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));
+    fillIf(parts.settings, JSON.stringify(st), () => settingRows(st)); // the settings change rarely
 
     clear(parts.actions);
     const seat = r.players.find((p) => p.id === me());
@@ -214,4 +196,28 @@ export function createLobby({ roomId, session, me }) {
   }
 
   return { el: build(), update };
+}
+
+/** The room's settings as the lobby lists them (`st`: the room's settings). */
+function settingRows(st) {
+  const rows = [];
+  const lines = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
+    ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
+    ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
+    ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"],
+    ["Rated", st.rated ? "yes: each round moves the ratings (clean results only)" : "no"],
+    ["League", st.league ? "yes: points per round, kept week after week" : "no"]];
+  for (const [k, v] of lines) {
+    rows.push(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
+    // What the room's undo means, right under it: players learn it before the start.
+    if (k === "Undo" && UNDO[st.undo]) rows.push(h("dd.muted", { dataset: { setting: "undo-line" }, text: UNDO[st.undo].line, style: "grid-column: 2 / 3; font-size: .88rem" }));
+  }
+  if (st.hints || st.auto) {
+    rows.push(h("dd.muted", { dataset: { setting: "help-line" }, style: "grid-column: 2 / 3; font-size: .88rem",
+      text: "A result with a hint or a move by Auto is assisted: it ranks after the clean ones." }));
+  }
+  const blurb = PRESETS[st.preset]?.blurb;
+  if (blurb) rows.push(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
+  rows.push(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));
+  return rows;
 }
