@@ -6,6 +6,7 @@
 
 import { clear, clock, h } from "./dom.js";
 import * as api from "./api.js";
+import { keyedList } from "./keyed.js";
 
 const MOST = 3; // ghosts at once
 
@@ -104,15 +105,21 @@ export function mountGhosts(store, day) {
   function tick() {
     const s = store.get();
     if (el.hidden || !ghosts.length) {
-      clear(list);
+      rows([]);
       return;
     }
     const t = attemptClock(s.daily);
     const you = s.board ? { runs: (s.board.runs || []).length, score: s.board.score ?? 0,
       status: s.daily?.attempt?.status || "ready" } : { runs: 0, score: 0, status: "ready" };
-    clear(list);
-    list.append(row("You", you, null, ".me"), ...ghosts.map((g) => row(`${g.name} (ghost)`, ghostAt(g, t), g, ".ghost")));
+    rows([{ name: "You", at: you, ghost: null, cls: ".me" }, ...ghosts.map((g) => ({ name: `${g.name} (ghost)`, at: ghostAt(g, t), ghost: g, cls: ".ghost" }))]);
   }
+
+  // Every 250 ms: only a row whose numbers moved is drawn again (keyed by player).
+  const rows = keyedList(list, {
+    key: (x) => x.ghost?.player ?? "you",
+    sig: (x) => JSON.stringify([x.name, x.at, x.ghost?.rank, x.ghost ? x.ghost.elapsed : x.at.status === "won" && attemptClock(store.get().daily)]),
+    build: (x) => row(x.name, x.at, x.ghost, x.cls),
+  });
 
   function row(name, at, ghost, cls) {
     const pips = h("span.runs-pips", { "aria-hidden": "true" }, [0, 1, 2, 3].map((k) => h(k < at.runs ? "i.on" : "i")));

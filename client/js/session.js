@@ -1,5 +1,6 @@
-// One room (or one daily) conversation: turns socket frames into store state and exposes the
-// commands the views call. Knows the protocol's meaning; socket.js only knows its transport.
+// One place's conversation (a room, a daily or your practice): owns its Connection, turns the
+// server's frames into store state and exposes the commands the views call. Knows the
+// protocol's meaning; socket.js only knows its transport. Views read the store, never a frame.
 
 import { Connection } from "./socket.js";
 import { player, token } from "./api.js";
@@ -13,7 +14,9 @@ function dailyShard() {
 
 const TIMELINE_KEY = (room, round) => `scorpion.timeline.${room}.${round}`;
 
-export function openSession(store, { room = null, daily = null, onEvent = () => {} }) {
+/** Open the conversation of one place: `room` (an id), `daily` (a day) or `practice` (true).
+ * onEvent(ev) after each event is in the store; onWelcome(w) after each welcome is. */
+export function openSession(store, { room = null, daily = null, practice = false, onEvent = () => {}, onWelcome: welcomed = () => {} }) {
   let conn = null;
   let startWatch = null;
 
@@ -54,6 +57,14 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
   }
 
   function onWelcome(w) {
+    if (practice) {
+      // A game in hand (another tab, a reconnect, a restart): go on with it.
+      const held = w.state?.game;
+      if (held && held.status === "playing") set({ practice: { game: { ...held, number: held.game } }, board: w.view || null });
+      set({ welcomed: true });
+      welcomed(w);
+      return;
+    }
     const me = { ...(get().me || {}), id: w.you?.id, name: w.you?.name ?? get().me?.name };
     const patch = { me, role: w.you?.role || "spectator", welcomed: true };
     if (daily) {
@@ -70,6 +81,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
         timeline = track(patch.room, ev, timeline);
       }
       patch.timeline = patch.room.timeline || timeline;
+      if (patch.room.phase !== "lobby") patch.keptResults = null;
       if (typeof w.state?.now === "number") patch.room = { ...patch.room, offset: w.state.now - Date.now() / 1000 };
       const mine = patch.room.players.find((p) => p.id === me.id);
       if (mine && patch.room.phase !== "lobby") patch.board = w.view || get().board;
@@ -77,6 +89,7 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
       else patch.board = mine ? w.view || null : null;
     }
     set(patch);
+    welcomed(w);
     // A follow is per socket: after a reconnect, ask again for the board being watched.
     const follow = get().follow;
     if (!daily && follow?.player && conn && !w.view) {
@@ -92,9 +105,17 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
       onEvent(ev);
       return;
     }
-    const r = applyEvent(get().room, ev);
+    const before = get().room;
+    const r = applyEvent(before, ev);
     const timeline = track(r, ev, get().timeline);
     const patch = { room: r, timeline: r.timeline || timeline };
+    if (r.phase !== "lobby") patch.keptResults = null;
+    else if (ev.event === "rematch" && ev.by !== get().me?.id && before.phase === "results" && before.results) {
+      // Issue 23: someone else's rematch does not pull you off the results: they are kept
+      // (with who asked) until you join the rematch or leave them (dropKeptResults).
+      const by = r.players.find((x) => x.id === ev.by)?.name || before.results.find((x) => x.player === ev.by)?.name || "A racer";
+      patch.keptResults = { room: before, timeline: get().timeline, by, round: ev.round };
+    }
     if (ev.event === "start" || ev.event === "rematch") {
       patch.board = null;
       patch.hints = [];
@@ -119,6 +140,8 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
   }
 
   function onMessage(frame) {
+    // Another tab of ours played: its board is ours too.
+    if (practice && frame.type === "view") return showPractice(frame);
     if (frame.type === "rank" && daily && get().daily) {
       // Our ranked result's place moved (someone finished above us): the server's rank.
       const d = get().daily;
@@ -145,9 +168,9 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
   }
 
   conn = new Connection({
-    hello: () => (daily ? { token: token(), daily } : { token: token(), room }),
+    hello: () => (practice ? { token: token(), practice: true } : daily ? { token: token(), daily } : { token: token(), room }),
     // A daily's hint names the player's shard of the day (docs/protocol.md section 1).
-    place: daily ? { daily, shard: dailyShard() } : { room },
+    place: practice ? { practice: get().me?.id } : daily ? { daily, shard: dailyShard() } : { room },
     onWelcome,
     onEvent: onEventFrame,
     onMessage,
@@ -182,9 +205,21 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     return patch;
   }
 
+  /** A practice answer or `view` message: the game in hand (`fresh`: a new one) and its board. */
+  function showPractice(answer, fresh = false) {
+    const held = fresh ? null : get().practice?.game;
+    const number = answer.game ?? held?.number;
+    const same = held && held.number === number;
+    const game = { ...(same ? held : {}), ...answer, number, preset: answer.preset ?? held?.preset };
+    delete game.view;
+    set({ practice: { game }, ...(answer.view ? { board: answer.view } : {}) });
+    return answer;
+  }
+
   /** A board command: the answer's view becomes our board. */
   async function boardCommand(type, fields) {
     const answer = await conn.send(type, fields);
+    if (practice) return showPractice(answer);
     const patch = { hints: [] };
     if (answer.view) patch.board = answer.view;
     if (answer.status) patch.myStatus = answer.status;
@@ -206,6 +241,8 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
       set({ hints });
       return hints;
     },
+    /** Practice: deal a new game of `preset` (the game in hand, if begun, counts as given up). */
+    newDeal: async (preset) => showPractice(await conn.send("new-deal", { preset }), true),
     async startDaily() {
       return boardCommand("start");
     },
@@ -214,6 +251,8 @@ export function openSession(store, { room = null, daily = null, onEvent = () => 
     ready: (ready = true) => conn.send("ready", { ready }),
     start: () => conn.send("start"),
     rematch: () => conn.send("rematch", { round: get().room?.round }),
+    /** Stop showing the results kept after someone else's rematch. */
+    dropKeptResults: () => set({ keptResults: null }),
     kick: (player) => conn.send("kick", { player }),
     lock: (locked) => conn.send("lock", { locked }),
     list: (listed) => conn.send("list", { listed }),

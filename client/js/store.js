@@ -1,5 +1,6 @@
 // The one object that owns the client's state. Views read it and subscribe; main.js, session.js
-// (a room's or daily's frames) and the views that open a place change it, through set().
+// (a room's, daily's or practice's frames) and the views that open a place change it, through
+// set(), never by changing an object they read.
 // Shallow-merged patches, like a tiny Redux.
 
 export function createStore(initial) {

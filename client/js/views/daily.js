@@ -11,6 +11,7 @@ import { toast } from "../ui.js";
 import { sharePanel } from "../share.js";
 import { mountGhosts } from "../ghosts.js";
 import { analysisLine, gameId } from "./analysis.js";
+import { fillIf, keyedList } from "../keyed.js";
 
 export function todayUTC() {
   return new Date().toISOString().slice(0, 10);
@@ -97,77 +98,84 @@ export function mountDaily(ctx, date) {
         h("button.btn.primary", { type: "button", dataset: { action: "start-daily" }, onclick: () => session.startDaily().catch((e) => toast(e.message)) },
           a && a.status !== "playing" ? "Play again (unranked)" : linked ? "Play (unranked)" : "Play")));
     }
-    clear(result);
     // A past day's leaderboard is the store's (HTTP): the socket's holds only what this server
     // process saw of that day since it started.
     const stored = day !== todayUTC() ? summary?.leaderboard : null;
     const lb = stored ? { ...(d.leaderboard || {}), top: stored.top, size: stored.size } : d.leaderboard || summary?.leaderboard || {};
-    if (a && a.status && a.status !== "playing") {
-      const mineRow = a.ranked !== false ? lb.you : null;
-      const place = a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${Math.max(lb.size ?? 0, mineRow.rank)}` : " · ranking…";
-      result.append(h("div.panel.stack", {},
+    const ended = a && a.status && a.status !== "playing";
+    const mineRow = ended && a.ranked !== false ? lb.you : null;
+    const place = !ended ? "" : a.ranked === false ? " · unranked" : mineRow ? ` · rank ${mineRow.rank} of ${Math.max(lb.size ?? 0, mineRow.rank)}` : " · ranking…";
+    fillIf(result, ended ? JSON.stringify([a, place, s.me?.id]) : "", () => (!ended ? null : h("div.panel.stack", {},
         h("h2", { text: "Your result" }),
         h("p", { text: a.status === "won" ? `Won in ${clock(a.elapsed)}` : `${STATUS_WORDS[a.status] || a.status}: ${a.runs}/4 runs` }),
         h("p.muted", { dataset: { result: "place" }, text: `Score ${a.score} · ${a.moves} moves${place}` }),
         a.ranked !== false && s.me?.id ? sharePanel(`/api/share/daily/${day}/${encodeURIComponent(s.me.id)}`) : null,
         a.attempt && s.me?.id ? analysisLine(gameId(`daily:${day}`, a.attempt, s.me.id)) : null,
-        h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)")));
-    }
+        h("button.btn", { type: "button", onclick: () => session.startDaily().catch((e) => toast(e.message)) }, "Play it again (unranked)"))));
     if (a?.status && a.status !== "playing" && lastStatus === "playing") loadStreak();
     lastStatus = a?.status ?? lastStatus;
     const st = summary?.you?.streak;
-    clear(streak);
-    streak.append(h("h2", { text: "Your streak" }), h("div.row", {},
+    fillIf(streak, `${st?.current ?? 0}:${st?.best ?? 0}`, () => [h("h2", { text: "Your streak" }), h("div.row", {},
       h("div.stat-card", {}, h("span", { text: "Current" }), h("b", { text: String(st?.current ?? 0) })),
       h("div.stat-card", {}, h("span", { text: "Best" }), h("b", { text: String(st?.best ?? 0) }))),
-    h("p.muted", { dataset: { streak: "counts" }, text: "Ranked dailies won, days in a row. " }, h("a", { href: "#/history" }, "History")));
+    h("p.muted", { dataset: { streak: "counts" }, text: "Ranked dailies won, days in a row. " }, h("a", { href: "#/history" }, "History"))]);
     drawLeaderboard(lb, s.me?.id);
     drawPlaying(d.playing || summary?.playing || {}, s.me?.id);
   }
 
+  // "Playing now" and the leaderboard: kept, their rows keyed by player id (a `playing` event
+  // every few seconds, a board notice on every move: only the rows that changed are drawn).
+  const playingCount = h("p", { dataset: { playing: "count" } });
+  const playingList = h("ul.players");
+  const playingRows = keyedList(playingList, { key: (p) => p.player, build: (p) => h("li", {},
+    h("span.name", { text: p.name }), h("span.muted", { text: `${p.runs}/4 runs · ${p.turned ?? 0} turned · ${p.moves} ${p.moves === 1 ? "move" : "moves"}` })) });
+  playing.append(h("h2", { text: "Playing now" }), playingCount, playingList);
+
   function drawPlaying(live, me) {
-    clear(playing);
-    playing.append(h("h2", { text: "Playing now" }));
     const count = live.count ?? 0;
     const mine = (live.top || []).some((p) => p.player === me) || store.get().daily?.attempt?.status === "playing";
     const others = Math.max(0, count - (mine ? 1 : 0));
-    if (!others) {
-      playing.append(h("p.muted", { dataset: { playing: "count" }, text: "Nobody else right now." }));
-      return;
-    }
-    playing.append(h("p", { dataset: { playing: "count" }, text: others === 1 ? "1 other player" : `${others} other players` }));
-    const rows = (live.top || []).filter((p) => p.player !== me);
-    playing.append(h("ul.players", {}, rows.map((p) => h("li", {},
-      h("span.name", { text: p.name }), h("span.muted", { text: `${p.runs}/4 runs · ${p.turned ?? 0} turned · ${p.moves} ${p.moves === 1 ? "move" : "moves"}` })))));
+    playingCount.className = others ? "" : "muted";
+    setText(playingCount, !others ? "Nobody else right now." : others === 1 ? "1 other player" : `${others} other players`);
+    playingRows(others ? (live.top || []).filter((p) => p.player !== me) : []);
+    playingList.hidden = !others;
   }
 
+  const pastDay = day !== todayUTC(); // a past day's replays: the server opens them once the day closes
+  const lbEmpty = h("p.muted", { text: "No finished attempts yet today. Be the first." });
+  const lbBody = h("tbody");
+  const lbTable = h("table.leaderboard", {},
+    h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score", ...(pastDay ? ["Replay"] : [])].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
+    lbBody);
+  const lbLegend = h("p.muted.mark-legend", { dataset: { leaderboard: "legend" } }, h("span.new-player", { text: "new" }), ` = ${NEW_PLAYER_NOTE}`);
+  const lbSize = h("p.muted", { dataset: { leaderboard: "size" } });
+  const lbRows = keyedList(lbBody, {
+    key: (e) => e.player ?? "gap",
+    build: (e) => (e.player === undefined ? h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: pastDay ? "5" : "4", text: "…" }))
+      : h(`tr${e.me ? ".me" : ""}`, {},
+        h("td", { text: String(e.rank) }), h("td.name", {}, h("div.name-row", {},
+          h("span", { text: e.name, title: e.name }),
+          e.new_player ? h("abbr.new-player", { title: NEW_PLAYER_NOTE, text: "new" }) : null)),
+        h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
+        h("td.num", { text: String(e.score) }),
+        pastDay ? h("td", {}, h("a", { href: `#/replay/daily/${day}/${encodeURIComponent(e.player)}`, "aria-label": `Replay of ${e.name}'s game`, text: "Replay" })) : null)),
+  });
+  board.append(h("h2", { id: "lb-h", text: "Leaderboard" }));
+
   function drawLeaderboard(lb, me) {
-    clear(board);
-    board.append(h("h2", { id: "lb-h", text: "Leaderboard" }));
     const rows = lb.top || [];
-    if (!rows.length) {
-      board.append(h("p.muted", { text: "No finished attempts yet today. Be the first." }));
-      return;
-    }
     // The top rows, then ours below them when it is further down (the server's ranks).
     const you = lb.you && !rows.some((e) => e.player === lb.you.player) ? lb.you : null;
-    const past = day !== todayUTC(); // a past day's replays: the server opens them once the day closes
-    const row = (e) => h(`tr${e.player === me ? ".me" : ""}`, {},
-      h("td", { text: String(e.rank) }), h("td.name", {}, h("div.name-row", {},
-        h("span", { text: e.name, title: e.name }),
-        e.new_player ? h("abbr.new-player", { title: NEW_PLAYER_NOTE, text: "new" }) : null)),
-      h("td", { text: e.status === "won" ? clock(e.elapsed) : `${e.runs}/4 runs` }),
-      h("td.num", { text: String(e.score) }),
-      past ? h("td", {}, h("a", { href: `#/replay/daily/${day}/${encodeURIComponent(e.player)}`, "aria-label": `Replay of ${e.name}'s game`, text: "Replay" })) : null);
-    board.append(h("table.leaderboard", {},
-      h("thead", {}, h("tr", {}, ["#", "Player", "Result", "Score", ...(past ? ["Replay"] : [])].map((t, i) => h(i === 3 ? "th.num" : "th", { text: t, scope: "col" })))),
-      h("tbody", {}, rows.map(row), you ? [h("tr.gap", { "aria-hidden": "true" }, h("td", { colspan: past ? "5" : "4", text: "…" })), row(you)] : [])));
-    if ([...rows, you].some((e) => e?.new_player)) {
-      board.append(h("p.muted.mark-legend", { dataset: { leaderboard: "legend" } },
-        h("span.new-player", { text: "new" }), ` = ${NEW_PLAYER_NOTE}`));
-    }
-    if ((lb.size ?? rows.length) > rows.length) {
-      board.append(h("p.muted", { dataset: { leaderboard: "size" }, text: `${lb.size} on the leaderboard` }));
+    const shown = [...rows, ...(you ? [{}, you] : [])].map((e) => (e.player === undefined ? e : { ...e, me: e.player === me }));
+    lbRows(shown);
+    const size = (lb.size ?? rows.length) > rows.length ? `${lb.size} on the leaderboard` : "";
+    setText(lbSize, size);
+    const wanted = !rows.length ? [lbEmpty]
+      : [lbTable, ...([...rows, you].some((e) => e?.new_player) ? [lbLegend] : []), ...(size ? [lbSize] : [])];
+    const now = [...board.children].slice(1);
+    if (now.length !== wanted.length || now.some((el, i) => el !== wanted[i])) {
+      now.forEach((el) => el.remove());
+      board.append(...wanted);
     }
   }
 
@@ -213,6 +221,10 @@ function rankedNote(d, a) {
   if (d.ranked !== false && d.today !== false) return "Your first attempt today is ranked.";
   if (!a && d.unranked_reason === "linked") return "Your attempt today is unranked.";
   return "Playing again is unranked.";
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 function shortDate(day) {

@@ -7,6 +7,7 @@ import { confirmDialog, toast } from "../ui.js";
 import { openRules } from "./rules.js";
 import { leagueControl, listControl, lockControl, personControls, ratingControl } from "./hostcontrols.js";
 import { leaguePanel } from "./league.js";
+import { fillIf, keyedList } from "../keyed.js";
 import { setSound, soundOn } from "../notify.js";
 
 export function createLobby({ roomId, session, me }) {
@@ -33,6 +34,7 @@ export function createLobby({ roomId, session, me }) {
       ? h("button.btn", { type: "button", onclick: () => navigator.share({ title: "Race me at Scorpion", url: link }).catch(() => {}) }, "Share…")
       : null;
     parts.players = h("ul.players", { "aria-label": "Players" });
+    parts.people = keyedList(parts.players, { key: (row) => row.key, build: personRow });
     parts.settings = h("dl.settings-list");
     parts.league = h("div");
     parts.actions = h("div.row");
@@ -64,46 +66,20 @@ export function createLobby({ roomId, session, me }) {
       : "Send the link to your friends. Everyone plays the same deal at the same time.";
     parts.invite.hidden = r.quickRace;
     parts.title.textContent = `Race room ${r.id}`;
-    clear(parts.players);
-    for (const p of r.players) {
-      const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
-      const tags = [p.id === r.host ? h("span.tag", { text: "host" }) : null,
-        p.connected === false ? h("span.tag.away", { text: "away" }) : null];
-      parts.players.append(h("li", { "aria-label": `${p.name}${p.id === me() ? " (you)" : ""}, ${p.ready ? "ready" : "not ready"}` },
-        dot, h("span.name", { text: p.id === me() ? `${p.name} (you)` : p.name }), ...tags,
-        h("span.muted", { text: p.ready ? "ready" : "not ready" }),
-        ...personControls({ room: r, person: p, seated: true, me: me(), session })));
-    }
-    if (!r.players.length) parts.players.append(h("li.muted", { text: "Nobody has taken a seat yet." }));
-    for (const x of r.spectators) {
-      parts.players.append(h("li.muted", {}, h("span.name", { text: `Watching: ${x.name}${x.id === me() ? " (you)" : ""}` }),
-        ...personControls({ room: r, person: x, seated: false, me: me(), session })));
-    }
-    if (r.listed) parts.players.append(h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." }));
-    if (r.locked) parts.players.append(h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." }));
-    clear(parts.settings);
+    // Keyed by player id: a notice (someone ready, someone away) rebuilds only that row.
+    lastRoom = r; // the rows' controls act on it
+    parts.people([
+      ...r.players.map((p) => ({ key: `p:${p.id}`, seated: true, person: p, host: r.host, me: me() })),
+      ...(r.players.length ? [] : [{ key: "nobody" }]),
+      ...r.spectators.map((x) => ({ key: `s:${x.id}`, seated: false, person: x, host: r.host, me: me() })),
+      ...(r.listed ? [{ key: "listed" }] : []),
+      ...(r.locked ? [{ key: "locked" }] : []),
+    ]);
     clear(parts.league);
     const league = leaguePanel(r);
     if (league) parts.league.append(league);
     const st = r.settings || {};
-    const rows = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
-      ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
-      ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
-      ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"],
-      ["Rated", st.rated ? "yes: each round moves the ratings (clean results only)" : "no"],
-      ["League", st.league ? "yes: points per round, kept week after week" : "no"]];
-    for (const [k, v] of rows) {
-      parts.settings.append(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
-      // What the room's undo means, right under it: players learn it before the start.
-      if (k === "Undo" && UNDO[st.undo]) parts.settings.append(h("dd.muted", { dataset: { setting: "undo-line" }, text: UNDO[st.undo].line, style: "grid-column: 2 / 3; font-size: .88rem" }));
-    }
-    if (st.hints || st.auto) {
-      parts.settings.append(h("dd.muted", { dataset: { setting: "help-line" }, style: "grid-column: 2 / 3; font-size: .88rem",
-        text: "A result with a hint or a move by Auto is assisted: it ranks after the clean ones." }));
-    }
-    const blurb = PRESETS[st.preset]?.blurb;
-    if (blurb) parts.settings.append(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
-    parts.settings.append(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));
+    fillIf(parts.settings, JSON.stringify(st), () => settingRows(st)); // the settings change rarely
 
     clear(parts.actions);
     const seat = r.players.find((p) => p.id === me());
@@ -166,7 +142,6 @@ export function createLobby({ roomId, session, me }) {
       parts.note.textContent = `Waiting for ${hostName} to start the race.`;
     }
     if (r.quickRace && r.round === 0) quickLobby(r);
-    lastRoom = r;
   }
 
   /** A quick race's lobby: nobody hosts or starts; the server deals when the matched racers
@@ -188,6 +163,26 @@ export function createLobby({ roomId, session, me }) {
 
   let lastRoom = null;
 
+  /** One line of the players list: a seated player, a spectator, or a line about the room. */
+  function personRow(row) {
+    if (row.key === "nobody") return h("li.muted", { text: "Nobody has taken a seat yet." });
+    if (row.key === "listed") return h("li.muted", { dataset: { listed: "true" }, text: "Listed among the open rooms: anyone may join." });
+    if (row.key === "locked") return h("li.muted", { dataset: { locked: "true" }, text: "The room is locked: no new seats; anyone with the link may watch." });
+    const p = row.person;
+    const you = p.id === row.me ? " (you)" : "";
+    if (!row.seated) {
+      return h("li.muted", {}, h("span.name", { text: `Watching: ${p.name}${you}` }),
+        ...personControls({ room: lastRoom, person: p, seated: false, me: row.me, session }));
+    }
+    const dot = h(`span.dot${p.ready ? ".ready" : ""}`, { "aria-hidden": "true" });
+    const tags = [p.id === row.host ? h("span.tag", { text: "host" }) : null,
+      p.connected === false ? h("span.tag.away", { text: "away" }) : null];
+    return h("li", { "aria-label": `${p.name}${you}, ${p.ready ? "ready" : "not ready"}` },
+      dot, h("span.name", { text: `${p.name}${you}` }), ...tags,
+      h("span.muted", { text: p.ready ? "ready" : "not ready" }),
+      ...personControls({ room: lastRoom, person: p, seated: true, me: row.me, session }));
+  }
+
   /** Start, after saying who will watch (the seated players not ready, the host aside). */
   async function startRace() {
     const r = lastRoom;
@@ -201,4 +196,28 @@ export function createLobby({ roomId, session, me }) {
   }
 
   return { el: build(), update };
+}
+
+/** The room's settings as the lobby lists them (`st`: the room's settings). */
+function settingRows(st) {
+  const rows = [];
+  const lines = [["Rules", presetLabel(st.preset)], ["Deal", st.deal === "winnable" ? "winnable only" : st.deal === "number" ? "a chosen deal" : "random"],
+    ["Time limit", st.time_limit ? clock(st.time_limit) : "none"], ["Seats", String(st.max_players ?? "")],
+    ["Undo", UNDO[st.undo]?.label || String(st.undo ?? "")], ["Hints", st.hints ? "allowed" : "off"],
+    ["Auto", st.auto ? "allowed: Auto plays moves for you" : "off"],
+    ["Rated", st.rated ? "yes: each round moves the ratings (clean results only)" : "no"],
+    ["League", st.league ? "yes: points per round, kept week after week" : "no"]];
+  for (const [k, v] of lines) {
+    rows.push(h("dt", { text: k }), h("dd", { dataset: { setting: k.toLowerCase().replace(" ", "-") }, text: v }));
+    // What the room's undo means, right under it: players learn it before the start.
+    if (k === "Undo" && UNDO[st.undo]) rows.push(h("dd.muted", { dataset: { setting: "undo-line" }, text: UNDO[st.undo].line, style: "grid-column: 2 / 3; font-size: .88rem" }));
+  }
+  if (st.hints || st.auto) {
+    rows.push(h("dd.muted", { dataset: { setting: "help-line" }, style: "grid-column: 2 / 3; font-size: .88rem",
+      text: "A result with a hint or a move by Auto is assisted: it ranks after the clean ones." }));
+  }
+  const blurb = PRESETS[st.preset]?.blurb;
+  if (blurb) rows.push(h("dd.muted", { text: blurb, style: "grid-column: 1 / 3; margin-top: 6px" }));
+  rows.push(h("dd", { style: "grid-column: 1 / 3" }, h("button.btn.small", { type: "button", onclick: () => openRules(st.preset) }, `How to play ${presetLabel(st.preset)}`)));
+  return rows;
 }

@@ -1,10 +1,11 @@
 // Practice (docs/protocol.md section 8): your own games, one after another. No invite, no
-// countdown, no clock, no ranking: the board, undo, hints, Auto and a new deal. The socket says
-// hello with `practice: true`; the game in hand comes back on any tab and after a restart.
+// countdown, no clock, no ranking: the board, undo, hints, Auto and a new deal. Its session
+// (session.js, `practice: true`) puts the game in hand and its board in the store, which this
+// page draws; the game in hand comes back on any tab and after a restart.
 
 import { announce, clear, h } from "../dom.js";
-import { token } from "../api.js";
-import { Connection } from "../socket.js";
+import { fillIf } from "../keyed.js";
+import { openSession } from "../session.js";
 import { createGame } from "../game.js";
 import { PRESETS, presetLabel } from "../presets.js";
 import { STATUS_WORDS } from "../roomstate.js";
@@ -24,17 +25,17 @@ export function mountPracticeList(ctx) {
 
 export function mountPractice(ctx, wanted) {
   const { root, store } = ctx;
-  store.set({ conn: null });
-  let game = null; // {number, preset, deal, status, ...} of the game in hand
-  let board = null;
+  store.set({ conn: null, practice: null, board: null, welcomed: false });
+  let board = null; // the game on screen
   let dealing = false;
+  let shown = null; // the number of the game last drawn
   const title = h("h1");
   const sub = h("p.sr-only", { text: "Just you: no clock, never ranked. Undo, hints and Auto are always on; a finished game counts in your statistics." });
   const presetSelect = h("select", { "aria-label": "Rules of the next deal" },
     Object.entries(PRESETS).map(([key, p]) => h("option", { value: key, text: p.label })));
   presetSelect.value = PRESETS[wanted] ? wanted : "classic";
   const newDealBtn = h("button.btn.primary", { type: "button", dataset: { action: "new-deal" }, onclick: () => newDeal(true) }, "New deal");
-  const rulesBtn = h("button.btn", { type: "button", "aria-label": "Rules", onclick: () => openRules(game?.preset || presetSelect.value) }, "?");
+  const rulesBtn = h("button.btn", { type: "button", "aria-label": "Rules", onclick: () => openRules(held()?.preset || presetSelect.value) }, "?");
   // The result sits in the bar's row: a finished game never pushes the board down (issue 23).
   const result = h("div.practice-result", { role: "status" });
   const main = h("div.race-main", {}, h("p.muted", { role: "status", text: "Dealing…" }));
@@ -42,31 +43,18 @@ export function mountPractice(ctx, wanted) {
   // One compact header row: the height goes to the cards.
   root.append(h("div.stack.practice", {}, h("div.practice-head", {}, title, bar), sub, main));
 
-  const conn = new Connection({
-    hello: () => ({ token: token(), practice: true }),
-    place: { practice: store.get().me?.id },
-    onWelcome,
-    onMessage(frame) {
-      // Another tab of ours played: its board is ours too.
-      if (frame.type === "view") show(frame, frame.view);
-    },
-    onStatus: (s) => store.set({ conn: s }),
-  }).start();
+  // Each welcome: the session has put a game in hand in the store; without one, deal.
+  const session = openSession(store, { practice: true, onWelcome: () => { if (!playing(held())) newDeal(false); } });
+  const unsubscribe = store.subscribe(render);
 
-  function onWelcome(w) {
-    const held = w.state?.game;
-    if (held && held.status === "playing") {
-      // A game in hand (another tab, a reconnect, a restart): go on with it.
-      game = { ...held, number: held.game };
-      if (game.preset !== presetSelect.value) presetSelect.value = game.preset;
-      draw(w.view);
-    } else if (!game || game.status !== "playing") {
-      newDeal(false);
-    }
+  /** The game in hand: {number, preset, status, rules, moves, ...} as the server said. */
+  function held(s = store.get()) {
+    return s.practice?.game || null;
   }
 
   function begun() {
-    return game && game.status === "playing" && (game.moves > 0 || (board?.view?.moves ?? 0) > 0);
+    const game = held();
+    return playing(game) && (game.moves > 0 || (store.get().board?.moves ?? 0) > 0);
   }
 
   async function newDeal(asked) {
@@ -75,9 +63,7 @@ export function mountPractice(ctx, wanted) {
     dealing = true;
     newDealBtn.disabled = true;
     try {
-      const answer = await conn.send("new-deal", { preset: presetSelect.value });
-      game = null;
-      show(answer, answer.view);
+      const answer = await session.newDeal(presetSelect.value);
       announce(`New deal: ${presetLabel(answer.preset)}`);
     } catch (err) {
       if (err?.code !== "closed") toast(err.message);
@@ -87,60 +73,42 @@ export function mountPractice(ctx, wanted) {
     }
   }
 
-  /** An answer or a view message of the game in hand. */
-  function show(answer, view) {
-    const number = answer.game ?? game?.number;
-    const same = game && game.number === number;
-    game = { ...(same ? game : {}), ...answer, number, preset: answer.preset ?? game?.preset ?? presetSelect.value };
-    if (!same && history.replaceState && location.hash !== `#/practice/${game.preset}`) {
-      history.replaceState(null, "", `#/practice/${game.preset}`);
+  function render(s) {
+    const game = held(s);
+    if (!game) return;
+    const preset = game.preset ?? presetSelect.value;
+    if (game.number !== shown) {
+      // Another game (dealt here, on another tab, or resumed): the page names its rules.
+      shown = game.number;
+      if (presetSelect.value !== preset && PRESETS[preset]) presetSelect.value = preset;
+      if (history.replaceState && location.hash !== `#/practice/${preset}`) history.replaceState(null, "", `#/practice/${preset}`);
     }
-    draw(view);
-  }
-
-  function draw(view) {
-    title.textContent = `Practice · ${presetLabel(game?.preset)}`;
+    title.textContent = `Practice · ${presetLabel(preset)}`;
     if (!board) {
       clear(main);
       board = createGame({
-        commands,
+        commands: session,
         label: "Your board",
-        rules: () => game?.rules || {},
+        rules: () => held()?.rules || {},
         allowUndo: () => true,
         allowHints: () => true,
       });
       main.append(board.el);
     }
-    if (view) board.update(view, { finished: game?.status !== "playing" });
-    clear(result);
-    if (game && game.status && game.status !== "playing") {
-      result.append(h("span.row", {},
-        h("b", { text: game.status === "won" ? "Won! All four runs are home." : `${STATUS_WORDS[game.status] || game.status}: ${view?.runs?.length ?? 0}/4 runs` }),
-        h("button.btn.primary", { type: "button", onclick: () => newDeal(false) }, "Deal again")));
-    }
+    if (s.board) board.update(s.board, { finished: game.status !== "playing" });
+    const over = game.status && game.status !== "playing";
+    fillIf(result, over ? `${game.status}:${s.board?.runs?.length ?? 0}` : "", () => (over ? h("span.row", {},
+      h("b", { text: game.status === "won" ? "Won! All four runs are home." : `${STATUS_WORDS[game.status] || game.status}: ${s.board?.runs?.length ?? 0}/4 runs` }),
+      h("button.btn.primary", { type: "button", onclick: () => newDeal(false) }, "Deal again")) : null));
   }
-
-  /** The board's commands: each answer's view becomes the board. */
-  async function command(type, fields) {
-    const answer = await conn.send(type, fields);
-    show(answer, answer.view);
-    return answer;
-  }
-
-  const commands = {
-    move: (text) => command("move", { move: text }),
-    deal: () => command("deal"),
-    undo: () => command("undo"),
-    giveUp: () => command("give-up"),
-    auto: () => command("auto"),
-    async hint() {
-      const answer = await conn.send("hint");
-      return (answer.hints || []).map((x) => x.move);
-    },
-  };
 
   return () => {
+    unsubscribe();
     board?.destroy();
-    conn.close();
+    session.close();
   };
+}
+
+function playing(game) {
+  return !!game && game.status === "playing";
 }

@@ -1,41 +1,38 @@
 // A room: the lobby, the countdown, the race (your board and everyone's progress), watching
 // (follow one racer's board) and the results with the chart and rematch.
 
-import { announce, clear, clock, h, ordinal } from "../dom.js";
+import { announce, clear, clock, h } from "../dom.js";
+import { createRoomNotices } from "./roomnotices.js";
+import { createAutoJoin } from "./autojoin.js";
 import * as api from "../api.js";
 import { openSession } from "../session.js";
 import { createLobby } from "./lobby.js";
-import { resultsDialog } from "./results.js";
+import { createRoomResults } from "./roomresults.js";
 import { createGame } from "../game.js";
-import { racersList } from "../racers.js";
+import { createRacersList } from "../racers.js";
+import { fillIf, keyedList } from "../keyed.js";
 import { presetLabel } from "../presets.js";
 import { byRank, scoreText, STATUS_WORDS, withOwnNumbers } from "../roomstate.js";
 import { toast } from "../ui.js";
 import { createWatchAll } from "./watchall.js";
 import { openRules } from "./rules.js";
-import { notifyAway } from "../notify.js";
 import { play } from "../sound.js";
 
 export function mountRoom(ctx, roomId) {
   const { root, store } = ctx;
-  store.set({ room: null, board: null, follow: null, hints: [], timeline: null, welcomed: false, role: null, myStatus: null });
+  store.set({ room: null, board: null, follow: null, hints: [], timeline: null, welcomed: false, role: null, myStatus: null, keptResults: null });
+  const tell = createRoomNotices();
   const session = openSession(store, { room: roomId, onEvent });
-  const autostart = sessionStorage.getItem(`scorpion.autostart.${roomId}`) === "1";
+  const autoJoin = createAutoJoin({ roomId, session, me });
+  // What is on screen (the store holds what the server said): the mode drawn, its parts and
+  // the boards shown.
   let mode = null;
+  let parts = {};
   let game = null;
   let gameRound = null;
   let watch = null; // readonly game for a followed board
   let watchPlayer = null;
-  let parts = {};
-  let joining = false;
-  let resultsDismissed = null;
-  let soloStarted = null;
-  let autoJoined = false;
-  let autoWatched = false;
-  // Issue 23: someone else's rematch does not pull you off the results. The last results are
-  // kept (they leave the store with the rematch) with a notice, until you join or leave them.
-  let lastResults = null;
-  let rematchBy = null; // {name, round}: the rematch someone else asked for, not yet joined
+  const results = createRoomResults({ store, session, me, redraw: () => update(store.get()) });
   const tick = setInterval(drawClock, 250);
   const unsubscribe = store.subscribe(render);
 
@@ -44,88 +41,13 @@ export function mountRoom(ctx, roomId) {
 
   function onEvent(ev) {
     const s = store.get();
-    if (ev.event === "progress") {
-      for (const entry of ev.players || []) {
-        const p = entry.player !== me() && s.room.players.find((x) => x.id === entry.player);
-        if (!p) continue;
-        if (p._announcedRuns !== entry.runs && entry.runs > 0) {
-          p._announcedRuns = entry.runs;
-          announce(`${p.name} removed a run: ${entry.runs} of 4`);
-        }
-        if (entry.status && entry.status !== "playing" && p._announcedStatus !== entry.status) {
-          p._announcedStatus = entry.status;
-          announce(`${p.name} ${entry.status === "won" ? `finished in ${clock(entry.elapsed || 0)}` : STATUS_WORDS[entry.status]}`);
-        }
-      }
-    } else if (ev.event === "dealing" && ev.until) {
-      announce("Finding a winnable deal");
-    } else if (ev.event === "countdown") {
-      // A winnable-only room whose deal is not proved says why (the server's sentence).
-      announce(ev.unverified ? `The race starts in 3 seconds. ${ev.unverified}` : "The race starts in 3 seconds");
-      play("countdown");
-      notifyAway("The race is starting!");
-    } else if (ev.event === "start") {
-      announce("Go! The race has started");
-      play("go");
-      notifyAway("Go! The race has started");
-    } else if (ev.event === "results") {
-      const mineRow = (ev.ranking || []).find((r) => r.player === me());
-      announce(mineRow ? `Race over. You placed ${ordinal(mineRow.rank)}.` : "Race over.");
-      notifyAway(mineRow ? `You placed ${ordinal(mineRow.rank)}` : "Race over");
-    } else if (ev.event === "rematch" && ev.by !== me() && lastResults && (mode === "race" || mode === "watch")) {
-      const by = s.room?.players.find((x) => x.id === ev.by)?.name || lastResults.names[ev.by] || "A racer";
-      rematchBy = { name: by, round: ev.round };
-      announce(`${by} asked for a rematch`);
+    tell(ev, me(), s.room);
+    if (ev.event === "rematch" && s.keptResults?.round === ev.round) {
+      announce(`${s.keptResults.by} asked for a rematch`);
     } else if (ev.event === "quick-void") {
       // Too few of the matched racers came: back to the queue, keeping the rules.
       toast("Too few racers came: back to the queue.", "info");
       ctx.go(`#/quick/${encodeURIComponent(s.room?.settings?.preset || "classic")}`);
-    } else if (ev.event === "joined" && ev.player?.id !== me()) {
-      announce(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
-      notifyAway(`${ev.player?.name} ${ev.role === "player" ? "joined" : "is watching"}`);
-    }
-  }
-
-  async function autoJoin(s) {
-    // Opening a room's link in the lobby takes a seat; arriving mid-race watches.
-    if (joining || !s.welcomed || !s.room) return;
-    const seated = !!mine(s);
-    const watching = s.room.spectators.some((x) => x.id === me());
-    if (s.room.phase === "lobby" && !seated && !autoJoined && !sessionStorage.getItem(`scorpion.watch.${roomId}`)) {
-      joining = true;
-      autoJoined = true; // once: after that, the buttons decide
-      try {
-        await session.join("player");
-        if (autostart) {
-          await session.ready(true);
-          await session.start();
-          sessionStorage.removeItem(`scorpion.autostart.${roomId}`);
-        }
-      } catch (err) {
-        if (err.code === "room-full" || err.code === "already-started") await session.join("spectator").catch(() => {});
-        else if (err.code !== "closed") toast(err.message);
-      } finally {
-        joining = false;
-      }
-    } else if (s.room.phase === "lobby" && seated && s.room.settings?.max_players === 1
-      && s.room.creator === me() && soloStarted !== s.room.round) {
-      // A one-seat room (made through the API; practice is its own place) starts at once,
-      // and again after each "new deal".
-      soloStarted = s.room.round;
-      joining = true;
-      try {
-        if (!mine(s).ready) await session.ready(true);
-        await session.start();
-      } catch (err) {
-        if (err.code !== "closed") toast(err.message);
-      } finally {
-        joining = false;
-      }
-    } else if (s.room.phase !== "lobby" && !seated && !watching && !autoWatched) {
-      joining = true;
-      autoWatched = true;
-      autoJoined = true; // a late arrival watches; at a rematch "Take a seat" is theirs to press
-      session.join("spectator").catch(() => {}).finally(() => { joining = false; });
     }
   }
 
@@ -133,17 +55,12 @@ export function mountRoom(ctx, roomId) {
     if (s.conn?.state === "failed") return "failed";
     if (!s.welcomed || !s.room) return "connecting";
     const phase = s.room.phase;
-    if (phase === "lobby" && rematchBy && (mode === "race" || mode === "watch")) return mode;
-    if (phase !== "lobby") rematchBy = null;
+    if (phase === "lobby" && s.keptResults && (mode === "race" || mode === "watch")) return mode;
     if (phase === "lobby" || phase === "countdown") return "lobby";
     return mine(s) ? "race" : "watch";
   }
 
   function render(s) {
-    if (s.room?.phase === "results" && s.room.results) {
-      lastResults = { round: s.room.round, room: s.room, timeline: s.timeline,
-        names: Object.fromEntries(s.room.results.map((x) => [x.player, x.name])) };
-    }
     autoJoin(s);
     const m = wantedMode(s);
     if (m !== mode) build(m, s);
@@ -203,7 +120,12 @@ export function mountRoom(ctx, roomId) {
     parts.clock = h("div.clock", { role: "timer", "aria-label": "Race clock" }, "0:00");
     parts.clockRow = h("div.panel.row.clock-row", {}, h("span.muted", { text: "Race clock" }));
     parts.side = h("aside.side", { "aria-label": "Race" });
-    parts.racers = h("div.panel", {});
+    // The racers panel: kept, and updated row by row (keyed by player id) on each notice.
+    parts.racersTitle = h("h2");
+    parts.racersList = createRacersList();
+    parts.watching = h("p.muted", { dataset: { watching: "count" } });
+    parts.unverified = h("p.muted", { dataset: { deal: "unverified" } });
+    parts.racers = h("div.panel", {}, parts.racersTitle, parts.racersList.el, parts.watching);
     parts.info = h("div");
     parts.main = h("div.race-main");
     // The rules open over the board (a dialog): the race goes on behind it.
@@ -214,6 +136,13 @@ export function mountRoom(ctx, roomId) {
     parts.bar = h("div.results-bar", { role: "region", "aria-label": "Race over", hidden: true });
     // On a phone the side panel falls below the board: a compact strip keeps the race in view.
     parts.strip = h("div.mini-strip", { "aria-hidden": "true" });
+    parts.chips = keyedList(parts.strip, {
+      key: (p) => p.id,
+      sig: (p) => JSON.stringify([p.id === me(), p.name, p.status, p.rank, p.ordered, p.runs, p.score]),
+      build: (p) => h(`span.chip${p.id === me() ? ".me" : ""}${p.status && p.status !== "playing" ? ".done" : ""}`, {},
+        h("b", { text: p.rank ? String(p.rank) : "–" }), h("span.chip-name", { text: p.id === me() ? "You" : p.name }),
+        h("span", { text: `${p.ordered || 0}/52 · ${p.runs || 0}/4 · ${scoreText(p.score)}` })),
+    });
     if (m === "race") root.append(parts.bar, h("div.race-layout", {}, h("div", {}, parts.strip, parts.main), parts.side));
     else root.append(parts.bar, h("div.watch-grid", {}, parts.side, parts.main));
   }
@@ -274,29 +203,20 @@ export function mountRoom(ctx, roomId) {
     const canFollow = mode === "watch" || (mySeat && mySeat.status && mySeat.status !== "playing");
     // Your row: your exact numbers, from your own view; the others': what everyone may see.
     const players = r.phase === "racing" ? withOwnNumbers(r.players, me(), s.board) : r.players;
-    clear(parts.racers);
-    parts.racers.append(h("h2", { text: `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}` }),
-      racersList(players, { me: me(), followed, onPick: canFollow ? pick : null }),
-      h("p.muted", { dataset: { watching: "count" }, text: watchingText(r.spectators.length) }),
-      ...(r.unverified ? [h("p.muted", { dataset: { deal: "unverified" }, text: r.unverified })] : []));
-    clear(parts.strip);
-    if (r.players.length > 1) {
-      byRank(players).forEach((p) => {
-        const done = p.status && p.status !== "playing";
-        parts.strip.append(h(`span.chip${p.id === me() ? ".me" : ""}${done ? ".done" : ""}`, {},
-          h("b", { text: p.rank ? String(p.rank) : "–" }), h("span.chip-name", { text: p.id === me() ? "You" : p.name }),
-          h("span", { text: `${p.ordered || 0}/52 · ${p.runs || 0}/4 · ${scoreText(p.score)}` })));
-      });
-    }
+    setText(parts.racersTitle, `${presetLabel(r.settings?.preset)} · ${r.players.length} ${r.players.length === 1 ? "racer" : "racers"}`);
+    parts.racersList.update(players, { me: me(), followed, onPick: canFollow ? pick : null });
+    setText(parts.watching, watchingText(r.spectators.length));
+    setText(parts.unverified, r.unverified || "");
+    if (r.unverified && !parts.unverified.parentElement) parts.racers.append(parts.unverified);
+    else if (!r.unverified) parts.unverified.remove();
+    parts.chips(r.players.length > 1 ? byRank(players) : []);
     if (mode === "race") {
       ensureGame(s);
       if (s.board) game.update(s.board, { finished: mySeat?.status && mySeat.status !== "playing" });
-      clear(parts.info);
-      if (mySeat?.status && mySeat.status !== "playing" && r.phase === "racing") {
-        parts.info.append(h("div.panel.stack", {},
-          h("h3", { text: mySeat.status === "won" ? `You finished in ${clock(mySeat.elapsed)}!` : `Your game is over: ${STATUS_WORDS[mySeat.status]}` }),
-          h("p.muted", { text: "Click a racer to watch their board while the others finish." })));
-      }
+      const over = mySeat?.status && mySeat.status !== "playing" && r.phase === "racing";
+      fillIf(parts.info, over ? `${mySeat.status}:${mySeat.elapsed}` : "", () => (over ? h("div.panel.stack", {},
+        h("h3", { text: mySeat.status === "won" ? `You finished in ${clock(mySeat.elapsed)}!` : `Your game is over: ${STATUS_WORDS[mySeat.status]}` }),
+        h("p.muted", { text: "Click a racer to watch their board while the others finish." })) : null));
       if (followed && s.follow?.view) {
         ensureWatch(s, followed);
         watch.update(s.follow.view);
@@ -308,7 +228,7 @@ export function mountRoom(ctx, roomId) {
         game.el.hidden = false;
       }
     } else {
-      clear(parts.info);
+      fillIf(parts.info, "", () => null);
       if (followed !== "*" && parts.watchAll) {
         parts.watchAll.destroy();
         parts.watchAll = null;
@@ -327,12 +247,18 @@ export function mountRoom(ctx, roomId) {
       } else if (!followed) {
         watch = null;
         watchPlayer = null;
-        clear(parts.main);
-        parts.main.append(h("div.panel.stack", {},
-          h("h2", { text: "Watching the race" }),
-          h("p.muted", { text: r.players.length ? "Click a racer to follow their board live, or watch every board at once. You see exactly what they see." : "Nobody is racing." }),
-          r.players.length > 0 ? h("div.row", {}, h("button.btn.primary", { type: "button", dataset: { action: "watch-all" },
-            onclick: () => session.follow("*").catch((e) => toast(e.message)) }, "Watch every board")) : null));
+        const any = r.players.length > 0;
+        if (parts.intro?.parentElement !== parts.main || parts.introAny !== any) {
+          // Drawn when it changes, not on every notice: its button keeps its focus.
+          clear(parts.main);
+          parts.introAny = any;
+          parts.intro = h("div.panel.stack", {},
+            h("h2", { text: "Watching the race" }),
+            h("p.muted", { text: any ? "Click a racer to follow their board live, or watch every board at once. You see exactly what they see." : "Nobody is racing." }),
+            any ? h("div.row", {}, h("button.btn.primary", { type: "button", dataset: { action: "watch-all" },
+              onclick: () => session.follow("*").catch((e) => toast(e.message)) }, "Watch every board")) : null);
+          parts.main.append(parts.intro);
+        }
       } else {
         ensureWatch(s, followed);
         if (s.follow.view) watch.update(s.follow.view, { finished: true });
@@ -344,97 +270,12 @@ export function mountRoom(ctx, roomId) {
       }
     }
     placeClock();
-    drawResultsBar(s);
-    updateResults(s);
-  }
-
-  function drawResultsBar(s) {
-    const r = s.room;
-    const show = r.phase === "results" && resultsDismissed === r.round;
-    parts.bar.hidden = !show;
-    if (!show) {
-      clear(parts.bar);
-      return;
-    }
-    if (parts.bar.dataset.round === String(r.round) && parts.bar.firstChild) return;
-    parts.bar.dataset.round = String(r.round);
-    clear(parts.bar);
-    const mineRow = (r.results || []).find((x) => x.player === me());
-    parts.bar.append(h("span.results-bar-text", { text: mineRow ? `Race over: you placed ${ordinal(mineRow.rank)} of ${(r.results || []).length}.` : "Race over." }),
-      h("button.btn.primary", { type: "button", dataset: { action: "results" }, onclick: () => { resultsDismissed = null; update(store.get()); } }, "Results"),
-      mine(s) || r.creator === me()
-        ? h("button.btn", { type: "button", dataset: { action: "rematch" }, onclick: () => session.rematch().catch((e) => toast(e.message)) }, r.settings?.max_players === 1 ? "New deal" : "Rematch")
-        : null);
-  }
-
-  function updateResults(s) {
-    const r = s.room;
-    if (r.phase !== "results" || resultsDismissed === r.round) {
-      if (parts.overlay) clear(parts.overlay);
-      return;
-    }
-    // Drawn again once a rated round's ratings come (a `rated` event, after the results), and
-    // once a league round's points are kept (`league-points`: its table is fetched again).
-    const key = `${r.round}${r.ratings ? ":rated" : ""}${r.leagueRound === r.round ? ":league" : ""}`;
-    if (parts.overlay.dataset.round === key && parts.overlay.firstChild) return;
-    parts.overlay.dataset.round = key;
-    clear(parts.overlay);
-    // Look at the board: the results bar (Results, Rematch) shows at once.
-    const close = () => { resultsDismissed = r.round; clear(parts.overlay); update(store.get()); };
-    const canRematch = !!mine(s) || r.creator === me();
-    parts.overlay.append(resultsDialog(s, {
-      me: me(),
-      onRematch: canRematch ? () => session.rematch().catch((e) => toast(e.message)) : null,
-      onClose: close,
-    }));
-    parts.overlay.querySelector("button")?.focus();
-  }
-
-  /** Join the rematch someone else asked for: one click, ready for it, to the lobby. */
-  function joinRematch() {
-    rematchBy = null;
-    const seated = !!mine(store.get());
-    (seated ? session.ready(true) : session.join("player").then(() => session.ready(true))).catch((e) => toast(e.message));
-    render(store.get());
-  }
-
-  function leaveKept() {
-    rematchBy = null;
-    render(store.get());
-  }
-
-  /** The results as they were, with "Ada asked for a rematch: join" (issue 23, item 6). */
-  function drawKeptResults() {
-    const k = lastResults;
-    const key = `kept:${rematchBy.round}:${resultsDismissed === k.round}`;
-    if (parts.overlay.dataset.round === key) return;
-    parts.overlay.dataset.round = key;
-    clear(parts.overlay);
-    parts.bar.dataset.round = "";
-    const notice = () => h("p.note", { dataset: { note: "rematch" } }, `${rematchBy.name} asked for a rematch. `,
-      h("button.btn.small.primary", { type: "button", dataset: { action: "join-rematch" }, onclick: joinRematch }, "Join the rematch"),
-      " ", h("button.btn.small", { type: "button", onclick: leaveKept }, "To the lobby"));
-    if (resultsDismissed === k.round) {
-      parts.bar.hidden = false;
-      clear(parts.bar);
-      parts.bar.append(notice(), h("button.btn", { type: "button", dataset: { action: "results" }, onclick: () => { resultsDismissed = null; parts.overlay.dataset.round = ""; update(store.get()); } }, "Results"));
-      return;
-    }
-    parts.bar.hidden = true;
-    const state = { ...store.get(), room: k.room, timeline: k.timeline };
-    const dialog = resultsDialog(state, {
-      me: me(),
-      onRematch: null,
-      onClose: () => { resultsDismissed = k.round; parts.overlay.dataset.round = ""; update(store.get()); },
-    });
-    dialog.querySelector("[role=dialog] h2")?.after(notice());
-    parts.overlay.append(dialog);
-    parts.overlay.querySelector("[data-action=join-rematch]")?.focus();
+    results.draw(s, parts);
   }
 
   function update(s) {
-    if ((mode === "race" || mode === "watch") && rematchBy && s.room.phase === "lobby") {
-      drawKeptResults();
+    if ((mode === "race" || mode === "watch") && s.keptResults && s.room.phase === "lobby") {
+      results.drawKept(s.keptResults, parts);
       return;
     }
     if (mode === "lobby") {
@@ -490,6 +331,10 @@ export function mountRoom(ctx, roomId) {
     game?.destroy();
     session.close();
   };
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** How many watch the room (the server's spectators), for everyone to see. */
