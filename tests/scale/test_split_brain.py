@@ -151,6 +151,10 @@ async def test_a_lone_process_whose_lock_connection_ends_takes_it_again_and_play
         assert holders and holders != [holder], lone.log()
         ann = racers["Ann"]
         assert (await ann.act("move", move=ann.pick()))["type"] == "applied"
+        for _ in range(200):  # the line follows the lock (the log is written after): 20 s
+            if "the database lock is held again" in lone.log():
+                break
+            await asyncio.sleep(0.1)
         assert lone.running and "the database lock is held again" in lone.log()
         for racer in racers.values():
             await racer.client.close()
