@@ -70,9 +70,13 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def server(tmp_path: Path, database: str) -> Iterator[ServerProcess]:
-    """A real ``scorpion serve`` on a free 127.0.0.1 port, on ``database``."""
-    proc = ServerProcess(database, args=("--grace", "60"), log_path=tmp_path / "server.log")
+def server(
+    request: pytest.FixtureRequest, tmp_path: Path, database: str
+) -> Iterator[ServerProcess]:
+    """A real ``scorpion serve`` on a free 127.0.0.1 port, on ``database`` (with the test
+    module's ``SERVER_ARGS`` added, if it has any)."""
+    args = ("--grace", "60", *getattr(request.module, "SERVER_ARGS", ()))
+    proc = ServerProcess(database, args=args, log_path=tmp_path / "server.log")
     proc.start()
     try:
         yield proc

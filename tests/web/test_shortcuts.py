@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import importlib.metadata
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from types import CoroutineType
 from typing import Any
@@ -31,24 +30,18 @@ from .test_race import (
 
 LOCK = Path(__file__).resolve().parents[2] / "deploy" / "requirements.lock"
 
-# The race tests again, on a server with the shortcuts off (the ``server`` fixture below).
+# The race tests again, on a server with the shortcuts off (SERVER_ARGS below).
 __all__ = [
     "test_full_race_three_players_two_spectators",
     "test_uneven_race_followers_learn_no_card_a_playing_racer_has_not_turned",
 ]
 
 
-@pytest.fixture
-def server(tmp_path: Path, database: str) -> Iterator[ServerProcess]:
-    """A real ``scorpion serve --shortcuts off``."""
-    proc = ServerProcess(database, args=("--shortcuts", "off"), log_path=tmp_path / "plain.log")
-    proc.start()
-    try:
-        yield proc
-    finally:
-        if proc.running:
-            proc.stop()
-    assert "shortcuts off" in proc.log_path.read_text()  # the plain path ran
+SERVER_ARGS = ("--shortcuts", "off")  # the ``server`` fixture's (tests/conftest.py)
+
+
+def test_the_server_takes_the_plain_path(server: ServerProcess) -> None:
+    assert "shortcuts off" in server.log_path.read_text()
 
 
 def locked(package: str) -> str:
