@@ -115,6 +115,7 @@ def test_plain_search_itself_on_known_positions() -> None:
     assert plain_search(Game.from_text(BLOCKED)) is False
 
 
+@pytest.mark.slow  # 150 closure checks of whole searched sets: make test only
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions(("relaxed",)))
 def test_a_loss_proved_by_the_searches_together_is_closed_under_moves(
