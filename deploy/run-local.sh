@@ -62,8 +62,8 @@ signal_process() {
 # Waits up to $2 seconds for the process in pid file $1 to end, then kills it.
 wait_process() {
     local pidfile="$1" limit="$2" pid deadline
-    [ -f "$pidfile" ] || return 0
-    pid="$(cat "$pidfile")"
+    # The process may remove its own pid file as it ends (redis does): gone is done.
+    pid="$(cat "$pidfile" 2>/dev/null)" || return 0
     deadline=$((SECONDS + limit))
     while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then

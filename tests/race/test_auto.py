@@ -70,9 +70,9 @@ def test_auto_on_a_lost_game_changes_nothing_and_says_so() -> None:
 
 @pytest.mark.slow  # two searches to the end of Auto's budget: make test only
 def test_auto_that_decides_nothing_changes_nothing() -> None:
-    # Relaxed deal 9: undecided even at 60 s (docs/winnability.md), so within Auto's budget.
-    assert solve(Game.new(9, "relaxed"), max_nodes=AUTO_NODES).verdict == "unknown"
-    h, a = solo(deal=9, preset="relaxed", auto=True)
+    # Relaxed deal 184: undecided even at 60 s (docs/winnability.md), so within Auto's budget.
+    assert solve(Game.new(184, "relaxed"), max_nodes=AUTO_NODES).verdict == "unknown"
+    h, a = solo(deal=184, preset="relaxed", auto=True)
     before, announced = list(h.records), a.progress()
     answer = a.command("auto")
     assert answer["type"] == "refused" and answer["code"] == "auto-unknown"
