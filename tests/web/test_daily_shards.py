@@ -4,10 +4,6 @@ each player's attempts go to their shard's log, and a crash and restart replays 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from scorpion.race.daily import daily_seed
 from scorpion.race.protocol import player_daily_key
@@ -15,18 +11,7 @@ from scorpion_dev.server import Api, Client, Replica, ServerProcess, daily_url
 from support.sql import query
 
 SHARDS = 4
-
-
-@pytest.fixture
-def server(tmp_path: Path, database: str) -> Iterator[ServerProcess]:
-    args = ("--grace", "60", "--daily-shards", str(SHARDS))
-    proc = ServerProcess(database, args=args, log_path=tmp_path / "server.log")
-    proc.start()
-    try:
-        yield proc
-    finally:
-        if proc.running:
-            proc.stop()
+SERVER_ARGS = ("--daily-shards", str(SHARDS))  # the ``server`` fixture's (tests/conftest.py)
 
 
 async def test_one_process_keeps_each_shards_log_and_restores_them(
