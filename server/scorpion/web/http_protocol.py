@@ -179,6 +179,10 @@ class BoundedHttp(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self._disarm()  # the websocket protocol takes the transport, with its own limits
         super().handle_websocket_upgrade()
+        # Done: but the parser holds this protocol's methods, a cycle that would keep the
+        # transport (and the websocket protocol) until a collection (web/ws_protocol.py).
+        # uvicorn breaks it so when a connection is lost, never called here after an upgrade.
+        self.parser = None  # type: ignore[assignment]
 
 
 def bounded_http(limits: Limits) -> type[BoundedHttp]:

@@ -19,6 +19,7 @@ from .app import create_app
 from .config import Settings
 from .http_protocol import bounded_http
 from .services import Services
+from .ws_protocol import ClosingWebSockets
 
 log = logging.getLogger("scorpion.web")
 
@@ -52,7 +53,7 @@ def uvicorn_config(
         # httptools, with bounded heads and deadlines (a subclass of uvicorn's protocol: a
         # shortcut, so "off" runs uvicorn's own, unbounded: keep nginx in front then)
         http=bounded_http(settings.limits) if settings.shortcuts == "on" else "httptools",
-        ws="websockets-sansio",
+        ws=ClosingWebSockets if settings.shortcuts == "on" else "websockets-sansio",
         ws_per_message_deflate=False,  # small frames: compression costs memory, not bandwidth
         ws_max_size=settings.limits.hard_frame,
         ws_ping_interval=20.0,  # browsers answer pings: this finds dead TCP connections
