@@ -47,6 +47,28 @@ def free_port() -> int:
         return port
 
 
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on ``port`` (Linux's /proc). A port
+    found free can be taken by another process (another test worker's server) before ours
+    binds it; that one would then answer our readiness probe, with another database."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as rows:
+            next(rows)
+            for row in rows:
+                fields = row.split()  # sl local_address rem_address st ... inode
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    with os.scandir(f"/proc/{pid}/fd") as fds:
+        for fd in fds:
+            try:
+                if os.readlink(fd.path) in inodes:
+                    return True
+            except OSError:  # closed meanwhile
+                continue
+    return False
+
+
 class Loopback:
     """Something serving HTTP and /ws on ``port`` of 127.0.0.1 (a server, or nginx before
     several)."""
@@ -102,6 +124,8 @@ class ServerProcess(Loopback):
         """``db``: a SQLite file or a database URL; ``secret`` None: the server's own."""
         self.db = db if "://" in str(db) else Path(db)
         self.port = port or free_port()
+        self.port_is_chosen = port is None  # another may be chosen if taken before a start
+        self.started = False
         self.secret = secret
         self.args = ("--daily-search", daily_search, *args)
         self.env = env or {}
@@ -123,12 +147,18 @@ class ServerProcess(Loopback):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if self.port_is_chosen and not self.started and "in use" in self.log()[-600:]:
+                    self.port = free_port()  # taken by another process meanwhile: once more
+                    self.start(timeout)
+                    return
                 raise RuntimeError(f"scorpion serve exited {self.proc.returncode}:\n{self.log()}")
             try:
-                if httpx.get(self.url + "/readyz", timeout=1.0).status_code == 200:
-                    return
+                ready = httpx.get(self.url + "/readyz", timeout=1.0).status_code == 200
             except httpx.HTTPError:
-                pass
+                ready = False
+            if ready and listens(self.proc.pid, self.port):
+                self.started = True
+                return
             time.sleep(0.05)
         self.kill()
         raise RuntimeError(f"scorpion serve not ready after {timeout} s:\n{self.log()}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 
 from scorpion.store.schema import VERSION
 from scorpion_dev.postgres import PostgresCluster
-from scorpion_dev.server import ServerProcess, free_port
+from scorpion_dev.server import ServerProcess, free_port, listens
 
 
 def serve(cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -150,3 +151,26 @@ def test_an_unknown_postgresql_host_is_one_line_naming_the_setting(tmp_path: Pat
         "scorpion serve: SCORPION_DB (postgresql://race:***@db.invalid/race): "
         "the host 'db.invalid' is unknown (it does not resolve)\n"
     )
+
+
+def test_a_port_taken_before_the_server_binds_it_is_not_mistaken_for_ours(
+    tmp_path: Path,
+) -> None:
+    """The harness picks a free port, and another process may take it first (another test
+    worker's server, which would answer the readiness probe from another database): the
+    server is started on another port, and only its own listener counts as ready."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        assert listens(os.getpid(), taken)
+        server = ServerProcess(tmp_path / "p.db")
+        server.port = taken  # as if chosen free, then taken
+        server.start()
+        try:
+            assert server.port != taken and server.proc is not None
+            assert listens(server.proc.pid, server.port)
+            assert not listens(server.proc.pid, taken)
+            assert httpx.get(server.url + "/readyz").status_code == 200
+        finally:
+            server.stop()

@@ -162,13 +162,14 @@ class RedisHub:
             return False
         return True
 
-    async def alive(self, node: int) -> bool:
+    async def alive(self, node: int) -> bool | None:
         """Whether ``node`` is subscribed to its channel (a killed process is not: Redis sees
-        its connection close). A paused process still is: leases catch that case."""
+        its connection close). A paused process still is: leases catch that case. None:
+        Redis cannot say (unreachable), which is not the node's death."""
         try:
             counts = await self._redis.pubsub_numsub(channel(node))
         except (RedisError, OSError):
-            return False
+            return None
         return bool(counts and counts[0][1] > 0)
 
     # ------------------------------------------------------------ lifecycle

@@ -194,9 +194,10 @@ class Cluster:
                 return None
             found = await self.leases.owner(place)
             if found is not None and found[1] and found[0] != self.node:
-                if not self.hub.up:
+                alive = await self.hub.alive(found[0]) if self.hub.up else None
+                if alive is None:
                     raise Unreachable("redis is unavailable")
-                if await self.hub.alive(found[0]):
+                if alive:
                     return found[0]
             if time.monotonic() > deadline:
                 raise Unreachable(f"{place!r} could not be reached nor taken over")

@@ -151,6 +151,7 @@ class Limits(BaseModel):
     searches_per_address: Count = 8
     search_queue: Count = 256  # searches waiting for a worker, in all
     search_wait: Positive = 30.0  # seconds a search may wait for a worker (then: busy)
+    deal_wait: Positive = 20.0  # seconds a winnable-only room waits for its deal search
     # Past days whose deal is not saved yet cost a search each: per player and per address.
     past_dailies_per_hour: Positive = 10.0
     past_dailies_burst: Positive = 10.0

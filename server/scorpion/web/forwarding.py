@@ -99,18 +99,19 @@ class Forwarder:
             await asyncio.sleep(0.25)
             if not self.forwarded:
                 continue
-            if not self.hub.up:
-                for conn in list(self.forwarded):
-                    self.connections.close(conn, TRY_AGAIN, "redis unavailable: retry shortly")
-                continue
             try:
                 nodes = {node for node, _ in self.forwarded.values()}
-                dead = {node for node in nodes if not await self.hub.alive(node)}
+                alive = {node: await self.hub.alive(node) for node in nodes} if self.hub.up else {}
+                if not alive or None in alive.values():  # Redis away: no owner is known dead
+                    for conn in list(self.forwarded):
+                        self.connections.close(conn, TRY_AGAIN, "redis unavailable: retry shortly")
+                    continue
                 owners = {place: node for node, place in self.forwarded.values()}
                 moved = await self.leases.moved(owners) if rounds % 2 else set()
             except Exception:
                 log.exception("cannot check the owners of forwarded sockets")
                 continue
+            dead = {node for node, up in alive.items() if not up}
             for conn, (node, place) in list(self.forwarded.items()):
                 if node in dead or place in moved:
                     self.connections.close(conn, GOING_AWAY, MOVED)

@@ -64,6 +64,7 @@ class Services:
                 grace=settings.grace,
                 idle_close=settings.room_idle_close,
                 daily_shards=settings.shards,
+                deal_wait=limits.deal_wait,
             ),
             daily_deal=on_loop_fallback(secret),
         )
