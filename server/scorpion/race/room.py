@@ -11,10 +11,13 @@ from typing import Final
 
 from scorpion.engine import Game
 
+from .commands import Command
 from .config import RoomConfig
 from .errors import RaceError
-from .members import EVERYONE, Member
+from .events import EventLog
+from .members import EVERYONE, Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send
+from .place import PlaceCore, game_answer
 from .players import Player
 from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_start
 from .racer import Racer
@@ -35,7 +38,7 @@ NOT_IN_TIME: Final = "No proof found in time: this deal is unverified"
 NOT_SEARCHED: Final = "The server was too busy to search: this deal is unverified"
 
 
-class Room(RoomFeed):
+class Room:
     """One room. Build it with :meth:`open` (new) or ``recovery.restore_room`` (from records)."""
 
     def __init__(
@@ -49,12 +52,15 @@ class Room(RoomFeed):
         version_base: int = 0,
         quick: QuickSeats | None = None,
     ) -> None:
-        super().__init__(
+        self.core = PlaceCore(
             room_id,
+            self,
+            own_game="You can only play on your own seat",
             keep_events=config.keep_events,
             version_base=version_base,
-            progress_interval=config.progress_interval,
+            dealer=self,
         )
+        self.feed = RoomFeed(self, self.core, config.progress_interval)
         self.id = room_id
         self.creator = creator
         self.host = creator.id  # who may start, remove, lock and hand over (host controls)
@@ -83,6 +89,27 @@ class Room(RoomFeed):
         self.quick = quick  # a quick race's matched players, until its first round starts
         self.quick_race = quick is not None  # strangers matched by the queue: nobody hosts
         self.ratings: dict[str, Message] | None = None  # the round's rating changes, by player
+
+    @property
+    def key(self) -> str:
+        return self.core.key
+
+    @property
+    def members(self) -> Members:
+        return self.core.members
+
+    @property
+    def log(self) -> EventLog:
+        return self.core.log
+
+    @property
+    def skipped(self) -> list[str]:
+        return self.core.skipped
+
+    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+        """A room event to everyone here (``exclude``: but that connection), after the
+        progress made before it."""
+        self.feed.emit(out, event, exclude)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -139,7 +166,7 @@ class Room(RoomFeed):
             )
             for pid, name in started.players
         }
-        self.hidden.sync(self.racers)  # the last round's boards hide nothing any more
+        self.feed.hidden.sync(self.racers)  # the last round's boards hide nothing any more
 
     # ------------------------------------------------------------------ the game path
     def racer_for(self, member: Member) -> Racer:
@@ -160,13 +187,28 @@ class Room(RoomFeed):
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
-        self.progress(out, racer, now)
-        self.send_view(out, racer, exclude=exclude, followers=False)
+        self.feed.progress(out, racer, now)
+        self.feed.send_view(out, racer, exclude=exclude, followers=False)
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
     def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
-        self.progress(out, racer, now)
+        self.feed.progress(out, racer, now)
+
+    def answer_fields(self, racer: Racer) -> Message:
+        return game_answer(racer)
+
+    # ------------------------------------------------------------------ commands
+    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
+        """One checked command from ``conn`` (see :meth:`PlaceCore.handle`)."""
+        return self.core.handle(conn, command, now)
+
+    def run(
+        self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+    ) -> Message | None:
+        from . import room_commands
+
+        return room_commands.run(self, member, conn, command, now, out)
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
@@ -186,8 +228,9 @@ class Room(RoomFeed):
                 }
             )
         if racing:
-            self.hidden.sync(self.racers)
-            ranks = self.shown_ranks()  # numbers and ranks as others see them (observed.py)
+            feed = self.feed
+            feed.hidden.sync(self.racers)
+            ranks = feed.shown_ranks()  # numbers and ranks as others see them (observed.py)
             for pid, racer in self.racers.items():
                 seat = self.members.get(pid)
                 entry: Message = {
@@ -196,7 +239,7 @@ class Room(RoomFeed):
                     "ready": True,
                     "connected": bool(seat and seat.connected),
                 }
-                entry.update(self.shown(racer))
+                entry.update(feed.shown(racer))
                 entry["rank"] = ranks[pid]
                 del entry["player"]
                 players.append(entry)
@@ -245,7 +288,7 @@ class Room(RoomFeed):
         out: list[Output] = []
         self.advance(now, out)
         # What waits goes to those already here; the newcomer's welcome holds it.
-        self._announce_progress(out, None)
+        self.feed.announce_progress(out, None)
         member, new = self.members.ensure(player)
         was_away = member.away_since is not None
         self.members.attach(conn, member)
@@ -267,14 +310,14 @@ class Room(RoomFeed):
             )
         racer = self.racers.get(player.id)
         watched = racer or (self.racers.get(member.following) if member.following else None)
-        welcome = self.welcome(
+        welcome = self.core.welcome(
             {"room": self.id},
             member,
             last_version,
             now,
             status=racer.status if racer else None,
             state=self.state(now),
-            view=self.board(watched, player.id),
+            view=self.feed.board(watched, player.id),
         )
         out.append(Send((conn,), welcome))
         self._quick_start(now, out)  # the last matched player is here: deal
@@ -283,10 +326,9 @@ class Room(RoomFeed):
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
         """A connection closed: a player keeps the seat for the grace period."""
         out: list[Output] = []
-        member = self.members.detach(conn)
-        if member is None or member.conns:
+        member = self.core.disconnect(conn, now)
+        if member is None:
             return out
-        self.members.went_away(member, now)
         racer = self.racers.get(member.id)
         if member.role == "player" or (racer and racer.playing):
             self.emit(
@@ -306,7 +348,7 @@ class Room(RoomFeed):
     def next_deadline(self) -> float | None:
         """The earliest time :meth:`tick` has something to do."""
         times: list[float] = []
-        announce = self.progress_batch.deadline()
+        announce = self.feed.progress_batch.deadline()
         if announce is not None:
             times.append(announce)
         if self.phase == "countdown" and self.started_at is not None:
@@ -335,8 +377,8 @@ class Room(RoomFeed):
         if self.closed:
             return
         self.members.forget_answers_of_away(now)
-        if self.progress_batch.due(now):
-            self._announce_progress(out, now)
+        if self.feed.progress_batch.due(now):
+            self.feed.announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
             self._deal_unverified(now, out)
         self._quick_start(now, out)
@@ -347,7 +389,7 @@ class Room(RoomFeed):
             for racer in self.racers.values():
                 if racer.playing:
                     racer.stop("timed-out", round(self.ends_at - racer.started_at, 3) or limit)
-                    self.progress(out, racer, now)
+                    self.feed.progress(out, racer, now)
             self.finish_round(now, out)
         for member in list(self.members.by_id.values()):
             if member.away_since is not None and now >= member.away_since + self.config.grace:
@@ -370,7 +412,7 @@ class Room(RoomFeed):
             racer.stop("left", racer.elapsed(now))
             # Seq 0: no command asked for it; replayed by restore like any action.
             out.append(Persist(racer.record(0, "left")))
-            self.progress(out, racer, now)
+            self.feed.progress(out, racer, now)
         seated = member.role == "player"
         self.members.remove(member)
         for other in self.members.by_id.values():
@@ -396,14 +438,14 @@ class Room(RoomFeed):
         )
         # Every racer's numbers on the fresh deal (cards already in order count), as a
         # newcomer's snapshot has them: the progress events after it carry only changes.
-        racers = self.racers.values()
+        racers, feed = self.racers.values(), self.feed
         self.emit(
             out,
-            {"event": "progress", "players": [self.shown(r) for r in racers],
-             "ranks": self.shown_ranks()},
+            {"event": "progress", "players": [feed.shown(r) for r in racers],
+             "ranks": feed.shown_ranks()},
         )  # fmt: skip
         for racer in racers:
-            self.send_view(out, racer, None)
+            feed.send_view(out, racer, None)
 
     def finish_round(self, now: float, out: list[Output]) -> None:
         if self.phase != "racing":
@@ -440,11 +482,11 @@ class Room(RoomFeed):
     def search_wanted(self, ticket: SearchTicket) -> bool:
         if ticket.command == QUICK_START:
             return self.dealing == ticket
-        return super().search_wanted(ticket)
+        return self.core.search_wanted(ticket)
 
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         if answer.ticket.command != QUICK_START:
-            return super().searched(answer, now)
+            return self.core.searched(answer, now)
         return quick_dealt(self, answer, now)
 
     @property

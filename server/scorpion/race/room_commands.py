@@ -49,7 +49,7 @@ def run(
     """Apply one command of ``member`` (ping is answered before it gets here)."""
     match command:
         case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
-            return room.play(member, conn, command, now, out)
+            return room.core.play(member, conn, command, now, out)
         case Join(role=role):
             return join(room, member, role, out)
         case Leave():
@@ -108,9 +108,9 @@ def leave(room: Room, member: Member, now: float, out: list[Output]) -> Message:
         # Leaving gives up; with no command of its own it is logged under seq 0.
         logged = racer.apply("give-up", racer.elapsed(now) if room.phase == "racing" else 0.0)
         out.append(Persist(racer.record(0, logged)))
-        out.extend(room.drop_search(racer, member))
-        room.progress(out, racer, now)
-        room.send_view(out, racer, exclude=None, followers=False)
+        out.extend(room.core.drop_search(racer, member))
+        room.feed.progress(out, racer, now)
+        room.feed.send_view(out, racer, exclude=None, followers=False)
     if member.role == "player":
         member.role, member.ready = "spectator", False
         room.emit(out, {"event": "left", "player": member.id, "reason": "left", "watching": True})
@@ -155,14 +155,14 @@ def follow(room: Room, member: Member, player: str | None) -> Message:
         return {"player": None, "view": None}
     if player == EVERYONE:  # every board at once, each masked as a followed board is
         member.following = EVERYONE
-        boards = {pid: room.board(r, member.id) for pid, r in room.racers.items()}
+        boards = {pid: room.feed.board(r, member.id) for pid, r in room.racers.items()}
         statuses = {pid: r.status for pid, r in room.racers.items()}
         return {"player": EVERYONE, "views": boards, "statuses": statuses}
     target = room.racers.get(player)
     if target is None:
         raise RaceError("unknown-player", f"Nobody called {player!r} is racing here")
     member.following = player
-    view = room.board(target, member.id)  # masked: see race.masking
+    view = room.feed.board(target, member.id)  # masked: see race.masking
     return {"player": player, "view": view, "status": target.status}
 
 
@@ -240,9 +240,9 @@ def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -
         racer.stop("left", racer.elapsed(now) if room.phase == "racing" else 0.0)
         # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
         out.append(Persist(racer.record(0, "left")))
-        out.extend(room.drop_search(racer, target))
-        room.progress(out, racer, now)
-        room.send_view(out, racer, exclude=None, followers=False)
+        out.extend(room.core.drop_search(racer, target))
+        room.feed.progress(out, racer, now)
+        room.feed.send_view(out, racer, exclude=None, followers=False)
     target.role, target.ready = "spectator", False
     room.removed.add(player)
     out.append(Persist(HostAction(room.id, "kick", player, host.id, now)))
