@@ -11,7 +11,28 @@ from typing import Final
 
 from scorpion.engine import Game
 
-from .commands import Command
+from .commands import (
+    Auto,
+    Command,
+    Deal,
+    Follow,
+    GiveUp,
+    HandHost,
+    Hint,
+    Join,
+    Kick,
+    League,
+    Leave,
+    List,
+    Lock,
+    Move,
+    Rating,
+    Ready,
+    Rematch,
+    Report,
+    Start,
+    Undo,
+)
 from .config import RoomConfig
 from .errors import RaceError
 from .events import EventLog
@@ -23,7 +44,9 @@ from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
+from .room_commands import RoomCommands
 from .room_feed import RoomFeed
+from .room_host import LEAGUE, LIST, LOCK, RATING, HostControls
 from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
 from .seqs import answer_pending
 from .settings import RoomSettings
@@ -61,6 +84,8 @@ class Room:
             dealer=self,
         )
         self.feed = RoomFeed(self, self.core, config.progress_interval)
+        self.commands = RoomCommands(self)  # seats and rounds
+        self.host_controls = HostControls(self)
         self.id = room_id
         self.creator = creator
         self.host = creator.id  # who may start, remove, lock and hand over (host controls)
@@ -206,9 +231,38 @@ class Room:
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> Message | None:
-        from . import room_commands
-
-        return room_commands.run(self, member, conn, command, now, out)
+        """Apply one command of ``member`` (ping is answered before it gets here)."""
+        seats, host = self.commands, self.host_controls
+        match command:
+            case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
+                return self.core.play(member, conn, command, now, out)
+            case Join(role=role):
+                return seats.join(member, role, out)
+            case Leave():
+                return seats.leave(member, now, out)
+            case Ready(ready=ready):
+                return seats.set_ready(member, ready, out)
+            case Start(seq=seq):
+                return seats.start(member, seq, now, out)
+            case Follow(player=player):
+                return seats.follow(member, player)
+            case Rematch(round=round_):
+                return seats.rematch(member, round_, now, out)
+            case Kick(player=player):
+                return host.kick(member, player, now, out)
+            case Lock(locked=locked):
+                return host.switch(member, LOCK, locked, now, out)
+            case List(listed=listed):
+                return host.switch(member, LIST, listed, now, out)
+            case Rating(rated=rated):
+                return host.switch(member, RATING, rated, now, out)
+            case League(league=league):
+                return host.switch(member, LEAGUE, league, now, out)
+            case HandHost(player=player):
+                return host.hand_host(member, player, now, out)
+            case Report(player=player, reason=reason):
+                return host.report(member, player, reason, now, out)
+        raise RaceError("not-allowed", f"There is no {command.name} in a room")
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
