@@ -107,7 +107,7 @@ def quick_dealt(room: Room, answer: SearchAnswer, now: float) -> list[Output]:
     if not racers:
         return out
     if isinstance(answer, DealFound):
-        room.start_round(answer.deal, answer.verified, racers, now, out)
+        room.starter.start_round(answer.deal, answer.verified, racers, now, out)
     else:  # no worker could search: an unverified deal, as a room's Start does
-        room.start_round(room.config.deal_source(), False, racers, now, out)
+        room.starter.start_round(room.config.deal_source(), False, racers, now, out)
     return out

@@ -7,8 +7,6 @@ Sans-I/O: every method takes ``now`` (server time, seconds) and returns outputs
 
 from __future__ import annotations
 
-from typing import Final
-
 from scorpion.engine import Game
 
 from .commands import (
@@ -47,18 +45,12 @@ from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .room_commands import RoomCommands
 from .room_feed import RoomFeed
 from .room_host import LEAGUE, LIST, LOCK, RATING, HostControls
-from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
-from .seqs import answer_pending
+from .room_snapshot import snapshot, timeline
+from .room_snapshot import summary as room_summary
+from .room_start import COUNTDOWN, RoundStart
+from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
 from .states import RACING
-
-COUNTDOWN: Final = 3.0
-# Why a winnable-only room's deal is unverified: said in its countdown, never silent.
-NOT_PROVED: Final = (
-    "No deal was proved winnable within the search's budget: this deal is unverified"
-)
-NOT_IN_TIME: Final = "No proof found in time: this deal is unverified"
-NOT_SEARCHED: Final = "The server was too busy to search: this deal is unverified"
 
 
 class Room:
@@ -75,13 +67,14 @@ class Room:
         version_base: int = 0,
         quick: QuickSeats | None = None,
     ) -> None:
+        self.starter = RoundStart(self)  # Start, a winnable deal's search, the countdown
         self.core = PlaceCore(
             room_id,
             self,
             own_game="You can only play on your own seat",
             keep_events=config.keep_events,
             version_base=version_base,
-            dealer=self,
+            dealer=self.starter,
         )
         self.feed = RoomFeed(self, self.core, config.progress_interval)
         self.commands = RoomCommands(self)  # seats and rounds
@@ -266,73 +259,12 @@ class Room:
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
-        """The public snapshot (docs/protocol.md section 5): numbers only, no cards."""
-        players: list[Message] = []
-        racing = bool(self.racers) and self.phase != "lobby"
-        for member in self.members.players():
-            if racing and member.id in self.racers:
-                continue
-            players.append(
-                {
-                    "id": member.id,
-                    "name": member.player.name,
-                    "ready": member.ready,
-                    "connected": member.connected,
-                    "status": None,
-                }
-            )
-        if racing:
-            feed = self.feed
-            feed.hidden.sync(self.racers)
-            ranks = feed.shown_ranks()  # numbers and ranks as others see them (observed.py)
-            for pid, racer in self.racers.items():
-                seat = self.members.get(pid)
-                entry: Message = {
-                    "id": pid,
-                    "name": racer.player.name,
-                    "ready": True,
-                    "connected": bool(seat and seat.connected),
-                }
-                entry.update(feed.shown(racer))
-                entry["rank"] = ranks[pid]
-                del entry["player"]
-                players.append(entry)
-        return {
-            "room": self.id,
-            "creator": self.creator.id,
-            "host": self.host,
-            "locked": self.locked,
-            "listed": self.listed,
-            "quick_race": self.quick_race,  # strangers the queue matched (no host controls)
-            "quick": None if self.quick is None else self.quick.to_dict(),  # until dealt
-            "settings": self.settings.public(),
-            "phase": self.phase,
-            "round": self.round,
-            "countdown_at": self.countdown_at,
-            "started_at": self.started_at,
-            "ends_at": self.ends_at,
-            "players": players,
-            "spectators": [
-                {"id": m.id, "name": m.player.name, "following": m.following}
-                for m in self.members.spectators()
-            ],
-            "results": self.results,
-            "ratings": self.ratings if self.phase == "results" else None,
-            "timeline": self._timeline() if self.phase == "results" else None,
-            # A string: deal numbers go up to 2**64-1, beyond JavaScript's exact integers.
-            "deal": str(self.deal) if self.phase == "results" else None,
-            "dealing_until": self.dealing_until,  # a winnable deal is being searched
-            "now": now,
-        }
-
-    def _timeline(self) -> dict[str, object]:
-        return {pid: [list(p) for p in r.timeline] for pid, r in self.racers.items()}
+        """The public snapshot (:func:`~.room_snapshot.snapshot`)."""
+        return snapshot(self, now)
 
     def summary(self, now: float) -> Message:
         """For the HTTP room summary: the snapshot without the spectators' follows."""
-        data = self.state(now)
-        data["spectators"] = len(self.members.spectators())
-        return data
+        return room_summary(self, now)
 
     # ------------------------------------------------------------------ connections
     def connect(
@@ -434,7 +366,7 @@ class Room:
         if self.feed.progress_batch.due(now):
             self.feed.announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
-            self._deal_unverified(now, out)
+            self.starter.deal_unverified(now, out)
         self._quick_start(now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
@@ -519,7 +451,7 @@ class Room:
                 "verified": self.verified,  # the solver proved the deal winnable
                 "preset": self.settings.preset,
                 "ranking": self.results,
-                "timeline": self._timeline(),
+                "timeline": timeline(self),
             },
         )
         if not self.members.by_conn:
@@ -565,126 +497,3 @@ class Room:
         self.ratings = ratings
         self.emit(out, {"event": "rated", "round": round_, "ratings": ratings})
         return out
-
-    # ------------------------------------------------------------------ starting
-    def check_start(self, member: Member) -> list[Member]:
-        """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
-        if self.quick is not None:
-            raise RaceError("not-allowed", "A quick race starts by itself when its racers come")
-        # The host starts; if the host has left the room, any seated player may.
-        if member.id != self.host and (
-            self.members.get(self.host) is not None or member.role != "player"
-        ):
-            raise RaceError("not-creator", "Only the room's host can start the race")
-        if self.phase != "lobby":
-            raise RaceError("already-started", "The race has already started")
-        if self.dealing is not None:
-            raise RaceError("busy", "The race is being dealt: a winnable deal is being searched")
-        racers = [m for m in self.members.players() if m.ready]
-        if not racers:
-            raise RaceError("nobody-ready", "Nobody is ready yet")
-        return racers
-
-    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
-        """The start command: deal and count down, or first search a winnable deal (then
-        the answer waits for :meth:`dealt`)."""
-        racers = self.check_start(member)
-        deal = self.settings.deal
-        stakes = self.settings.rated or self.settings.league  # never a deal someone chose
-        if isinstance(deal, int) and self.round == 0 and not stakes:
-            return self.start_round(deal, False, racers, now, out)
-        if deal == "winnable":  # the room is told, and waits (at most deal_wait seconds)
-            self.dealing = SearchTicket(self.id, self.round, member.id, seq, "start")
-            self.dealing_until = now + self.config.deal_wait
-            out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
-            self.emit(
-                out, {"event": "dealing", "round": self.round + 1, "until": self.dealing_until}
-            )
-            return None
-        return self.start_round(self.config.deal_source(), False, racers, now, out)
-
-    def dealt(
-        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
-    ) -> Message:
-        if self.dealing != found.ticket:
-            raise RaceError("stale", "The room changed before its deal was found: start again")
-        self.dealing = None
-        racers = self.check_start(member)  # the ready players may have changed meanwhile
-        if isinstance(found, SearchFailed):  # no worker searched it: an unverified deal
-            failed = NOT_IN_TIME if found.reason == "timed-out" else NOT_SEARCHED
-            return self.start_round(self.config.deal_source(), False, racers, now, out, failed)
-        unproved = None if found.verified else NOT_PROVED
-        return self.start_round(found.deal, found.verified, racers, now, out, unproved)
-
-    def _deal_unverified(self, now: float, out: list[Output]) -> None:
-        """The deal search took longer than ``deal_wait``: start on an unverified deal and
-        say so (its answer, when it comes, is dropped)."""
-        ticket = self.dealing
-        member = self.members.get(ticket.player) if ticket is not None else None
-        if ticket is not None and member is not None and ticket.seq in member.seqs.pending:
-            starter = member
-
-            def apply(effects: list[Output]) -> Message | None:
-                return self.dealt(starter, SearchFailed(ticket, "timed-out"), now, effects)
-
-            out.extend(answer_pending(tuple(member.conns), member.seqs, ticket.seq, "start", apply))
-        self.dealing = None  # answered, or nobody waits for it any more
-        self.dealing_over(out)
-
-    def after_search(self, out: list[Output]) -> None:
-        self.dealing_over(out)
-
-    def dealing_over(self, out: list[Output]) -> None:
-        """A deal search the room was told of ended without a countdown (the start was
-        refused: nobody ready any more): the room is told it is not searching now."""
-        if self.dealing is None and self.dealing_until is not None:
-            self.dealing_until = None
-            self.emit(out, {"event": "dealing", "round": self.round + 1, "until": None})
-
-    def start_round(
-        self,
-        deal: int,
-        verified: bool,
-        racers: list[Member],
-        now: float,
-        out: list[Output],
-        unverified: str | None = None,
-    ) -> Message:
-        """Seat ``racers`` (the ready players, from :meth:`check_start`; the others watch),
-        persist the round, count down. ``unverified``: why a winnable-only room's deal is not
-        proved, said in the countdown."""
-        self.dealing_until = None  # the countdown ends the search the room was told of
-        for racer in racers:
-            racer.following = None  # a racer watches no other board while racing
-        for other in self.members.players():
-            if not other.ready:
-                other.role = "spectator"
-                self.emit(
-                    out,
-                    {"event": "left", "player": other.id, "reason": "not-ready", "watching": True},
-                )
-        started = RoundStarted(
-            room=self.id,
-            round=self.round + 1,
-            deal=deal,
-            started_at=now + COUNTDOWN,
-            time_limit=float(self.settings.time_limit),
-            players=tuple((m.id, m.player.name) for m in racers),
-            verified=verified,
-        )
-        self.begin_round(started)
-        self.phase = "countdown"
-        out.append(Persist(started))
-        self.emit(
-            out,
-            {
-                "event": "countdown",
-                "round": self.round,
-                "starts_at": self.started_at,
-                "now": now,
-                "players": list(self.racers),
-                "verified": verified,  # the solver proved the deal winnable
-                "unverified": unverified,  # why a winnable-only room's deal is not proved
-            },
-        )
-        return {"round": self.round}

@@ -90,14 +90,14 @@ class RoomCommands:
         readies = member.role == "player" and not member.ready
         member.ready = member.ready or readies
         try:
-            room.check_start(member)
+            room.starter.check(member)
         except RaceError:
             if readies:
                 member.ready = False
             raise
         if readies:
             room.emit(out, {"event": "ready", "player": member.id, "ready": True})
-        return room.start(member, seq, now, out)
+        return room.starter.start(member, seq, now, out)
 
     def follow(self, member: Member, player: str | None) -> Message:
         room = self.room
