@@ -1,12 +1,13 @@
 """What rooms, dailies and practices share: members, versioned events, one answer per seq, the
 game path. Each place holds a :class:`PlaceCore` (composition, no base class).
 
-A place is a room, a day's daily or a player's practice (:class:`AnyPlace`). Each answers
-each command once (:meth:`PlaceCore.handle`, through :func:`~.seqs.answer_once`) and plays a
-racer's game commands through :meth:`PlaceCore.play`: the checks, the engine call, the
-record, the progress and the answer. They differ in their :class:`PlaceHooks`: which
-commands they take (``run``), which racer a member plays, what follows a change (progress,
-views, the end of a round or an attempt) and what the answer carries.
+A place (:class:`~.place_hooks.AnyPlace`) is a room, a day's daily or a player's practice.
+Each answers each command once (:meth:`PlaceCore.handle`, through
+:func:`~.seqs.answer_once`) and plays a racer's game commands through
+:meth:`PlaceCore.play`: the checks, the engine call, the record, the progress and the
+answer. They differ in their hooks (:class:`~.place_hooks.PlaceHooks`): which commands they
+take (``run``), which racer a member plays, what follows a change (progress, views, the end
+of a round or an attempt) and what the answer carries.
 
 A hint or an Auto is a search (:mod:`.searches`): :meth:`PlaceCore.play` returns the
 request among its outputs and leaves the seq pending; :meth:`PlaceCore.searched`
@@ -17,7 +18,7 @@ answered ``stale`` at once and its result, when it comes, is dropped.
 
 from __future__ import annotations
 
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final
 
 from scorpion.engine import MoveError
 
@@ -26,7 +27,6 @@ from .errors import RaceError
 from .events import EventLog
 from .members import Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send, refused
-from .players import Player
 from .protocol import PROTOCOL_VERSION
 from .racer import HINT, Racer
 from .records import ActionRecord
@@ -42,6 +42,9 @@ from .searches import (
 )
 from .seqs import answer_once, answer_pending
 from .states import Status
+
+if TYPE_CHECKING:  # the hooks' types only: place_hooks imports nothing of this module
+    from .place_hooks import Dealer, PlaceHooks
 
 GIVE_UP: Final = "give-up"
 
@@ -77,76 +80,6 @@ def stale() -> RaceError:
 def game_answer(racer: Racer) -> Message:
     """What every answer to a game command carries (a place's ``answer_fields`` adds to it)."""
     return {"view": racer.view(), "status": racer.status, "elapsed": racer.last_elapsed}
-
-
-class PlaceHooks(Protocol):
-    """What a place tells its :class:`PlaceCore`: its commands, its racers, what follows."""
-
-    def advance(self, now: float, out: list[Output]) -> None:
-        """Let the clock act (countdowns, time limits, grace periods) before anything else."""
-
-    def run(
-        self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
-    ) -> Message | None:
-        """Apply one checked command of ``member`` (None: answered when its search ends)."""
-
-    def racer_for(self, member: Member) -> Racer:
-        """The game ``member``'s game commands play, still going; RaceError otherwise."""
-
-    def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
-        """The game a search was asked for, if it is still the current one."""
-
-    def after_change(
-        self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
-    ) -> None:
-        """Events after a racer's game changed (progress, views, the end of a game)."""
-
-    def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
-        """A hint was given: the board is as it was, the racer's numbers are not (help makes a
-        result assisted, ranked after the clean ones)."""
-
-    def answer_fields(self, racer: Racer) -> Message:
-        """What every answer to a game command carries (at least :func:`game_answer`)."""
-
-
-class Dealer(Protocol):
-    """A place whose start command waits for a deal search (a room)."""
-
-    def dealt(
-        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
-    ) -> Message:
-        """The deal search of a start command ended: the start's answer."""
-
-    def after_search(self, out: list[Output]) -> None:
-        """After a search's answer was given (the room is told its deal search ended)."""
-
-
-class AnyPlace(Protocol):
-    """A room, a daily or a practice, as the referee drives it."""
-
-    @property
-    def key(self) -> str: ...
-
-    @property
-    def members(self) -> Members: ...
-
-    @property
-    def skipped(self) -> list[str]: ...
-
-    def connect(
-        self, conn: ConnId, player: Player, last_version: int | None, now: float
-    ) -> list[Output]: ...
-
-    def disconnect(self, conn: ConnId, now: float) -> list[Output]: ...
-
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]: ...
-
-    def search_wanted(self, ticket: SearchTicket) -> bool: ...
-
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]: ...
-
-    def next_deadline(self) -> float | None:
-        """When the place's clock has something to do next (None: nothing)."""
 
 
 class PlaceCore:

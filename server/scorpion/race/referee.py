@@ -17,7 +17,7 @@ from .daily import Daily, check_date, daily_seed, utc_date
 from .disclosure import live_numbers
 from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
-from .place import AnyPlace
+from .place_hooks import AnyPlace
 from .players import Player
 from .practice import Practice
 from .protocol import (

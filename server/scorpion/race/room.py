@@ -50,7 +50,7 @@ from .room_snapshot import summary as room_summary
 from .room_start import COUNTDOWN, RoundStart
 from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
-from .states import RACING
+from .states import RACING, Phase
 
 
 class Room:
@@ -89,7 +89,7 @@ class Room:
         self.settings = settings
         self.created_at = created_at
         self.config = config
-        self.phase = "lobby"
+        self.phase: Phase = "lobby"
         self.round = 0
         self.deal: int | None = None
         self.verified = False  # the deal was checked winnable by the solver
