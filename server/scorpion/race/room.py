@@ -38,7 +38,7 @@ from .members import EVERYONE, Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer
 from .players import Player
-from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_start
+from .quick_room import QUICK_START, QuickSeats
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
@@ -279,7 +279,7 @@ class Room:
         was_away = member.away_since is not None
         self.members.attach(conn, member)
         self.idle_since = None
-        if self._quick_seat(member):  # a matched player arrives: seated and ready
+        if self.seat_matched(member):  # a matched player arrives: seated and ready
             # Not to the newcomer: their welcome's snapshot holds the seat (sent after this).
             joined: Message = {"event": "joined", "player": player.to_dict(), "role": "player"}
             self.emit(out, joined, exclude=conn)
@@ -306,7 +306,7 @@ class Room:
             view=self.feed.board(watched, player.id),
         )
         out.append(Send((conn,), welcome))
-        self._quick_start(now, out)  # the last matched player is here: deal
+        self.starter.quick_start(now, out)  # the last matched player is here: deal
         return out
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
@@ -367,7 +367,7 @@ class Room:
             self.feed.announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
             self.starter.deal_unverified(now, out)
-        self._quick_start(now, out)
+        self.starter.quick_start(now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -458,12 +458,16 @@ class Room:
             self.idle_since = now
 
     # ------------------------------------------------------------------ a quick race
-    # (quick_room.py: a matched player seated on arrival, the start by itself, its deal)
-    def _quick_seat(self, member: Member) -> bool:
-        return quick_seat(self, member)
-
-    def _quick_start(self, now: float, out: list[Output]) -> None:
-        quick_start(self, now, out)
+    # (quick_room.py; its start by itself and its deal: RoundStart.quick_start, quick_dealt)
+    def seat_matched(self, member: Member) -> bool:
+        """Seat a matched player as they arrive, ready (a quick race has no Start button)."""
+        quick = self.quick
+        if quick is None or self.phase != "lobby" or member.id not in quick.players:
+            return False
+        if member.role == "player":
+            return False
+        member.role, member.ready = "player", True
+        return True
 
     def search_wanted(self, ticket: SearchTicket) -> bool:
         if ticket.command == QUICK_START:
@@ -473,7 +477,7 @@ class Room:
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         if answer.ticket.command != QUICK_START:
             return self.core.searched(answer, now)
-        return quick_dealt(self, answer, now)
+        return self.starter.quick_dealt(answer, now)
 
     @property
     def rated(self) -> bool:

@@ -1,8 +1,9 @@
 """How a room's round starts: the host's Start checked, a winnable deal searched first when
 the room deals winnable deals only (the room is told, and waits at most
 ``RoomConfig.deal_wait`` seconds, then deals an unverified one and says so), then the ready
-players seated and the countdown. A quick race starts by itself (:mod:`.quick_room`) through
-the same :meth:`RoundStart.start_round`.
+players seated and the countdown. A quick race starts by itself (:mod:`.quick_room`): dealt
+when its matched players are here, or when their time to come is up, through the same
+:meth:`RoundStart.start_round`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from typing import TYPE_CHECKING, Final
 from .errors import RaceError
 from .members import Member
 from .outputs import Message, Output, Persist
+from .quick_room import QUICK_START
 from .records import RoundStarted
-from .searches import DealFound, DealSearch, SearchFailed, SearchTicket
+from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
 from .seqs import answer_pending
 
 if TYPE_CHECKING:  # the room owns how its rounds start
@@ -164,3 +166,37 @@ class RoundStart:
             },
         )
         return {"round": room.round}
+
+    # ------------------------------------------------------------------ a quick race
+    def quick_start(self, now: float, out: list[Output]) -> None:
+        """Deal a quick race when its players are here (or the arrival time is up)."""
+        room = self.room
+        quick = room.quick
+        if quick is None or room.phase != "lobby" or room.dealing is not None:
+            return
+        here = [m for m in room.members.players() if m.ready]
+        due = quick.due(len(here), now)
+        if due is False:
+            return
+        if due is None:  # too few came: the room is void, its players queue again
+            room.quick = None
+            room.emit(out, {"event": "quick-void", "round": room.round})
+            return
+        room.dealing = SearchTicket(room.id, room.round, room.host, 0, QUICK_START)
+        out.append(DealSearch(room.dealing, room.settings.preset, room.config.deal_source()))
+
+    def quick_dealt(self, answer: SearchAnswer, now: float) -> list[Output]:
+        """The quick race's deal search answered: deal it to the racers here."""
+        room = self.room
+        out: list[Output] = []
+        if room.dealing != answer.ticket or room.closed:
+            return out
+        room.dealing, room.quick = None, None
+        racers = [m for m in room.members.players() if m.ready]
+        if not racers:
+            return out
+        if isinstance(answer, DealFound):
+            self.start_round(answer.deal, answer.verified, racers, now, out)
+        else:  # no worker could search: an unverified deal, as a room's Start does
+            self.start_round(room.config.deal_source(), False, racers, now, out)
+        return out
