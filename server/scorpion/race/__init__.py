@@ -9,10 +9,14 @@ Modules, one concept each:
 
 - ``referee``: every room and daily of a process; routes connections and search answers;
   timers; restore.
-- ``place``: what rooms and dailies share: members, events, one answer per seq, and the
-  one game path (checks, engine call, record, progress, answer).
-- ``room``: one room's state machine (lobby, countdown, racing, results), snapshot, timers.
-- ``room_commands``: a room's commands, dispatched on their type.
+- ``place``: what rooms, dailies and practices share, a ``PlaceCore`` each holds: members,
+  events, one answer per seq, and the one game path (checks, engine call, record, progress,
+  answer); ``place_hooks``: what each place tells its core, and ``AnyPlace``, the one
+  interface the referee drives (each place dispatches its own commands: ``run``).
+- ``room``: one room's state machine (lobby, countdown, racing, results), its commands'
+  dispatch, timers; the parts it holds: ``room_commands`` (seats and rounds),
+  ``room_host`` (the host's controls), ``room_start`` (Start, a winnable deal's search,
+  the countdown), ``room_feed`` (progress and boards); ``room_snapshot``: its snapshot.
 - ``daily``: the daily challenge (deal from date and secret, attempts, aggregated events);
   ``leaderboard``: a day's leaderboard kept in order, served in pages.
 - ``practice``: a player's own games, dealt on demand, never ranked.

@@ -26,15 +26,15 @@ from scorpion.engine import Game, get_rules
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
 from .errors import RaceError
 from .leaderboard import Entry, Leaderboard
-from .members import Member
+from .members import Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send
-from .place import Place, replay_action
+from .place import PlaceCore, game_answer, replay_action
 from .players import Player
 from .protocol import daily_key, shard_of
 from .racer import Racer
 from .records import ActionRecord, DailyStarted, GameResult
 from .search_queue import UNLIMITED
-from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchTicket
+from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchAnswer, SearchTicket
 
 DAILY_PRESET: Final = "classic"
 PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at most)
@@ -159,7 +159,7 @@ class Attempt(Racer):
         return {key: entry[key] for key in PLAYING_FIELDS}
 
 
-class Daily(Place):
+class Daily:
     """Everyone playing one day's deal, each on their own clock.
 
     The whole world may share a daily, so nothing one player does is sent to everyone
@@ -168,8 +168,6 @@ class Daily(Place):
     tells each finished player their new rank when it moves. Frames per socket per second
     stay bounded whatever the number of players.
     """
-
-    own_game = "You can only play your own attempt"
 
     def __init__(
         self,
@@ -183,7 +181,13 @@ class Daily(Place):
         every: float = PLAYING_EVERY,
         shards: int = 1,
     ) -> None:
-        super().__init__(daily_key(date), keep_events=keep_events, version_base=version_base)
+        self.core = PlaceCore(
+            daily_key(date),
+            self,
+            own_game="You can only play your own attempt",
+            keep_events=keep_events,
+            version_base=version_base,
+        )
         self.date = date
         # The day is split in ``shards`` places by a hash of the player (protocol.shard_of);
         # this object holds the attempts of the shards this process owns (all, alone).
@@ -204,6 +208,18 @@ class Daily(Place):
         self._ranks_told: dict[str, int] = {}  # the rank last sent to each finished player
         # (deadline, player, attempt) of ranked attempts; entries of ended ones stay until due
         self._deadlines: list[tuple[float, str, int]] = []
+
+    @property
+    def key(self) -> str:
+        return self.core.key
+
+    @property
+    def members(self) -> Members:
+        return self.core.members
+
+    @property
+    def skipped(self) -> list[str]:
+        return self.core.skipped
 
     # ------------------------------------------------------------------ reading
     def current(self, player_id: str) -> Attempt | None:
@@ -320,7 +336,7 @@ class Daily(Place):
         if rank is not None:  # the welcome tells it: later moves come in ``rank`` frames
             self._ranks_told[player.id] = rank
         attempt = self.current(player.id)
-        welcome = self.welcome(
+        welcome = self.core.welcome(
             {"daily": self.date},
             member,
             last_version,
@@ -331,14 +347,28 @@ class Daily(Place):
         )
         return [Send((conn,), welcome)]
 
+    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
+        """A connection closed: the attempt goes on (its clock too) until it ends."""
+        self.core.disconnect(conn, now)
+        return []
+
     # ------------------------------------------------------------------ commands
+    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
+        return self.core.handle(conn, command, now)
+
+    def search_wanted(self, ticket: SearchTicket) -> bool:
+        return self.core.search_wanted(ticket)
+
+    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+        return self.core.searched(answer, now)
+
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> Message | None:
         """Apply one command of ``member`` (ping is answered before it gets here)."""
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
-                return self.play(member, conn, command, now, out)
+                return self.core.play(member, conn, command, now, out)
             case Start():
                 return self._start(member.player, now, out)
         raise RaceError("not-allowed", f"There is no {command.name} in a daily challenge")
@@ -357,7 +387,7 @@ class Daily(Place):
 
     def answer_fields(self, racer: Racer) -> Message:
         assert isinstance(racer, Attempt)
-        fields = {**super().answer_fields(racer), **self._attempt_fields(racer)}
+        fields = {**game_answer(racer), **self._attempt_fields(racer)}
         if racer.ranked and not racer.playing:
             fields["rank"] = self.board.row(racer.player.id)  # your row, at once
         return fields
@@ -406,7 +436,7 @@ class Daily(Place):
             attempt.stop("timed-out", RANKED_LIMIT)
             member = self.members.get(attempt.player.id)
             if member is not None:
-                out.extend(self.drop_search(attempt, member))
+                out.extend(self.core.drop_search(attempt, member))
             self.after_change(attempt, now, out, exclude=None)
             if member is not None and member.conns:  # the player's tabs: the attempt is over
                 view: Message = {"type": "view", "player": attempt.player.id}
@@ -427,7 +457,7 @@ class Daily(Place):
             self._tell_ranks(out)
         self._changed = self._board_changed = False
         self._emitted_at = now
-        self.emit(out, event)
+        self.core.emit(out, event)
         return out
 
     def _tell_ranks(self, out: list[Output]) -> None:
@@ -577,7 +607,7 @@ class Daily(Place):
         for action in actions:
             skipped = replay_action(member, attempt, action)
             if skipped:
-                self.skipped.append(skipped)
+                self.core.skipped.append(skipped)
         if not attempt.playing:
             self._ended(attempt)
 

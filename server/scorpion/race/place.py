@@ -1,14 +1,16 @@
-"""What rooms and dailies share: members, versioned events, one answer per seq, the game path.
+"""What rooms, dailies and practices share: members, versioned events, one answer per seq, the
+game path. Each place holds a :class:`PlaceCore` (composition, no base class).
 
-A :class:`Place` is a room, a day's daily or a player's practice. Each answers each command once
-(:func:`~.seqs.answer_once`), and each plays a racer's game commands through
-:meth:`Place.play`: the checks, the engine call, the record, the progress and
-the answer. They differ only in the hooks: which racer a member plays, what
-follows a change (progress, views, the end of a round or an attempt) and what
-the answer carries.
+A place (:class:`~.place_hooks.AnyPlace`) is a room, a day's daily or a player's practice.
+Each answers each command once (:meth:`PlaceCore.handle`, through
+:func:`~.seqs.answer_once`) and plays a racer's game commands through
+:meth:`PlaceCore.play`: the checks, the engine call, the record, the progress and the
+answer. They differ in their hooks (:class:`~.place_hooks.PlaceHooks`): which commands they
+take (``run``), which racer a member plays, what follows a change (progress, views, the end
+of a round or an attempt) and what the answer carries.
 
-A hint or an Auto is a search (:mod:`.searches`): :meth:`Place.play` returns the
-request among its outputs and leaves the seq pending; :meth:`Place.searched`
+A hint or an Auto is a search (:mod:`.searches`): :meth:`PlaceCore.play` returns the
+request among its outputs and leaves the seq pending; :meth:`PlaceCore.searched`
 answers it when the search ends. While a player's search runs, their moves go on;
 a move, undo, deal or give-up makes the pending search's answer moot, so it is
 answered ``stale`` at once and its result, when it comes, is dropped.
@@ -16,8 +18,7 @@ answered ``stale`` at once and its result, when it comes, is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, TypeAlias
+from typing import TYPE_CHECKING, Final
 
 from scorpion.engine import MoveError
 
@@ -42,9 +43,10 @@ from .searches import (
 from .seqs import answer_once, answer_pending
 from .states import Status
 
-GIVE_UP: Final = "give-up"
+if TYPE_CHECKING:  # the hooks' types only: place_hooks imports nothing of this module
+    from .place_hooks import Dealer, PlaceHooks
 
-Runner: TypeAlias = Callable[[Member, ConnId, Command, float, list[Output]], Message | None]
+GIVE_UP: Final = "give-up"
 
 
 def replay_action(member: Member, racer: Racer, action: ActionRecord) -> str | None:
@@ -75,54 +77,42 @@ def stale() -> RaceError:
     return RaceError("stale", "Your game changed before the search ended: ask again")
 
 
-class Place:
-    """Members, versioned events and the game path of a room, a daily or a practice."""
+def game_answer(racer: Racer) -> Message:
+    """What every answer to a game command carries (a place's ``answer_fields`` adds to it)."""
+    return {"view": racer.view(), "status": racer.status, "elapsed": racer.last_elapsed}
 
-    own_game = "You can only play on your own seat"  # refusal of a command naming another seat
 
-    def __init__(self, key: str, *, keep_events: int, version_base: int = 0) -> None:
+class PlaceCore:
+    """Members, versioned events and the game path of one place (a room, a daily or a
+    practice holds one, and gives it its ``hooks``)."""
+
+    def __init__(
+        self,
+        key: str,
+        hooks: PlaceHooks,
+        *,
+        own_game: str,
+        keep_events: int,
+        version_base: int = 0,
+        dealer: Dealer | None = None,
+    ) -> None:
         self.key = key  # room id, daily:<date> or practice:<player>: what records, tickets name
+        self.hooks = hooks
+        self.dealer = dealer
+        self.own_game = own_game  # refusal of a command naming another seat
         self.members = Members()
         self.log = EventLog(keep_events, base=version_base)
         self.skipped: list[str] = []  # logged actions a restore could not replay
 
-    # ------------------------------------------------------------------ hooks
-    def advance(self, now: float, out: list[Output]) -> None:
-        """Let the clock act (countdowns, time limits, grace periods) before anything else."""
-
-    def racer_for(self, member: Member) -> Racer:
-        """The game ``member``'s game commands play, still going; RaceError otherwise."""
-        raise NotImplementedError
-
-    def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
-        """The game a search was asked for, if it is still the current one."""
-        raise NotImplementedError
-
-    def after_change(
-        self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
-    ) -> None:
-        """Events after a racer's game changed (progress, views, the end of a game)."""
-
-    def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
-        """A hint was given: the board is as it was, the racer's numbers are not (help makes a
-        result assisted, ranked after the clean ones)."""
-
-    def answer_fields(self, racer: Racer) -> Message:
-        """What every answer to a game command carries."""
-        return {"view": racer.view(), "status": racer.status, "elapsed": racer.last_elapsed}
-
-    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
-        """A connection closed: the member stays (their game, their seq answers)."""
+    # ------------------------------------------------------------------ connections
+    def disconnect(self, conn: ConnId, now: float) -> Member | None:
+        """A connection closed: the member stays (their game, their seq answers). The member
+        if it was their last connection."""
         member = self.members.detach(conn)
-        if member is not None and not member.conns:
-            self.members.went_away(member, now)
-        return []
-
-    def dealt(
-        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
-    ) -> Message:
-        """The deal search of a start command ended (rooms only)."""
-        raise stale()
+        if member is None or member.conns:
+            return None
+        self.members.went_away(member, now)
+        return member
 
     # ------------------------------------------------------------------ events
     def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
@@ -162,16 +152,17 @@ class Place:
         return welcome
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float, run: Runner) -> list[Output]:
+    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
         """One checked command from ``conn``: exactly one answer (now, or when its search
         ends), plus its effects."""
         out: list[Output] = []
-        self.advance(now, out)
+        self.hooks.advance(now, out)
         member = self.members.by_conn.get(conn)
         if member is None:
             out.append(Send((conn,), refused(command.seq, "not-authenticated", "Say hello first")))
             return out
         found = member  # for the closure: mypy does not carry the narrowing into it
+        run = self.hooks.run
 
         def apply(effects: list[Output]) -> Message | None:
             if isinstance(command, Ping):
@@ -187,7 +178,8 @@ class Place:
         """A game command on the sender's own game (None: answered when its search ends)."""
         if command.seat is not None and command.seat != member.id:
             raise RaceError("not-your-seat", self.own_game)
-        racer = self.racer_for(member)
+        hooks = self.hooks
+        racer = hooks.racer_for(member)
         if isinstance(command, Hint | Auto):
             if isinstance(command, Hint):
                 racer.check_hints()
@@ -203,9 +195,9 @@ class Place:
         logged = racer.apply(command.action, racer.elapsed(now))
         out.append(Persist(racer.record(command.seq, logged)))
         out.extend(self.drop_search(racer, member))
-        self.after_change(racer, now, out, exclude=conn)
+        hooks.after_change(racer, now, out, exclude=conn)
         played: Message = {"move": logged} if isinstance(command, Move | Deal) else {}
-        return {**played, **self.answer_fields(racer)}
+        return {**played, **hooks.answer_fields(racer)}
 
     def drop_search(self, racer: Racer, member: Member) -> list[Output]:
         """The racer's game changed: a search still running for it no longer applies."""
@@ -227,7 +219,7 @@ class Place:
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         """A search's answer: answer the command that asked for it, exactly once."""
         out: list[Output] = []
-        self.advance(now, out)
+        self.hooks.advance(now, out)
         ticket = answer.ticket
         member = self.members.get(ticket.player)
         if member is None or ticket.seq not in member.seqs.pending:
@@ -240,11 +232,9 @@ class Place:
         out.extend(
             answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, apply)
         )
-        self.after_search(out)
+        if self.dealer is not None:
+            self.dealer.after_search(out)
         return out
-
-    def after_search(self, out: list[Output]) -> None:
-        """After a search's answer was given (a room's deal search tells the room it ended)."""
 
     def _search_result(
         self, member: Member, answer: SearchAnswer, now: float, out: list[Output]
@@ -252,8 +242,11 @@ class Place:
         ticket = answer.ticket
         if isinstance(answer, DealFound) or ticket.command == "start":
             assert isinstance(answer, DealFound | SearchFailed)
-            return self.dealt(member, answer, now, out)
-        racer = self.racer_by_ticket(ticket)
+            if self.dealer is None:  # only a room's start searches a deal
+                raise stale()
+            return self.dealer.dealt(member, answer, now, out)
+        hooks = self.hooks
+        racer = hooks.racer_by_ticket(ticket)
         if racer is None or racer.search != ticket:
             raise stale()
         racer.search = None
@@ -263,9 +256,9 @@ class Place:
         if isinstance(answer, HintsFound):
             racer.apply(HINT, racer.elapsed(now))
             out.append(Persist(racer.record(ticket.seq, HINT)))
-            self.help_used(racer, now, out)
+            hooks.help_used(racer, now, out)
             hints = [{"move": move, "winnable": winnable} for move, winnable in answer.hints]
-            return {"hints": hints, **self.answer_fields(racer)}
+            return {"hints": hints, **hooks.answer_fields(racer)}
         assert isinstance(answer, AutoFound)
         if answer.verdict == "lost":
             # Auto never gives a game up: the player is asked, and gives up or plays on. The
@@ -273,12 +266,12 @@ class Place:
             # logged as one whatever the hints setting (Auto, which gave it, was allowed).
             racer.apply(HINT, racer.elapsed(now), replayed=True)
             out.append(Persist(racer.record(ticket.seq, HINT)))
-            self.help_used(racer, now, out)
-            return {"auto": None, "verdict": "lost", **self.answer_fields(racer)}
+            hooks.help_used(racer, now, out)
+            return {"auto": None, "verdict": "lost", **hooks.answer_fields(racer)}
         if answer.verdict != "won" or answer.move is None:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(answer.move, racer.elapsed(now))
         racer.autos += 1
         out.append(Persist(racer.record(ticket.seq, logged, auto=True)))
-        self.after_change(racer, now, out, exclude=None)
-        return {"auto": logged, "verdict": "won", "move": logged, **self.answer_fields(racer)}
+        hooks.after_change(racer, now, out, exclude=None)
+        return {"auto": logged, "verdict": "won", "move": logged, **hooks.answer_fields(racer)}

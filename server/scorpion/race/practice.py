@@ -1,7 +1,7 @@
 """Practice: a player's own games, one after another, never ranked (docs/protocol.md, section 8).
 
-A :class:`Practice` is a :class:`~.place.Place` of one member: the player, on every
-tab they open. There is no lobby, countdown, race clock, ranking or event for
+A :class:`Practice` is a place (:class:`~.place.AnyPlace`) of one member: the player, on
+every tab they open. There is no lobby, countdown, race clock, ranking or event for
 anyone else. The player deals with ``new-deal`` (any preset), then plays through
 the shared game path with undo, hints and Auto always allowed. A finished game
 is a :class:`~.records.GameResult` like any other (unranked), so it counts in the
@@ -26,22 +26,20 @@ from scorpion.engine import PRESETS, Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
 from .errors import RaceError
-from .members import Member
+from .members import Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send
-from .place import Place, replay_action
+from .place import PlaceCore, game_answer, replay_action
 from .players import Player
 from .protocol import practice_key
 from .racer import Racer
 from .records import ActionRecord, PracticeDealt
-from .searches import SearchTicket
+from .searches import SearchAnswer, SearchTicket
 
 PRACTICE_PRESET: Final = "classic"  # the first deal's preset when new-deal names none
 
 
-class Practice(Place):
+class Practice:
     """One player's practice: the game in hand, dealt and played on demand."""
-
-    own_game = "You can only play your own practice game"
 
     def __init__(
         self,
@@ -51,11 +49,28 @@ class Practice(Place):
         keep_events: int = 10,
         version_base: int = 0,
     ) -> None:
-        key = practice_key(player.id)
-        super().__init__(key, keep_events=keep_events, version_base=version_base)
+        self.core = PlaceCore(
+            practice_key(player.id),
+            self,
+            own_game="You can only play your own practice game",
+            keep_events=keep_events,
+            version_base=version_base,
+        )
         self.player = player
         self.deal_source = deal_source
         self.current: Racer | None = None
+
+    @property
+    def key(self) -> str:
+        return self.core.key
+
+    @property
+    def members(self) -> Members:
+        return self.core.members
+
+    @property
+    def skipped(self) -> list[str]:
+        return self.core.skipped
 
     @property
     def playing(self) -> bool:
@@ -89,7 +104,7 @@ class Practice(Place):
         member.role = "player"
         self.members.attach(conn, member)
         game = self.current
-        welcome = self.welcome(
+        welcome = self.core.welcome(
             {"practice": True},
             member,
             last_version,
@@ -100,14 +115,34 @@ class Practice(Place):
         )
         return [Send((conn,), welcome)]
 
+    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
+        """A connection closed: the game in hand stays (resumed on the next hello)."""
+        self.core.disconnect(conn, now)
+        return []
+
     # ------------------------------------------------------------------ commands
+    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
+        return self.core.handle(conn, command, now)
+
+    def search_wanted(self, ticket: SearchTicket) -> bool:
+        return self.core.search_wanted(ticket)
+
+    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+        return self.core.searched(answer, now)
+
+    def advance(self, now: float, out: list[Output]) -> None:
+        """A practice has no clock of its own."""
+
+    def next_deadline(self) -> float | None:
+        return None  # see advance()
+
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> Message | None:
         """Apply one command of the player (ping is answered before it gets here)."""
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
-                return self.play(member, conn, command, now, out)
+                return self.core.play(member, conn, command, now, out)
             case NewDeal(preset=preset):
                 return self.new_deal(member, conn, preset, now, out)
         raise RaceError("not-allowed", f"There is no {command.name} in practice")
@@ -125,7 +160,10 @@ class Practice(Place):
         return game if game is not None and game.round == ticket.round else None
 
     def answer_fields(self, racer: Racer) -> Message:
-        return {**super().answer_fields(racer), "game": racer.round}
+        return {**game_answer(racer), "game": racer.round}
+
+    def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
+        """Nobody else watches a practice: the answer carries the hint."""
 
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
@@ -147,7 +185,7 @@ class Practice(Place):
             known = ", ".join(PRESETS)
             raise RaceError("bad-field", f"Unknown preset {preset!r} (known: {known})")
         if old is not None and old.playing:
-            out.extend(self.drop_search(old, member))
+            out.extend(self.core.drop_search(old, member))
             if old.game.log:  # a game begun and dropped counts as given up
                 logged = old.apply("give-up", old.elapsed(now))
                 out.append(Persist(old.record(0, logged)))
@@ -186,4 +224,4 @@ class Practice(Place):
         for action in actions:
             skipped = replay_action(member, game, action)
             if skipped:
-                self.skipped.append(skipped)
+                self.core.skipped.append(skipped)

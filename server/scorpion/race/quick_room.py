@@ -1,10 +1,11 @@
 """A quick race's room: strangers the queue matched, under fair rules, starting by itself.
 
 The matched players are seated and ready as they arrive (nobody presses Start: no stranger
-is anyone's host); the race is dealt as soon as all of them are here, or when
-:data:`ARRIVAL` seconds have passed with at least ``MIN_RACERS`` here. Fewer than that by
-then and the room is void: the players are told to wait in the queue again. The deal is a
-winnable one where the solver can prove one (the "winnable deals only" search).
+is anyone's host: :meth:`.room.Room.seat_matched`); the race is dealt as soon as all of
+them are here, or when :data:`ARRIVAL` seconds have passed with at least ``MIN_RACERS``
+here (:meth:`.room_start.RoundStart.quick_start`). Fewer than that by then and the room is
+void: the players are told to wait in the queue again. The deal is a winnable one where
+the solver can prove one (the "winnable deals only" search).
 
 >>> quick_settings("classic").to_dict()["undo"], quick_settings("classic").hints
 ('fair', False)
@@ -15,16 +16,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from .members import Member
-from .outputs import Output
 from .quick import MIN_RACERS, ROOM_SIZE
-from .searches import DealFound, DealSearch, SearchAnswer, SearchTicket
 from .settings import RoomSettings
-
-if TYPE_CHECKING:  # the room imports this module
-    from .room import Room
 
 ARRIVAL: Final = 20.0  # seconds the matched players have to come into the room
 QUICK_START: Final = "quick-start"  # the search ticket's command of a quick race's deal
@@ -67,47 +62,3 @@ class QuickSeats:
         if now < self.start_by:
             return False
         return True if here >= MIN_RACERS else None
-
-
-def quick_seat(room: Room, member: Member) -> bool:
-    """Seat a matched player as they arrive, ready (a quick race has no Start button)."""
-    quick = room.quick
-    if quick is None or room.phase != "lobby" or member.id not in quick.players:
-        return False
-    if member.role == "player":
-        return False
-    member.role, member.ready = "player", True
-    return True
-
-
-def quick_start(room: Room, now: float, out: list[Output]) -> None:
-    """Deal a quick race when its players are here (or the arrival time is up)."""
-    quick = room.quick
-    if quick is None or room.phase != "lobby" or room.dealing is not None:
-        return
-    here = [m for m in room.members.players() if m.ready]
-    due = quick.due(len(here), now)
-    if due is False:
-        return
-    if due is None:  # too few came: the room is void, its players queue again
-        room.quick = None
-        room.emit(out, {"event": "quick-void", "round": room.round})
-        return
-    room.dealing = SearchTicket(room.id, room.round, room.host, 0, QUICK_START)
-    out.append(DealSearch(room.dealing, room.settings.preset, room.config.deal_source()))
-
-
-def quick_dealt(room: Room, answer: SearchAnswer, now: float) -> list[Output]:
-    """The quick race's deal search answered: deal it to the racers here."""
-    out: list[Output] = []
-    if room.dealing != answer.ticket or room.closed:
-        return out
-    room.dealing, room.quick = None, None
-    racers = [m for m in room.members.players() if m.ready]
-    if not racers:
-        return out
-    if isinstance(answer, DealFound):
-        room.start_round(answer.deal, answer.verified, racers, now, out)
-    else:  # no worker could search: an unverified deal, as a room's Start does
-        room.start_round(room.config.deal_source(), False, racers, now, out)
-    return out

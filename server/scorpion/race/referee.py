@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
-from functools import partial
 
-from . import room_commands
 from .commands import parse_command, parse_hello
 from .config import RoomConfig
 from .daily import Daily, check_date, daily_seed, utc_date
 from .disclosure import live_numbers
 from .errors import RaceError
 from .outputs import Close, ConnId, Message, Output, Send, refused
-from .place import Runner
+from .place_hooks import AnyPlace
 from .players import Player
 from .practice import Practice
 from .protocol import (
@@ -37,8 +35,6 @@ from .recovery import Logs, restore_room
 from .room import Room
 from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
-
-AnyPlace = Room | Daily | Practice
 
 
 def unverified_daily(date: str, seed: int) -> tuple[int, bool]:
@@ -256,15 +252,9 @@ class Referee:
             return [Send((conn,), refused(exc.seq, exc.code, exc.message))]
         if place is None:
             return [Send((conn,), refused(command.seq, "not-authenticated", "Say hello first"))]
-        out = place.handle(conn, command, now, self._runner(place))
+        out = place.handle(conn, command, now)
         self._touch(place)
         return out
-
-    @staticmethod
-    def _runner(place: AnyPlace) -> Runner:
-        if isinstance(place, Room):
-            return partial(room_commands.run, place)
-        return place.run
 
     # ------------------------------------------------------------------ searches
     def _place_of(self, ticket: SearchTicket) -> AnyPlace | None:
@@ -304,8 +294,8 @@ class Referee:
     # entries dropped lazily: next_deadline() runs after every batch, so it must not visit
     # every place. A daily's deadline is its next ``playing`` event.
     def _touch(self, place: AnyPlace | None) -> None:
-        if place is None or isinstance(place, Practice):
-            return  # a practice has no clock of its own
+        if place is None:
+            return
         if isinstance(place, Room) and place.closed:
             self.rooms.pop(place.id, None)
             self._deadlines.pop(place.id, None)
@@ -378,7 +368,9 @@ class Referee:
                 practice.restore(dealt, logs.practice_actions(dealt))
             except (ValueError, KeyError) as exc:
                 self.restore_errors.append(f"practice {dealt.player}: {exc!r}")
-        for place in [*self.rooms.values(), *self.dailies.values(), *self.practices.values()]:
+        places: list[AnyPlace] = [*self.rooms.values(), *self.dailies.values()]
+        places.extend(self.practices.values())
+        for place in places:
             self.restore_errors.extend(place.skipped)
             place.skipped.clear()
         for daily in self.dailies.values():

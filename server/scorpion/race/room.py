@@ -7,35 +7,53 @@ Sans-I/O: every method takes ``now`` (server time, seconds) and returns outputs
 
 from __future__ import annotations
 
-from typing import Final
-
 from scorpion.engine import Game
 
+from .commands import (
+    Auto,
+    Command,
+    Deal,
+    Follow,
+    GiveUp,
+    HandHost,
+    Hint,
+    Join,
+    Kick,
+    League,
+    Leave,
+    List,
+    Lock,
+    Move,
+    Rating,
+    Ready,
+    Rematch,
+    Report,
+    Start,
+    Undo,
+)
 from .config import RoomConfig
 from .errors import RaceError
-from .members import EVERYONE, Member
+from .events import EventLog
+from .members import EVERYONE, Member, Members
 from .outputs import ConnId, Message, Output, Persist, Send
+from .place import PlaceCore, game_answer
 from .players import Player
-from .quick_room import QUICK_START, QuickSeats, quick_dealt, quick_seat, quick_start
+from .quick_room import QUICK_START, QuickSeats
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
+from .room_commands import RoomCommands
 from .room_feed import RoomFeed
-from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
-from .seqs import answer_pending
+from .room_host import LEAGUE, LIST, LOCK, RATING, HostControls
+from .room_snapshot import snapshot, timeline
+from .room_snapshot import summary as room_summary
+from .room_start import COUNTDOWN, RoundStart
+from .searches import SearchAnswer, SearchTicket
 from .settings import RoomSettings
-from .states import RACING
-
-COUNTDOWN: Final = 3.0
-# Why a winnable-only room's deal is unverified: said in its countdown, never silent.
-NOT_PROVED: Final = (
-    "No deal was proved winnable within the search's budget: this deal is unverified"
-)
-NOT_IN_TIME: Final = "No proof found in time: this deal is unverified"
-NOT_SEARCHED: Final = "The server was too busy to search: this deal is unverified"
+from .states import RACING, Phase
 
 
-class Room(RoomFeed):
+class Room:
     """One room. Build it with :meth:`open` (new) or ``recovery.restore_room`` (from records)."""
 
     def __init__(
@@ -49,12 +67,18 @@ class Room(RoomFeed):
         version_base: int = 0,
         quick: QuickSeats | None = None,
     ) -> None:
-        super().__init__(
+        self.starter = RoundStart(self)  # Start, a winnable deal's search, the countdown
+        self.core = PlaceCore(
             room_id,
+            self,
+            own_game="You can only play on your own seat",
             keep_events=config.keep_events,
             version_base=version_base,
-            progress_interval=config.progress_interval,
+            dealer=self.starter,
         )
+        self.feed = RoomFeed(self, self.core, config.progress_interval)
+        self.commands = RoomCommands(self)  # seats and rounds
+        self.host_controls = HostControls(self)
         self.id = room_id
         self.creator = creator
         self.host = creator.id  # who may start, remove, lock and hand over (host controls)
@@ -65,7 +89,7 @@ class Room(RoomFeed):
         self.settings = settings
         self.created_at = created_at
         self.config = config
-        self.phase = "lobby"
+        self.phase: Phase = "lobby"
         self.round = 0
         self.deal: int | None = None
         self.verified = False  # the deal was checked winnable by the solver
@@ -83,6 +107,27 @@ class Room(RoomFeed):
         self.quick = quick  # a quick race's matched players, until its first round starts
         self.quick_race = quick is not None  # strangers matched by the queue: nobody hosts
         self.ratings: dict[str, Message] | None = None  # the round's rating changes, by player
+
+    @property
+    def key(self) -> str:
+        return self.core.key
+
+    @property
+    def members(self) -> Members:
+        return self.core.members
+
+    @property
+    def log(self) -> EventLog:
+        return self.core.log
+
+    @property
+    def skipped(self) -> list[str]:
+        return self.core.skipped
+
+    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+        """A room event to everyone here (``exclude``: but that connection), after the
+        progress made before it."""
+        self.feed.emit(out, event, exclude)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -139,7 +184,7 @@ class Room(RoomFeed):
             )
             for pid, name in started.players
         }
-        self.hidden.sync(self.racers)  # the last round's boards hide nothing any more
+        self.feed.hidden.sync(self.racers)  # the last round's boards hide nothing any more
 
     # ------------------------------------------------------------------ the game path
     def racer_for(self, member: Member) -> Racer:
@@ -160,82 +205,66 @@ class Room(RoomFeed):
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
-        self.progress(out, racer, now)
-        self.send_view(out, racer, exclude=exclude, followers=False)
+        self.feed.progress(out, racer, now)
+        self.feed.send_view(out, racer, exclude=exclude, followers=False)
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
     def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
-        self.progress(out, racer, now)
+        self.feed.progress(out, racer, now)
+
+    def answer_fields(self, racer: Racer) -> Message:
+        return game_answer(racer)
+
+    # ------------------------------------------------------------------ commands
+    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
+        """One checked command from ``conn`` (see :meth:`PlaceCore.handle`)."""
+        return self.core.handle(conn, command, now)
+
+    def run(
+        self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
+    ) -> Message | None:
+        """Apply one command of ``member`` (ping is answered before it gets here)."""
+        seats, host = self.commands, self.host_controls
+        match command:
+            case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
+                return self.core.play(member, conn, command, now, out)
+            case Join(role=role):
+                return seats.join(member, role, out)
+            case Leave():
+                return seats.leave(member, now, out)
+            case Ready(ready=ready):
+                return seats.set_ready(member, ready, out)
+            case Start(seq=seq):
+                return seats.start(member, seq, now, out)
+            case Follow(player=player):
+                return seats.follow(member, player)
+            case Rematch(round=round_):
+                return seats.rematch(member, round_, now, out)
+            case Kick(player=player):
+                return host.kick(member, player, now, out)
+            case Lock(locked=locked):
+                return host.switch(member, LOCK, locked, now, out)
+            case List(listed=listed):
+                return host.switch(member, LIST, listed, now, out)
+            case Rating(rated=rated):
+                return host.switch(member, RATING, rated, now, out)
+            case League(league=league):
+                return host.switch(member, LEAGUE, league, now, out)
+            case HandHost(player=player):
+                return host.hand_host(member, player, now, out)
+            case Report(player=player, reason=reason):
+                return host.report(member, player, reason, now, out)
+        raise RaceError("not-allowed", f"There is no {command.name} in a room")
 
     # ------------------------------------------------------------------ snapshot
     def state(self, now: float) -> Message:
-        """The public snapshot (docs/protocol.md section 5): numbers only, no cards."""
-        players: list[Message] = []
-        racing = bool(self.racers) and self.phase != "lobby"
-        for member in self.members.players():
-            if racing and member.id in self.racers:
-                continue
-            players.append(
-                {
-                    "id": member.id,
-                    "name": member.player.name,
-                    "ready": member.ready,
-                    "connected": member.connected,
-                    "status": None,
-                }
-            )
-        if racing:
-            self.hidden.sync(self.racers)
-            ranks = self.shown_ranks()  # numbers and ranks as others see them (observed.py)
-            for pid, racer in self.racers.items():
-                seat = self.members.get(pid)
-                entry: Message = {
-                    "id": pid,
-                    "name": racer.player.name,
-                    "ready": True,
-                    "connected": bool(seat and seat.connected),
-                }
-                entry.update(self.shown(racer))
-                entry["rank"] = ranks[pid]
-                del entry["player"]
-                players.append(entry)
-        return {
-            "room": self.id,
-            "creator": self.creator.id,
-            "host": self.host,
-            "locked": self.locked,
-            "listed": self.listed,
-            "quick_race": self.quick_race,  # strangers the queue matched (no host controls)
-            "quick": None if self.quick is None else self.quick.to_dict(),  # until dealt
-            "settings": self.settings.public(),
-            "phase": self.phase,
-            "round": self.round,
-            "countdown_at": self.countdown_at,
-            "started_at": self.started_at,
-            "ends_at": self.ends_at,
-            "players": players,
-            "spectators": [
-                {"id": m.id, "name": m.player.name, "following": m.following}
-                for m in self.members.spectators()
-            ],
-            "results": self.results,
-            "ratings": self.ratings if self.phase == "results" else None,
-            "timeline": self._timeline() if self.phase == "results" else None,
-            # A string: deal numbers go up to 2**64-1, beyond JavaScript's exact integers.
-            "deal": str(self.deal) if self.phase == "results" else None,
-            "dealing_until": self.dealing_until,  # a winnable deal is being searched
-            "now": now,
-        }
-
-    def _timeline(self) -> dict[str, object]:
-        return {pid: [list(p) for p in r.timeline] for pid, r in self.racers.items()}
+        """The public snapshot (:func:`~.room_snapshot.snapshot`)."""
+        return snapshot(self, now)
 
     def summary(self, now: float) -> Message:
         """For the HTTP room summary: the snapshot without the spectators' follows."""
-        data = self.state(now)
-        data["spectators"] = len(self.members.spectators())
-        return data
+        return room_summary(self, now)
 
     # ------------------------------------------------------------------ connections
     def connect(
@@ -245,12 +274,12 @@ class Room(RoomFeed):
         out: list[Output] = []
         self.advance(now, out)
         # What waits goes to those already here; the newcomer's welcome holds it.
-        self._announce_progress(out, None)
+        self.feed.announce_progress(out, None)
         member, new = self.members.ensure(player)
         was_away = member.away_since is not None
         self.members.attach(conn, member)
         self.idle_since = None
-        if self._quick_seat(member):  # a matched player arrives: seated and ready
+        if self.seat_matched(member):  # a matched player arrives: seated and ready
             # Not to the newcomer: their welcome's snapshot holds the seat (sent after this).
             joined: Message = {"event": "joined", "player": player.to_dict(), "role": "player"}
             self.emit(out, joined, exclude=conn)
@@ -267,26 +296,25 @@ class Room(RoomFeed):
             )
         racer = self.racers.get(player.id)
         watched = racer or (self.racers.get(member.following) if member.following else None)
-        welcome = self.welcome(
+        welcome = self.core.welcome(
             {"room": self.id},
             member,
             last_version,
             now,
             status=racer.status if racer else None,
             state=self.state(now),
-            view=self.board(watched, player.id),
+            view=self.feed.board(watched, player.id),
         )
         out.append(Send((conn,), welcome))
-        self._quick_start(now, out)  # the last matched player is here: deal
+        self.starter.quick_start(now, out)  # the last matched player is here: deal
         return out
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
         """A connection closed: a player keeps the seat for the grace period."""
         out: list[Output] = []
-        member = self.members.detach(conn)
-        if member is None or member.conns:
+        member = self.core.disconnect(conn, now)
+        if member is None:
             return out
-        self.members.went_away(member, now)
         racer = self.racers.get(member.id)
         if member.role == "player" or (racer and racer.playing):
             self.emit(
@@ -306,7 +334,7 @@ class Room(RoomFeed):
     def next_deadline(self) -> float | None:
         """The earliest time :meth:`tick` has something to do."""
         times: list[float] = []
-        announce = self.progress_batch.deadline()
+        announce = self.feed.progress_batch.deadline()
         if announce is not None:
             times.append(announce)
         if self.phase == "countdown" and self.started_at is not None:
@@ -335,11 +363,11 @@ class Room(RoomFeed):
         if self.closed:
             return
         self.members.forget_answers_of_away(now)
-        if self.progress_batch.due(now):
-            self._announce_progress(out, now)
+        if self.feed.progress_batch.due(now):
+            self.feed.announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
-            self._deal_unverified(now, out)
-        self._quick_start(now, out)
+            self.starter.deal_unverified(now, out)
+        self.starter.quick_start(now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -347,7 +375,7 @@ class Room(RoomFeed):
             for racer in self.racers.values():
                 if racer.playing:
                     racer.stop("timed-out", round(self.ends_at - racer.started_at, 3) or limit)
-                    self.progress(out, racer, now)
+                    self.feed.progress(out, racer, now)
             self.finish_round(now, out)
         for member in list(self.members.by_id.values()):
             if member.away_since is not None and now >= member.away_since + self.config.grace:
@@ -370,7 +398,7 @@ class Room(RoomFeed):
             racer.stop("left", racer.elapsed(now))
             # Seq 0: no command asked for it; replayed by restore like any action.
             out.append(Persist(racer.record(0, "left")))
-            self.progress(out, racer, now)
+            self.feed.progress(out, racer, now)
         seated = member.role == "player"
         self.members.remove(member)
         for other in self.members.by_id.values():
@@ -396,14 +424,14 @@ class Room(RoomFeed):
         )
         # Every racer's numbers on the fresh deal (cards already in order count), as a
         # newcomer's snapshot has them: the progress events after it carry only changes.
-        racers = self.racers.values()
+        racers, feed = self.racers.values(), self.feed
         self.emit(
             out,
-            {"event": "progress", "players": [self.shown(r) for r in racers],
-             "ranks": self.shown_ranks()},
+            {"event": "progress", "players": [feed.shown(r) for r in racers],
+             "ranks": feed.shown_ranks()},
         )  # fmt: skip
         for racer in racers:
-            self.send_view(out, racer, None)
+            feed.send_view(out, racer, None)
 
     def finish_round(self, now: float, out: list[Output]) -> None:
         if self.phase != "racing":
@@ -423,29 +451,33 @@ class Room(RoomFeed):
                 "verified": self.verified,  # the solver proved the deal winnable
                 "preset": self.settings.preset,
                 "ranking": self.results,
-                "timeline": self._timeline(),
+                "timeline": timeline(self),
             },
         )
         if not self.members.by_conn:
             self.idle_since = now
 
     # ------------------------------------------------------------------ a quick race
-    # (quick_room.py: a matched player seated on arrival, the start by itself, its deal)
-    def _quick_seat(self, member: Member) -> bool:
-        return quick_seat(self, member)
-
-    def _quick_start(self, now: float, out: list[Output]) -> None:
-        quick_start(self, now, out)
+    # (quick_room.py; its start by itself and its deal: RoundStart.quick_start, quick_dealt)
+    def seat_matched(self, member: Member) -> bool:
+        """Seat a matched player as they arrive, ready (a quick race has no Start button)."""
+        quick = self.quick
+        if quick is None or self.phase != "lobby" or member.id not in quick.players:
+            return False
+        if member.role == "player":
+            return False
+        member.role, member.ready = "player", True
+        return True
 
     def search_wanted(self, ticket: SearchTicket) -> bool:
         if ticket.command == QUICK_START:
             return self.dealing == ticket
-        return super().search_wanted(ticket)
+        return self.core.search_wanted(ticket)
 
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         if answer.ticket.command != QUICK_START:
-            return super().searched(answer, now)
-        return quick_dealt(self, answer, now)
+            return self.core.searched(answer, now)
+        return self.starter.quick_dealt(answer, now)
 
     @property
     def rated(self) -> bool:
@@ -469,126 +501,3 @@ class Room(RoomFeed):
         self.ratings = ratings
         self.emit(out, {"event": "rated", "round": round_, "ratings": ratings})
         return out
-
-    # ------------------------------------------------------------------ starting
-    def check_start(self, member: Member) -> list[Member]:
-        """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
-        if self.quick is not None:
-            raise RaceError("not-allowed", "A quick race starts by itself when its racers come")
-        # The host starts; if the host has left the room, any seated player may.
-        if member.id != self.host and (
-            self.members.get(self.host) is not None or member.role != "player"
-        ):
-            raise RaceError("not-creator", "Only the room's host can start the race")
-        if self.phase != "lobby":
-            raise RaceError("already-started", "The race has already started")
-        if self.dealing is not None:
-            raise RaceError("busy", "The race is being dealt: a winnable deal is being searched")
-        racers = [m for m in self.members.players() if m.ready]
-        if not racers:
-            raise RaceError("nobody-ready", "Nobody is ready yet")
-        return racers
-
-    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
-        """The start command: deal and count down, or first search a winnable deal (then
-        the answer waits for :meth:`dealt`)."""
-        racers = self.check_start(member)
-        deal = self.settings.deal
-        stakes = self.settings.rated or self.settings.league  # never a deal someone chose
-        if isinstance(deal, int) and self.round == 0 and not stakes:
-            return self.start_round(deal, False, racers, now, out)
-        if deal == "winnable":  # the room is told, and waits (at most deal_wait seconds)
-            self.dealing = SearchTicket(self.id, self.round, member.id, seq, "start")
-            self.dealing_until = now + self.config.deal_wait
-            out.append(DealSearch(self.dealing, self.settings.preset, self.config.deal_source()))
-            self.emit(
-                out, {"event": "dealing", "round": self.round + 1, "until": self.dealing_until}
-            )
-            return None
-        return self.start_round(self.config.deal_source(), False, racers, now, out)
-
-    def dealt(
-        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
-    ) -> Message:
-        if self.dealing != found.ticket:
-            raise RaceError("stale", "The room changed before its deal was found: start again")
-        self.dealing = None
-        racers = self.check_start(member)  # the ready players may have changed meanwhile
-        if isinstance(found, SearchFailed):  # no worker searched it: an unverified deal
-            failed = NOT_IN_TIME if found.reason == "timed-out" else NOT_SEARCHED
-            return self.start_round(self.config.deal_source(), False, racers, now, out, failed)
-        unproved = None if found.verified else NOT_PROVED
-        return self.start_round(found.deal, found.verified, racers, now, out, unproved)
-
-    def _deal_unverified(self, now: float, out: list[Output]) -> None:
-        """The deal search took longer than ``deal_wait``: start on an unverified deal and
-        say so (its answer, when it comes, is dropped)."""
-        ticket = self.dealing
-        member = self.members.get(ticket.player) if ticket is not None else None
-        if ticket is not None and member is not None and ticket.seq in member.seqs.pending:
-            starter = member
-
-            def apply(effects: list[Output]) -> Message | None:
-                return self.dealt(starter, SearchFailed(ticket, "timed-out"), now, effects)
-
-            out.extend(answer_pending(tuple(member.conns), member.seqs, ticket.seq, "start", apply))
-        self.dealing = None  # answered, or nobody waits for it any more
-        self.dealing_over(out)
-
-    def after_search(self, out: list[Output]) -> None:
-        self.dealing_over(out)
-
-    def dealing_over(self, out: list[Output]) -> None:
-        """A deal search the room was told of ended without a countdown (the start was
-        refused: nobody ready any more): the room is told it is not searching now."""
-        if self.dealing is None and self.dealing_until is not None:
-            self.dealing_until = None
-            self.emit(out, {"event": "dealing", "round": self.round + 1, "until": None})
-
-    def start_round(
-        self,
-        deal: int,
-        verified: bool,
-        racers: list[Member],
-        now: float,
-        out: list[Output],
-        unverified: str | None = None,
-    ) -> Message:
-        """Seat ``racers`` (the ready players, from :meth:`check_start`; the others watch),
-        persist the round, count down. ``unverified``: why a winnable-only room's deal is not
-        proved, said in the countdown."""
-        self.dealing_until = None  # the countdown ends the search the room was told of
-        for racer in racers:
-            racer.following = None  # a racer watches no other board while racing
-        for other in self.members.players():
-            if not other.ready:
-                other.role = "spectator"
-                self.emit(
-                    out,
-                    {"event": "left", "player": other.id, "reason": "not-ready", "watching": True},
-                )
-        started = RoundStarted(
-            room=self.id,
-            round=self.round + 1,
-            deal=deal,
-            started_at=now + COUNTDOWN,
-            time_limit=float(self.settings.time_limit),
-            players=tuple((m.id, m.player.name) for m in racers),
-            verified=verified,
-        )
-        self.begin_round(started)
-        self.phase = "countdown"
-        out.append(Persist(started))
-        self.emit(
-            out,
-            {
-                "event": "countdown",
-                "round": self.round,
-                "starts_at": self.started_at,
-                "now": now,
-                "players": list(self.racers),
-                "verified": verified,  # the solver proved the deal winnable
-                "unverified": unverified,  # why a winnable-only room's deal is not proved
-            },
-        )
-        return {"round": self.round}

@@ -8,29 +8,38 @@ the racer gets a board masked (:mod:`.masking`) and numbers that add nothing to 
 (:mod:`.observed`): the numbers in ``progress`` events, the room's snapshot and the ranks
 are those everyone but the racer may see; the racer's exact ones are in her own view. Nobody
 gets a board during the countdown.
+
+A room holds its :class:`RoomFeed` (composition): the feed reads the room's racers and phase
+(:class:`FeedSource`) and sends through the room's :class:`~.place.PlaceCore`.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .masking import HiddenCards, face_up, mask_view
 from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Message, Output, Send
-from .place import Place
+from .place import PlaceCore
 from .progress_batch import ProgressBatch
 from .racer import Racer
 from .states import RACING, Phase
 
 
-class RoomFeed(Place):
-    """The progress and boards of a room's racers (``Room`` fills ``racers`` and ``phase``)."""
+class FeedSource(Protocol):
+    """What the feed reads of its room: the racers of the round, and its phase."""
 
     racers: dict[str, Racer]
     phase: Phase
 
-    def __init__(
-        self, key: str, *, keep_events: int, version_base: int, progress_interval: float
-    ) -> None:
-        super().__init__(key, keep_events=keep_events, version_base=version_base)
+
+class RoomFeed:
+    """The progress and boards of a room's racers."""
+
+    def __init__(self, room: FeedSource, core: PlaceCore, progress_interval: float) -> None:
+        self.room = room
+        self.core = core
+        self.members = core.members
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.progress_batch = ProgressBatch(progress_interval)
         # racer id -> (her progress entry, the hidden set's version, the entry others see)
@@ -41,11 +50,12 @@ class RoomFeed(Place):
         the deal during the countdown (a reconnect or a follow then would give a head
         start). Anyone but the racer gets it masked (see :mod:`.masking`), with the numbers
         others may see (see :mod:`.observed`)."""
-        if racer is None or self.phase == "countdown":
+        room = self.room
+        if racer is None or room.phase == "countdown":
             return None
         if viewer == racer.player.id:
             return racer.view()
-        self.hidden.sync(self.racers)
+        self.hidden.sync(room.racers)
         masked = mask_view(racer.game.view(), self.hidden.cards)
         shown = self.shown(racer)
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
@@ -56,7 +66,7 @@ class RoomFeed(Place):
         is over). Call after the hidden cards are synced; the same dict comes back until
         her game or the hidden cards change: treat it as read-only."""
         progress = racer.progress()
-        if self.phase not in RACING:
+        if self.room.phase not in RACING:
             return progress
         pid, version = racer.player.id, self.hidden.version
         cached = self._shown.get(pid)
@@ -68,7 +78,7 @@ class RoomFeed(Place):
 
     def shown_ranks(self) -> dict[str, int]:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
-        return shown_ranks(self.shown(r) for r in self.racers.values())
+        return shown_ranks(self.shown(r) for r in self.room.racers.values())
 
     def _view_message(self, racer: Racer, viewer: str | None) -> Message:
         return {
@@ -94,7 +104,7 @@ class RoomFeed(Place):
     ) -> None:
         """The racer's board to the racer's other tabs, and masked to its followers (unless
         ``followers`` is False: after a move they get it with the progress announcement)."""
-        if self.phase == "countdown":
+        if self.room.phase == "countdown":
             return  # see board()
         pid = racer.player.id
         own = self.members.get(pid)
@@ -117,31 +127,35 @@ class RoomFeed(Place):
         changed = self.hidden.sync_one_changes(racer.player.id, racer)
         others = [
             other
-            for other in self.racers.values()
+            for other in self.room.racers.values()
             if changed and other is not racer and not changed.isdisjoint(face_up(other.game))
         ]
         due = self.progress_batch.changed(racer.player.id, now)
         for other in others:
             self.progress_batch.changed(other.player.id, now)
         if due:
-            self._announce_progress(out, now)
-        elif self.phase != "countdown":
+            self.announce_progress(out, now)
+        elif self.room.phase != "countdown":
             for other in others:
                 self._send_followers(out, other)
 
-    def _announce_progress(self, out: list[Output], now: float | None) -> None:
-        changed = [self.racers[pid] for pid in self.progress_batch.take(now) if pid in self.racers]
+    def announce_progress(self, out: list[Output], now: float | None) -> None:
+        """What the batch holds goes out now (``now`` None: whether its interval is up or
+        not, before an event or a newcomer's welcome)."""
+        racers = self.room.racers
+        changed = [racers[pid] for pid in self.progress_batch.take(now) if pid in racers]
         if not changed:
             return
         # Every racer's live rank: the server ranks, the client only shows it.
         ranks = self.shown_ranks()
         players = [self.shown(r) for r in changed]
-        super().emit(out, {"event": "progress", "players": players, "ranks": ranks})
-        if self.phase != "countdown":  # followers get the boards with their numbers
+        self.core.emit(out, {"event": "progress", "players": players, "ranks": ranks})
+        if self.room.phase != "countdown":  # followers get the boards with their numbers
             for racer in changed:
                 self._send_followers(out, racer)
 
     def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
-        if self.progress_batch.waiting:  # progress made before this event goes out before it
-            self._announce_progress(out, None)
-        super().emit(out, event, exclude)
+        """A room event, after the progress made before it (which goes out first)."""
+        if self.progress_batch.waiting:
+            self.announce_progress(out, None)
+        self.core.emit(out, event, exclude)
