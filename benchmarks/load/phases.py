@@ -310,16 +310,26 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
                        "rate": args.daily_rate, "window": "daily"})
             for n, playing in shares
         ]  # fmt: skip
-        result = run(parts, {"daily": (0.0, seconds)}, server.usage)
-        # Each process's share of the day: the commands its sockets sent (a daily socket
-        # reaches its shard's owner through nginx), the forwarded ones, and its CPU.
+        split_over = server if isinstance(server, Deployment) and len(server.apps) > 1 else None
+        sockets: list[float] = []
+
+        def count_sockets(go: Any) -> None:
+            """Each process's daily sockets (every one a player of the day), mid-window."""
+            t0, t1 = go["windows"]["daily"]
+            time.sleep(max(0.0, (t0 + t1) / 2 - time.time()))
+            if split_over is not None:
+                sockets.extend(split_over.counter("scorpion_connections"))
+
+        result = run(parts, {"daily": (0.0, seconds)}, server.usage, during=count_sockets)
+        # Each process's share of the day: its players (sockets: a daily socket reaches its
+        # shard's owner through nginx), the commands they sent, the forwarded ones, its CPU.
         shares = ""
-        if isinstance(server, Deployment) and len(server.apps) > 1:
-            commands = server.counter("scorpion_commands_total")
-            forwarded = server.counter("scorpion_forwarded_commands_total")
+        if split_over is not None:
+            commands = split_over.counter("scorpion_commands_total")
+            forwarded = split_over.counter("scorpion_forwarded_commands_total")
             shares = (
-                f"; per process: commands {percents(commands)}, CPU {app_cpu(result)}, "
-                f"forwarded commands {sum(forwarded):.0f}"
+                f"; per process: players {percents(sockets)}, commands {percents(commands)}, "
+                f"CPU {app_cpu(result)}, forwarded commands {sum(forwarded):.0f}"
             )
     row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
                   "daily", players, True)  # fmt: skip
