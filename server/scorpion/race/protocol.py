@@ -3,8 +3,10 @@ section 7, lists the close codes).
 
 >>> daily_key("2026-12-01"), date_of(daily_key("2026-12-01")), date_of("k3J9xQ")
 ('daily:2026-12-01', '2026-12-01', None)
->>> shard_key("2026-12-01", 757), date_of("daily:2026-12-01:757"), shard_of_key("daily:2026-12-01:757")
-('daily:2026-12-01:757', '2026-12-01', 757)
+>>> shard_key("2026-12-01", 757), date_of("daily:2026-12-01:757")
+('daily:2026-12-01:757', '2026-12-01')
+>>> shard_of_key("daily:2026-12-01:757")
+757
 >>> shard_of_key("daily:2026-12-01"), shard_of_key("k3J9xQ")
 (None, None)
 >>> practice_key("p_81d2"), practice_player(practice_key("p_81d2")), practice_player("k3J9xQ")
