@@ -19,7 +19,8 @@ Phases (``--phases``, sizes by flags, every loop bounded in count and time):
 - idle: idle authenticated sockets (server memory per socket, against the echo's),
   paced play beside them;
 - reader: paced play beside spectators that never read (4 KB receive buffer);
-- daily: sockets on today's daily, a few playing at 1 move/s, the rest watching;
+- daily: sockets on today's daily, a few playing at 1 move/s, the rest watching (with
+  ``--daily-restart``, every app process restarted in turn meanwhile: benchmarks/load/rolling.py);
 - rates: paced real play at rising rates, on one server: the highest rate served with
   p99 under ``--p99-limit`` ms (25), the server CPU per acknowledged move there;
 - kill: paced play, ``kill -9`` halfway, restart on the same database; clients
@@ -93,6 +94,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--daily-players", type=int, default=100)
     parser.add_argument("--daily-rate", type=float, default=1.0, help="moves/s per player")
     parser.add_argument("--daily-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--daily-restart",
+        action="store_true",
+        help="daily: restart every app process in turn meanwhile (SIGTERM, start, ready, "
+        "settle; the window lengthened to hold it); the players reconnect by themselves",
+    )
+    parser.add_argument(
+        "--restart-settle",
+        type=float,
+        default=60.0,
+        help="daily restart: seconds after the last restart before reading forwarded sockets",
+    )
     parser.add_argument(
         "--postgres",
         metavar="URL",

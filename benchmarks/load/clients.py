@@ -82,6 +82,8 @@ class Conn:
         self.answers: list[Frame] = []  # applied answers, kept when asked (kill -9 check)
         self.keep_answers = False
         self.welcomed = False  # this socket got its welcome (a drop then starts a reconnect)
+        self.dropped_at: float | None = None  # wall clock of a drop not followed by an answer
+        self.back_after: list[float] = []  # seconds from each drop to the next applied answer
 
     async def open(
         self,
@@ -200,6 +202,8 @@ class Conn:
             welcomed, self.welcomed = self.welcomed, False
             if not self.closing:
                 self.record.dropped.append((self.group, self.ws.close_code or 0))
+                if self.dropped_at is None:
+                    self.dropped_at = time.time()
             waiting = [p.answer for p in self.pending.values()] + [f for _, f in self.waiters]
             for future in waiting:
                 if future is not None and not future.done():
@@ -222,6 +226,9 @@ class Conn:
                 pending.answer.set_result(frame)
             if self.keep_answers and kind == "applied":
                 self.answers.append({**frame, "sent": pending.kind})
+            if kind == "applied" and self.dropped_at is not None:  # moving again
+                self.back_after.append(time.time() - self.dropped_at)
+                self.dropped_at = None
         elif kind == "event":
             self.version = frame["v"]
             if frame["event"] == "start":

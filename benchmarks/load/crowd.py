@@ -20,6 +20,7 @@ from .clients import (
     new_room,
     sleep_until,
 )
+from .faults import check_records
 from .roles import Step, paced
 from .workers import Ready, role
 
@@ -100,6 +101,11 @@ async def daily(spec: dict[str, Any], record: Record, ready: Ready) -> None:
     go = await ready()
     t0, t1 = go["windows"][spec["window"]]
     watchers = conns[spec["players"] :]
+    drain = spec.get("drain", 3.0)
+    if spec.get("resume"):  # processes restart meanwhile: every socket reconnects by itself
+        for conn in conns:
+            conn.resume_until = t1 + drain
+            conn.keep_answers = conn in playing
 
     async def count_frames() -> int:
         await sleep_until(t0)
@@ -115,5 +121,13 @@ async def daily(spec: dict[str, Any], record: Record, ready: Ready) -> None:
         ),
     )
     record.extra.append({"watcher_frames": frames, "watchers": len(watchers)})
-    await answered(playing, t1 + 3.0)
+    await answered(playing, t1 + drain)
+    if spec.get("resume"):
+        # A player back: an applied answer after each close; not back: closed 5 s or more
+        # before the window's end and never answered again.
+        gone = [c for c in playing if c.dropped_at is not None and c.dropped_at < t1 - 5]
+        back_after = [s for conn in playing for s in conn.back_after]
+        record.extra.append({"back_after": back_after, "not_back": len(gone)})
+        async with httpx.AsyncClient(base_url=spec["http"], timeout=60) as http:
+            record.extra.append(await check_records(http, playing))
     await gather_bounded([conn.close() for conn in conns], 200)

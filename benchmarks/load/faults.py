@@ -82,6 +82,14 @@ async def check_records(http: httpx.AsyncClient, conns: list[Conn]) -> dict[str,
     }
 
 
+def same_place(game: dict[str, Any], conn: Conn) -> bool:
+    """The game (``GET /api/me/games``) is of the place the socket plays: its room, or its
+    day's daily."""
+    if "daily" in conn.hello:
+        return bool(game.get("daily") == conn.hello["daily"])
+    return bool(game["room"] == conn.welcome["room"])
+
+
 async def ended_game(http: httpx.AsyncClient, conn: Conn) -> dict[str, Any] | None:
     """The racer's game in its room once recorded as ended (None after 20 s). A server
     still restarting (a loaded machine) is asked again."""
@@ -95,7 +103,7 @@ async def ended_game(http: httpx.AsyncClient, conn: Conn) -> dict[str, Any] | No
             continue
         answer.raise_for_status()
         for game in answer.json()["games"]:
-            if game["room"] == conn.welcome["room"] and game["status"] != "playing":
+            if same_place(game, conn) and game["status"] != "playing":
                 return dict(game)
         await asyncio.sleep(0.2)
     return None

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import crowd, roles  # noqa: F401  (registers the roles)
 from .report import Row, measure
+from .rolling import Rolling
 from .servers import BENCHMARKS, Deployment, ServerProcess
 from .workers import Result, run
 
@@ -296,10 +297,18 @@ def per_socket(result: Result, count: int) -> float:
 
 
 def daily(args: argparse.Namespace, data: Path) -> list[Row]:
-    """Today's daily: a crowd of sockets, some playing at 1 move/s, the others watching."""
+    """Today's daily: a crowd of sockets, some playing at 1 move/s, the others watching;
+    with ``--daily-restart``, every app process restarted in turn meanwhile."""
     seconds = args.daily_seconds
     players, count = min(args.daily_players, args.daily_sockets), args.daily_sockets
     with ServerProcess.scorpion(data / "daily") as server:
+        split_over = server if isinstance(server, Deployment) and len(server.apps) > 1 else None
+        rolling = None
+        if args.daily_restart:
+            if split_over is None:
+                raise SystemExit("--daily-restart needs --processes 2 or more (and --redis)")
+            rolling = Rolling(split_over, settle=args.restart_settle)
+            seconds = max(seconds, rolling.window())
         # The players in client processes of their own: a watchers' process reads thousands
         # of frames at once every 2 s, which would delay the answers to players beside them
         # (the client's delay, not the server's).
@@ -307,19 +316,30 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
         shares += [(n, 0) for n in split(count - players, args.workers)]
         parts = [
             ("daily", {"url": server.ws_url, "http": server.url, "sockets": n, "players": playing,
-                       "rate": args.daily_rate, "window": "daily"})
+                       "rate": args.daily_rate, "window": "daily", "resume": rolling is not None,
+                       "drain": 10.0 if rolling else 3.0})
             for n, playing in shares
         ]  # fmt: skip
-        result = run(parts, {"daily": (0.0, seconds)}, server.usage)
-        # Each process's share of the day: the commands its sockets sent (a daily socket
-        # reaches its shard's owner through nginx), the forwarded ones, and its CPU.
+        sockets: list[float] = []
+
+        def count_sockets(go: Any) -> None:
+            """Each process's daily sockets (every one a player of the day), mid-window."""
+            t0, t1 = go["windows"]["daily"]
+            time.sleep(max(0.0, (t0 + t1) / 2 - time.time()))
+            if split_over is not None:
+                sockets.extend(split_over.counter("scorpion_connections"))
+
+        result = run(parts, {"daily": (0.0, seconds)}, server.usage,
+                     drain=10.0 if rolling else 5.0, during=rolling or count_sockets)  # fmt: skip
+        # Each process's share of the day: its players (sockets: a daily socket reaches its
+        # shard's owner through nginx), the commands they sent, the forwarded ones, its CPU.
         shares = ""
-        if isinstance(server, Deployment) and len(server.apps) > 1:
-            commands = server.counter("scorpion_commands_total")
-            forwarded = server.counter("scorpion_forwarded_commands_total")
+        if split_over is not None and rolling is None:
+            commands = split_over.counter("scorpion_commands_total")
+            forwarded = split_over.counter("scorpion_forwarded_commands_total")
             shares = (
-                f"; per process: commands {percents(commands)}, CPU {app_cpu(result)}, "
-                f"forwarded commands {sum(forwarded):.0f}"
+                f"; per process: players {percents(sockets)}, commands {percents(commands)}, "
+                f"CPU {app_cpu(result)}, forwarded commands {sum(forwarded):.0f}"
             )
     row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
                   "daily", players, True)  # fmt: skip
@@ -330,6 +350,10 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
         f"{watchers} watching: {frames / max(1, watchers) / seconds:.1f} frames per socket "
         f"per second; watchers dropped {dropped}{shares}"
     )
+    if rolling is not None:
+        row.server_cpu = None  # restarted processes: their CPU time starts again at 0
+        t0 = result.extra[-1]["go"]["windows"]["daily"][0]
+        row.note += "\n" + " " * 9 + rolling.note(t0, result.extra)
     return [row]
 
 

@@ -101,14 +101,18 @@ http {{
     uwsgi_temp_path {root}/uwsgi;
     scgi_temp_path {root}/scgi;
 {place_map}
-    upstream scorpion {{
+    upstream scorpion_race {{
         hash $scorpion_place consistent;
+{servers}
+    }}
+    upstream scorpion_daily {{
+        {daily_hash}
 {servers}
     }}
     server {{
         listen 127.0.0.1:{port};
         location /ws {{
-            proxy_pass http://scorpion;
+            proxy_pass http://$scorpion_upstream;
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection "upgrade";
@@ -117,7 +121,7 @@ http {{
             proxy_read_timeout 120s;
         }}
         location / {{
-            proxy_pass http://scorpion;
+            proxy_pass http://scorpion_race;
             proxy_http_version 1.1;
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
@@ -129,11 +133,23 @@ http {{
 
 
 def place_map() -> str:
-    """deploy/nginx.conf's map from a request to the place it is for (its hash key)."""
+    """deploy/nginx.conf's maps from a request to the place it is for (its hash key) and to
+    its upstream (a daily shard's sockets: scorpion_daily)."""
     conf = (REPOSITORY / "deploy" / "nginx.conf").read_text()
-    found = re.search(r"^map \$uri \$scorpion_place \{.*?^\}", conf, re.M | re.S)
-    assert found is not None, "deploy/nginx.conf lost its place map"
-    return textwrap.indent(found.group(0), "    ")
+    maps = [
+        re.search(rf"^map \$\w+ \${name} \{{.*?^\}}", conf, re.M | re.S)
+        for name in ("scorpion_place", "scorpion_upstream")
+    ]
+    assert all(maps), "deploy/nginx.conf lost its place or upstream map"
+    return "\n".join(textwrap.indent(m.group(0), "    ") for m in maps if m)
+
+
+def daily_hash() -> str:
+    """deploy/nginx.conf's hash of a daily shard's sockets (the upstream scorpion_daily)."""
+    conf = (REPOSITORY / "deploy" / "nginx.conf").read_text()
+    found = re.search(r"^upstream scorpion_daily \{.*?^\s*(hash [^;]*;)", conf, re.M | re.S)
+    assert found is not None, "deploy/nginx.conf lost its daily shards' upstream"
+    return found.group(1)
 
 
 class Nginx(Loopback, Foreground):
@@ -147,6 +163,7 @@ class Nginx(Loopback, Foreground):
         servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstream_ports)
         conf = NGINX_CONF.format(
             root=self.root, port=self.port, servers=servers, place_map=place_map(),
+            daily_hash=daily_hash(),
             connections=connections, files=connections + 100,
         )  # fmt: skip
         (self.root / "nginx.conf").write_text(conf)

@@ -73,10 +73,13 @@ def test_nginx_in_compose_re_resolves_every_app_replica(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     site = (tmp_path / "site.conf").read_text()
     assert site.startswith("resolver 127.0.0.11 valid=10s ipv6=off;\n")
-    upstream = setting(site, r"^upstream scorpion_race \{([^}]*)\}")
-    assert re.search(r"^\s*server app:8000 resolve;", upstream, re.M), upstream
-    assert re.search(r"^\s*zone scorpion_race \d+k;", upstream, re.M), upstream
-    assert "127.0.0.1:8000" not in upstream.split("#")[0]
+    # Both upstreams: places by the consistent hash, a daily shard's sockets by the plain one.
+    for name in ("scorpion_race", "scorpion_daily"):
+        upstream = setting(site, rf"^upstream {name} \{{([^}}]*)\}}")
+        assert re.search(r"^\s*server app:8000 resolve;", upstream, re.M), upstream
+        assert re.search(rf"^\s*zone {name} \d+k;", upstream, re.M), upstream
+        code = [line.split("#")[0] for line in upstream.splitlines()]
+        assert not any("127.0.0.1:8000" in line for line in code), upstream
     assert "worker_connections 45000;" in main.read_text()
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     tag = compose["services"]["nginx"]["image"].split(":")[1].split("-")[0]

@@ -8,7 +8,7 @@ import json
 
 from scorpion.race import GameResult, Player, Record, record_from_dict
 from scorpion.race.daily import RANKED_LIMIT, STALE_PARTS, TOP_LIVE, closes_at, utc_date
-from scorpion.race.protocol import player_daily_key, shard_of, shard_of_key
+from scorpion.race.protocol import player_daily_key, shard_numbers, shard_of, shard_of_key
 from scorpion.web.records import log_key
 
 from .harness import T0, Client, Harness
@@ -17,15 +17,17 @@ SHARDS = 2
 TODAY = utc_date(T0)
 # Players of both shards (shard_of is a stable hash: the same on every process and day).
 PLAYERS = [Player(f"p{i}", f"P{i}") for i in range(12)]
-ON = {s: [p for p in PLAYERS if shard_of(p.id, SHARDS) == s] for s in range(SHARDS)}
+NUMBERS = shard_numbers(SHARDS)  # the shards' numbers (chosen for the proxy), by index
+ON = {i: [p for p in PLAYERS if shard_of(p.id, SHARDS) == n] for i, n in enumerate(NUMBERS)}
 
 
 class Cluster:
-    """Two processes: ``held[s]`` is the harness owning shard ``s`` (the lease's holder)."""
+    """Two processes: ``held[n]`` is the harness owning shard number ``n`` (the lease's
+    holder)."""
 
     def __init__(self) -> None:
         self.a, self.b = Harness(daily_shards=SHARDS), Harness(daily_shards=SHARDS)
-        self.held = {0: self.a, 1: self.b}
+        self.held = {NUMBERS[0]: self.a, NUMBERS[1]: self.b}
 
     def connect(self, player: Player) -> Client:
         """What routing does: the socket reaches the owner of the player's shard."""
@@ -65,11 +67,11 @@ def test_a_shard_moving_to_another_process_keeps_one_ranked_attempt_per_player()
     c.advance(5)
     a.command("deal")
     # Shard 0 moves from A to B (a hand-back): A forgets it, B takes it from its log.
-    conns = c.a.referee.forget(f"daily:{TODAY}:0")
+    conns = c.a.referee.forget(f"daily:{TODAY}:{NUMBERS[0]}")
     assert conns == [a.conn]
     assert c.a.referee.dailies[TODAY].attempts == {}  # nothing of shard 0 left on A
-    c.b.feed(c.b.referee.restore(shard_log(c.records(), 0), c.b.now))
-    c.held[0] = c.b
+    c.b.feed(c.b.referee.restore(shard_log(c.records(), NUMBERS[0]), c.b.now))
+    c.held[NUMBERS[0]] = c.b
     back = c.connect(ada)  # on B now, with her attempt and its deal
     back.seq = 10  # the client's seqs go on (those answered are known from the log)
     state = back.inbox[0]["state"]

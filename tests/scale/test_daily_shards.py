@@ -10,7 +10,7 @@ import datetime as dt
 import asyncpg
 
 from scorpion.race.daily import daily_seed
-from scorpion.race.protocol import player_daily_key, shard_of_key
+from scorpion.race.protocol import player_daily_key, shard_numbers, shard_of_key
 from scorpion.web.config import DAILY_SHARDS
 from scorpion_dev.server import Api, Client, Replica, daily_url, metric
 
@@ -51,6 +51,17 @@ async def test_a_days_players_spread_over_the_processes(cluster: Cluster, api: A
     held = {player_daily_key(day, r.id, DAILY_SHARDS) for r in racers}
     assert set(leases) == held and all(shard_of_key(k) is not None for k in held)
     assert len(set(leases.values())) >= 2, leases  # the day is spread over processes
+    # nginx sent shard i to server i mod 3 (its plain hash of the numbers the app chose,
+    # race/protocol.py): each process holds one residue of the indexes, a different one
+    # each, so the day's shards (and players) split evenly.
+    index = {number: i for i, number in enumerate(shard_numbers(DAILY_SHARDS))}
+    residues: dict[int, set[int]] = {}
+    for key, node in leases.items():
+        shard = shard_of_key(key)
+        assert shard is not None
+        residues.setdefault(node, set()).add(index[shard] % len(cluster.servers))
+    assert all(len(r) == 1 for r in residues.values()), residues
+    assert len({min(r) for r in residues.values()}) == len(residues), residues
     # The day's page, from whichever process nginx picks, asks every shard's owner at once:
     # every move just acknowledged is counted, not one ``playing`` round later.
     live = (await api.call("GET", f"/api/daily/{day}")).json()

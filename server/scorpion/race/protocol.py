@@ -3,8 +3,10 @@ section 7, lists the close codes).
 
 >>> daily_key("2026-12-01"), date_of(daily_key("2026-12-01")), date_of("k3J9xQ")
 ('daily:2026-12-01', '2026-12-01', None)
->>> shard_key("2026-12-01", 3), date_of("daily:2026-12-01:3"), shard_of_key("daily:2026-12-01:3")
-('daily:2026-12-01:3', '2026-12-01', 3)
+>>> shard_key("2026-12-01", 757), date_of("daily:2026-12-01:757")
+('daily:2026-12-01:757', '2026-12-01')
+>>> shard_of_key("daily:2026-12-01:757")
+757
 >>> shard_of_key("daily:2026-12-01"), shard_of_key("k3J9xQ")
 (None, None)
 >>> practice_key("p_81d2"), practice_player(practice_key("p_81d2")), practice_player("k3J9xQ")
@@ -16,6 +18,7 @@ section 7, lists the close codes).
 from __future__ import annotations
 
 import hashlib
+import zlib
 from typing import Final
 
 # The protocol's version, sent in every welcome. Raise it with any change a browser already
@@ -52,22 +55,65 @@ def date_of(key: str) -> str | None:
 # A day's daily may be split in shards (docs/scaling.md, "A million daily players"): each
 # shard is a place of its own (its lease, its log, its routing key) holding the attempts of
 # the players the hash gives it. With one shard the key is the day's own, as before shards.
-def shard_of(player_id: str, shards: int) -> int:
-    """The shard of a day's daily that holds ``player_id``'s attempts (the same every day,
-    on every process: a stable hash, not Python's salted one).
+#
+# A shard's number (in its key and in the sockets' routing hint ``shard=<n>``) is chosen for
+# the proxy, so that the shards split evenly over the processes: nginx's plain ``hash
+# $arg_shard`` (deploy/nginx.conf) sends a key to server number ``route_hash(key) % N`` of
+# its N (equal weights). The shard at index i is numbered by the first integer after the
+# previous shard's number whose route_hash is i modulo ROUTE_MODULUS, so it goes to server
+# i mod N for every N dividing 2520 (1 to 10, 12, 14, 15, 18, 20, ...): each process gets
+# shards/N of them, and with them (the players' hash being even) its share of the players.
+ROUTE_MODULUS: Final = 2520
+_numbers: list[int] = []  # the shards' numbers by index, found once (about 2 ms each)
 
-    >>> shard_of("p_81d2", 1), shard_of("p_81d2", 8) == shard_of("p_81d2", 8)
+
+def route_hash(key: str) -> int:
+    """The hash nginx's ``hash`` directive (without ``consistent``) takes of a key: bits
+    16-30 of its CRC-32 (ngx_http_upstream_hash_module); its server is this modulo the
+    number of servers. Keys ``str(shard_number(i))`` give i modulo ROUTE_MODULUS.
+
+    >>> route_hash("757") % ROUTE_MODULUS, shard_number(1)
+    (1, 757)
+    """
+    return (zlib.crc32(key.encode()) >> 16) & 0x7FFF
+
+
+def shard_number(index: int) -> int:
+    """The number of the shard at ``index`` (0, 1, ...): the same for any count of shards
+    above ``index``, on every process and every day."""
+    while len(_numbers) <= index:
+        number = _numbers[-1] + 1 if _numbers else 0
+        while route_hash(str(number)) % ROUTE_MODULUS != len(_numbers) % ROUTE_MODULUS:
+            number += 1
+        _numbers.append(number)
+    return _numbers[index]
+
+
+def shard_numbers(shards: int) -> list[int]:
+    """The numbers of a day's ``shards`` shards, by index ([0] when the day is not split).
+
+    >>> shard_numbers(1), shard_numbers(3)
+    ([0], [71, 757, 3652])
+    """
+    return [shard_number(i) for i in range(shards)] if shards > 1 else [0]
+
+
+def shard_of(player_id: str, shards: int) -> int:
+    """The number of the shard of a day's daily that holds ``player_id``'s attempts (the
+    same every day, on every process: a stable hash, not Python's salted one).
+
+    >>> shard_of("p_81d2", 1), shard_of("p_81d2", 8) in shard_numbers(8)
     (0, True)
     """
     if shards <= 1:
         return 0
     digest = hashlib.blake2b(player_id.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % shards
+    return shard_number(int.from_bytes(digest, "big") % shards)
 
 
 def shard_key(date: str, shard: int, shards: int = 2) -> str:
-    """The place (lease, log, routing key) of one shard of a day's daily; the day's own key
-    when the daily is not split (``shards`` 1)."""
+    """The place (lease, log, routing key) of the shard numbered ``shard`` of a day's daily;
+    the day's own key when the daily is not split (``shards`` 1)."""
     return daily_key(date) if shards <= 1 else f"{daily_key(date)}:{shard}"
 
 
@@ -81,7 +127,7 @@ def player_daily_key(date: str, player_id: str, shards: int) -> str:
 
 
 def shard_of_key(key: str) -> int | None:
-    """The shard a daily shard's key names; None for a whole day's key or anything else."""
+    """The shard number a daily shard's key names; None for a whole day's key or anything else."""
     if not key.startswith(DAILY_PREFIX):
         return None
     _, _, shard = key[len(DAILY_PREFIX) :].partition(":")

@@ -33,6 +33,7 @@ from scorpion.race.protocol import (
     practice_key,
     practice_player,
     shard_key,
+    shard_numbers,
     shard_of_key,
 )
 from scorpion.store import Fence, Store
@@ -56,8 +57,8 @@ PART = ":part"  # a summary ask for ``daily:<date>:part``: this process's "playi
 def hinted_place(query: Mapping[str, str], shards: int) -> str | None:
     """The place a socket's routing hint names (docs/protocol.md section 1), None without.
 
-    >>> hinted_place({"daily": "2026-12-01", "shard": "3"}, 12), hinted_place({}, 12)
-    ('daily:2026-12-01:3', None)
+    >>> hinted_place({"daily": "2026-12-01", "shard": "757"}, 12), hinted_place({}, 12)
+    ('daily:2026-12-01:757', None)
     """
     if query.get("room"):
         return query["room"]
@@ -485,7 +486,7 @@ class Cluster:
         names at its first socket there (hand-back)."""
         now = time.time()
         shards = self.referee.config.daily_shards
-        keys = [shard_key(date, shard, shards) for shard in range(shards)]
+        keys = [shard_key(date, shard, shards) for shard in shard_numbers(shards)]
         owners = await self.leases.live_owners(keys)
         for key in keys if date == utc_date(now) else []:
             if key not in owners and key not in self.held:

@@ -158,7 +158,10 @@ class Limits(BaseModel):
     daily_searches_queued: Count = 16  # days waiting for their deal search (then: busy)
 
 
-DAILY_SHARDS = 12  # with --redis: a few per process for 3-4 processes, few enough to merge
+# With --redis: 60 shards split evenly over 2 to 6 processes (and 10, 12, 15, 20, 30: the
+# proxy sends shard i to process i mod N, race/protocol.py), on 7 to 9 at most one shard
+# apart; "playing now" merges one part per process, not one per shard.
+DAILY_SHARDS = 60
 
 LogLevel = Literal["critical", "error", "warning", "info", "debug"]
 

@@ -20,7 +20,7 @@ from scorpion.hub.redis import NODE_SHIFT, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, RoomConfig, SearchAnswer
 from scorpion.race.outputs import Message
-from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of
+from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of, shard_numbers
 from scorpion.race.records import RoundFinished
 from scorpion.race.search_queue import ShareLimits
 from scorpion.store import Account, Store, StoreError
@@ -68,6 +68,7 @@ class Services:
             ),
             daily_deal=on_loop_fallback(secret),
         )
+        shard_numbers(settings.shards)  # found now (a few ms each), not by a first request
         self.connections = Registry(limits.max_connections, limits.max_connections_per_address)
         redis_hub = RedisHub(settings.redis, self.connections.close) if settings.redis else None
         self.hub: Hub = LocalHub() if redis_hub is None else redis_hub  # (a hub has a len)
