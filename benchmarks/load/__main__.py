@@ -125,6 +125,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--daily-shards", type=int, help="the app processes' --daily-shards (their default)"
     )
+    parser.add_argument(
+        "--server-code", type=Path,
+        help="run the app processes from this server/ folder (an earlier checkout's: before/after)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="also write the table (and command) here")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
@@ -145,7 +149,7 @@ def raise_file_limit() -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     servers.SETUP = servers.Setup(
-        args.postgres, args.processes, args.redis, args.nginx, args.daily_shards
+        args.postgres, args.processes, args.redis, args.nginx, args.daily_shards, args.server_code
     )
     files = raise_file_limit()
     started = time.time()

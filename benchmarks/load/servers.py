@@ -117,6 +117,9 @@ class Setup:
     redis: bool = False
     nginx: bool = False  # nginx before the app even with one process and no Redis
     daily_shards: int | None = None  # the apps' --daily-shards (None: their default)
+    # the app processes' code: a checkout's server/ folder (an earlier commit's, for a
+    # before/after in one run); None: the installed package, as the benchmark's own
+    server_code: Path | None = None
 
     @property
     def deployed(self) -> bool:
@@ -131,6 +134,7 @@ class Setup:
             + (" + Redis" if self.redis else "")
             + (", behind nginx" if self.deployed else "")
             + (f", {self.daily_shards} daily shards" if self.daily_shards is not None else "")
+            + (f", server code from {self.server_code}" if self.server_code else "")
         )
 
 
@@ -199,6 +203,9 @@ class ServerProcess:
 
     def start(self, timeout: float = 60.0) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
+        if SETUP.server_code is not None and self.name == "scorpion":
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SETUP.server_code),
+                                                              env.get("PYTHONPATH")]))  # fmt: skip
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(

@@ -171,12 +171,16 @@ class Cluster:
         """None when this process owns ``place`` (taking it over and replaying its log if
         nobody holds it), else the owner's node. Waits at most a lease's ttl for a dead
         owner's lease to run out."""
+        # When the socket asked, not when the take-over ended: a busy process, or a dead
+        # owner's lease running out, can end it after the process the hash names is back,
+        # and hand-back would then take the place for one routed here with that one up.
+        asked = time.time()
         # One hello at a time per place takes it over; the lock is dropped with its last user.
         lock, users = self._locks.get(place, (asyncio.Lock(), 0))
         self._locks[place] = (lock, users + 1)
         try:
             async with lock:
-                return await self._route(place, time.monotonic() + self.leases.ttl + 1.0)
+                return await self._route(place, asked, time.monotonic() + self.leases.ttl + 1.0)
         finally:
             lock, users = self._locks[place]
             if users == 1:
@@ -184,14 +188,14 @@ class Cluster:
             else:
                 self._locks[place] = (lock, users - 1)
 
-    async def _route(self, place: str, deadline: float) -> int | None:
+    async def _route(self, place: str, asked: float, deadline: float) -> int | None:
         while True:
             if place in self.held:
                 return None
             token = await self.leases.take(place)
             if token is not None:
-                self.taken_at[place] = time.time()
-                await self._load(place, token)
+                self.taken_at[place] = asked
+                await self._load(place, token, asked)
                 return None
             found = await self.leases.owner(place)
             if found is not None and found[1] and found[0] != self.node:
@@ -204,7 +208,7 @@ class Cluster:
                 raise Unreachable(f"{place!r} could not be reached nor taken over")
             await asyncio.sleep(0.1)
 
-    async def _load(self, place: str, token: int) -> None:
+    async def _load(self, place: str, token: int, asked: float) -> None:
         """Replay a place just taken over from its log (nothing to replay: a new daily)."""
         self.held[place] = token
         self._loading.add(place)
@@ -222,7 +226,7 @@ class Cluster:
                 self.held.pop(place, None)
                 await self.leases.release({place: token})
             elif entries:
-                self.adopted[place] = time.time()
+                self.adopted[place] = asked
                 log.info("took %s over (token %d, %d log entries)", place, token, len(entries))
         except BaseException:
             self.held.pop(place, None)
