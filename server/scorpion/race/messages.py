@@ -13,8 +13,9 @@ leaderboard, room_snapshot), not typed field by field here.
 {'type': 'refused', 'seq': None, 'code': 'bad-json', 'message': 'The frame is not JSON'}
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: Required[...] must be seen at run time, so that
+# each TypedDict's __required_keys__ is right (tests/race/typed_frames.py checks every frame
+# the race tests get against its type).
 from typing import Literal, Required, TypeAlias, TypedDict, cast
 
 from .states import Role, Status
@@ -132,6 +133,9 @@ class Joined(TypedDict):
     role: Role
 
 
+LeftReason: TypeAlias = Literal["left", "seat-lost", "not-ready", "removed"]
+
+
 class Left(TypedDict, total=False):
     event: Required[Literal["left"]]
     player: Required[str]
@@ -207,9 +211,6 @@ class HostChanged(TypedDict):
     event: Literal["host"]
     player: str
     by: str
-
-
-LeftReason: TypeAlias = Literal["left", "seat-lost", "not-ready", "removed"]
 
 
 class LockedChanged(TypedDict):
