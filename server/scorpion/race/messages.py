@@ -5,9 +5,10 @@ One ``TypedDict`` per message and per room event, its ``type`` (and an event's `
 run time they are plain dicts, encoded once by orjson as before: the wire keeps its keys,
 its values and their order (the order a message is written in).
 
-Rows inside a message (a board, a ``progress`` entry, a ranking or leaderboard row, a
-snapshot) are :data:`Row`: plain dicts made by their own modules (racer, masking, ranking,
-leaderboard, room_snapshot), not typed field by field here.
+Rows inside a message are typed where they are simple (a ``progress`` entry, practice's
+game); the others (a board, a ranking or leaderboard row, a snapshot) are :data:`Row`:
+plain dicts made by their own modules (engine, masking, ranking, leaderboard,
+room_snapshot), not typed field by field here.
 
 >>> refused(None, "bad-json", "The frame is not JSON")
 {'type': 'refused', 'seq': None, 'code': 'bad-json', 'message': 'The frame is not JSON'}
@@ -21,8 +22,35 @@ from typing import Literal, Required, TypeAlias, TypedDict, cast
 from .states import Role, Status
 
 Row: TypeAlias = dict[str, object]
-"""A board (``Game.view()``, maybe masked), a progress entry, a ranking or leaderboard row,
-a snapshot: built by the module that owns it."""
+"""A board (``Game.view()``, maybe masked), a ranking or leaderboard row, a snapshot: built
+by the module that owns it."""
+
+
+class ProgressRow(TypedDict):
+    """A racer's numbers (``Racer.progress()``): a ``progress`` event's entry, as everyone
+    but the racer may see them while the round goes on (``score`` None: withheld)."""
+
+    player: str
+    runs: int
+    score: int | None
+    moves: int
+    turned: int
+    status: Status
+    elapsed: float
+    hints: int
+    autos: int
+    clean: bool
+    ordered: int
+
+
+class PracticeGame(ProgressRow):
+    """Practice's game in hand (its state's ``game``; the new-deal answer begins with it)."""
+
+    game: int
+    preset: str
+    rules: Row
+    deal: str
+    started_at: float
 
 
 class HintFound(TypedDict):
@@ -185,7 +213,7 @@ class Started(TypedDict):
 
 class Progress(TypedDict):
     event: Literal["progress"]
-    players: list[Row]
+    players: list[ProgressRow]
     ranks: dict[str, int]
 
 

@@ -20,14 +20,14 @@ replay a day's shared deal; practice deals a new random deal for you alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, cast
+from typing import Final
 
 from scorpion.engine import PRESETS, Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
 from .errors import RaceError
 from .members import Member, Members
-from .messages import AnswerFields, GameFields, ViewMessage, as_answer
+from .messages import AnswerFields, GameFields, PracticeGame, ViewMessage, as_answer
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer, replay_action
 from .players import Player
@@ -85,7 +85,7 @@ class Practice:
             return {"practice": True, "game": None}
         return {"practice": True, "game": self._game_fields(game)}
 
-    def _game_fields(self, game: Racer) -> Message:
+    def _game_fields(self, game: Racer) -> PracticeGame:
         assert game.game.deal is not None
         return {
             **game.progress(),
@@ -201,8 +201,7 @@ class Practice:
         # The other tabs follow: the new board, as any change of the game in hand.
         self.after_change(game, now, out, exclude=conn)
         # The game row (as the state's ``game``) first, then the board: one key order.
-        row = cast(AnswerFields, self._game_fields(game))  # its keys: AnswerFields' game row
-        return {**row, **as_answer(self.answer_fields(game))}
+        return {**self._game_fields(game), **as_answer(self.answer_fields(game))}
 
     def deal(self, dealt: PracticeDealt) -> Racer:
         """Put a dealt game in hand (live, or replayed by a restore)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .masking import HiddenCards, face_up, mask_view
-from .messages import RoomEvent, ViewMessage
+from .messages import ProgressRow, RoomEvent, ViewMessage
 from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Output, Send
 from .place import PlaceCore
@@ -44,7 +44,7 @@ class RoomFeed:
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.progress_batch = ProgressBatch(progress_interval)
         # racer id -> (her progress entry, the hidden set's version, the entry others see)
-        self._shown: dict[str, tuple[dict[str, object], int, dict[str, object]]] = {}
+        self._shown: dict[str, tuple[ProgressRow, int, ProgressRow]] = {}
 
     def board(self, racer: Racer | None, viewer: str | None) -> dict[str, object] | None:
         """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
@@ -62,7 +62,7 @@ class RoomFeed:
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
         return masked
 
-    def shown(self, racer: Racer) -> dict[str, object]:
+    def shown(self, racer: Racer) -> ProgressRow:
         """``racer``'s progress entry as everyone but her may see it (exact once the round
         is over). Call after the hidden cards are synced; the same dict comes back until
         her game or the hidden cards change: treat it as read-only."""
