@@ -8,6 +8,7 @@ values' types, one level into rows.
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -64,7 +65,7 @@ def check_value(value: object, expected: object, where: str) -> None:
         keys = set(value)
         required = td.__required_keys__  # type: ignore[attr-defined]
         assert required <= keys, (where, "missing", required - keys, value)
-        hints = get_type_hints(td)
+        hints = _hints(td)
         assert keys <= set(hints), (where, "unknown", keys - set(hints), value)
         for key, item in value.items():
             check_value(item, hints[key], f"{where}.{key}")
@@ -87,3 +88,8 @@ def check_value(value: object, expected: object, where: str) -> None:
         assert isinstance(value, int) and not isinstance(value, bool), (where, value)
     else:
         assert isinstance(value, typing.cast(type, expected)), (where, value, expected)
+
+
+@functools.cache
+def _hints(td: type) -> dict[str, object]:
+    return get_type_hints(td)
