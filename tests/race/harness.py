@@ -24,6 +24,8 @@ from scorpion.race import (
 from scorpion.web.search_worker import run_search
 from scorpion_dev.views import fair_view
 
+from .typed_frames import check_frame
+
 __all__ = ["INTERVAL", "T0", "Client", "Harness", "fair_view", "racing", "solo"]
 
 INTERVAL = RoomConfig().progress_interval  # a room's progress events are this far apart
@@ -105,6 +107,7 @@ class Harness:
         self.records.extend(o.record for o in outputs if isinstance(o, Persist))
         for output in outputs:
             if isinstance(output, Send):
+                check_frame(output.message)  # as its type in race/messages.py says
                 for conn in output.conns:
                     self.sent.append((conn, output.message))
                     self.clients[conn].inbox.append(output.message)

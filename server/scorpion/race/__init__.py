@@ -24,7 +24,8 @@ Modules, one concept each:
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;
   ``seqs``: answers by seq; ``events``: versioned room events kept for reconnects.
 - ``commands``: client messages checked into typed commands; ``errors``: refusal codes;
-  ``outputs``: Send, Persist, Close and search requests; ``searches``: search requests,
+  ``outputs``: Send, Persist, Close and search requests; ``messages``: every message a
+  websocket gets, typed (answers, events, welcomes, views); ``searches``: search requests,
   their answers and budgets; ``records``: what the store keeps.
 - ``settings``: a room's settings; ``config``: how the server runs rooms;
   ``ranking``: ranking, statistics, streaks (pure).

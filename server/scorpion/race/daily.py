@@ -19,6 +19,7 @@ import datetime as dt
 import hashlib
 import heapq
 import hmac
+from collections.abc import Mapping, Sequence
 from typing import Final, cast
 
 from scorpion.engine import Game, get_rules
@@ -27,6 +28,16 @@ from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
 from .errors import RaceError
 from .leaderboard import Entry, Leaderboard
 from .members import Member, Members
+from .messages import (
+    AnswerFields,
+    GameFields,
+    LeaderboardTop,
+    Playing,
+    PlayingNow,
+    RankMessage,
+    ViewMessage,
+    as_answer,
+)
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer, replay_action
 from .players import Player
@@ -109,7 +120,7 @@ def check_date(date: str, now: float, days_back: int = DAYS_BACK) -> str:
     return day.isoformat()
 
 
-def merge_playing(parts: list[Message]) -> Message:
+def merge_playing(parts: Sequence[Mapping[str, object]]) -> PlayingNow:
     """ "Playing now" of a whole day from its shards' parts: counts added, the best few of
     the parts' tops (each part's top is its best few, so the merged top is exact).
 
@@ -226,11 +237,11 @@ class Daily:
         attempts = self.attempts.get(player_id)
         return attempts[-1] if attempts else None
 
-    def leaderboard(self) -> Message:
+    def leaderboard(self) -> LeaderboardTop:
         """The top of the leaderboard (ranked attempts that ended) and its size."""
         return {"size": len(self.board), "top": self.board.page(0, TOP_ROWS)}
 
-    def playing(self) -> Message:
+    def playing(self) -> PlayingNow:
         """How many attempts go on now, and the best few of them (numbers only), merged
         with the parts of the shards owned elsewhere."""
         own = self.playing_part()
@@ -238,7 +249,7 @@ class Daily:
             return own
         return merge_playing([own, *(part for part, _ in self.elsewhere.values())])
 
-    def playing_part(self) -> Message:
+    def playing_part(self) -> PlayingNow:
         """ "Playing now" of the attempts held here only: what this owner tells the others."""
         top = heapq.nsmallest(
             TOP_LIVE, self.live.values(), key=lambda a: (a.live_key(), a.player.id)
@@ -364,7 +375,7 @@ class Daily:
 
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
-    ) -> Message | None:
+    ) -> AnswerFields | None:
         """Apply one command of ``member`` (ping is answered before it gets here)."""
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
@@ -385,9 +396,9 @@ class Daily:
         attempt = self.current(ticket.player)
         return attempt if attempt is not None and attempt.round == ticket.round else None
 
-    def answer_fields(self, racer: Racer) -> Message:
+    def answer_fields(self, racer: Racer) -> GameFields:
         assert isinstance(racer, Attempt)
-        fields = {**game_answer(racer), **self._attempt_fields(racer)}
+        fields: GameFields = {**game_answer(racer), **self._attempt_fields(racer)}
         if racer.ranked and not racer.playing:
             fields["rank"] = self.board.row(racer.player.id)  # your row, at once
         return fields
@@ -439,8 +450,9 @@ class Daily:
                 out.extend(self.core.drop_search(attempt, member))
             self.after_change(attempt, now, out, exclude=None)
             if member is not None and member.conns:  # the player's tabs: the attempt is over
-                view: Message = {"type": "view", "player": attempt.player.id}
-                out.append(Send(tuple(member.conns), {**view, **self.answer_fields(attempt)}))
+                fields = self.answer_fields(attempt)
+                view: ViewMessage = {"type": "view", "player": attempt.player.id, **fields}
+                out.append(Send(tuple(member.conns), view))
 
     def tick(self, now: float) -> list[Output]:
         """Ranked attempts past their limit end; the ``playing`` event when due (and the
@@ -451,7 +463,7 @@ class Daily:
         self._drop_stale_parts(now)
         if not self._changed or now < self._emitted_at + self.every:
             return out
-        event: Message = {"event": "playing", "playing": self.playing(), "now": now}
+        event: Playing = {"event": "playing", "playing": self.playing(), "now": now}
         if self._board_changed:
             event["leaderboard"] = self.leaderboard()
             self._tell_ranks(out)
@@ -469,10 +481,15 @@ class Daily:
             row = self.board.row(player)
             if row is not None and row["rank"] != told:
                 self._ranks_told[player] = cast(int, row["rank"])
-                rank: Message = {"type": "rank", "daily": self.date, "row": row}
-                out.append(Send(tuple(member.conns), {**rank, "size": len(self.board)}))
+                rank: RankMessage = {
+                    "type": "rank",
+                    "daily": self.date,
+                    "row": row,
+                    "size": len(self.board),
+                }
+                out.append(Send(tuple(member.conns), rank))
 
-    def _attempt_fields(self, attempt: Attempt) -> Message:
+    def _attempt_fields(self, attempt: Attempt) -> GameFields:
         return {
             "attempt": attempt.round,
             "ranked": attempt.ranked,
@@ -520,10 +537,10 @@ class Daily:
         self._changed = True
         return attempt
 
-    def _start(self, player: Player, now: float, out: list[Output]) -> Message:
+    def _start(self, player: Player, now: float, out: list[Output]) -> AnswerFields:
         attempt = self.current(player.id)
         if attempt is not None and attempt.playing:
-            return {**self.answer_fields(attempt), "resumed": True}
+            return {**as_answer(self.answer_fields(attempt)), "resumed": True}
         attempt = self.new_attempt(player, self.next_ranked(player.id, now), now)
         attempt.new_player = player.created is not None and now - player.created < NEW_PLAYER
         out.append(
@@ -541,7 +558,7 @@ class Daily:
                 )
             )
         )
-        return {**self.answer_fields(attempt), "resumed": False}
+        return {**as_answer(self.answer_fields(attempt)), "resumed": False}
 
     def _finish(self, attempt: Attempt, now: float, out: list[Output]) -> None:
         out.append(Persist(attempt.result(attempt.ranked, now)))

@@ -66,7 +66,7 @@ def deal_shown(*, revealed: bool, daily: str | None, now: float) -> bool:
 def live_numbers(racer: Racer) -> Message:
     """A game still being played, for its record: :data:`LIVE_NUMBERS` of its progress and
     its action log (the player's own: the record is theirs)."""
-    progress = racer.progress()
+    progress: Mapping[str, object] = racer.progress()  # read by name, below
     numbers: Message = {k: progress[k] for k in LIVE_NUMBERS}
     numbers["actions"] = [[a, e] for a, e in racer.game.log]
     return numbers

@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Final
+from typing import Final, cast
+
+from .messages import Event, EventFrame
 
 DEFAULT_KEEP: Final = 50
 
@@ -26,24 +28,23 @@ class EventLog:
     def __init__(self, keep: int = DEFAULT_KEEP, base: int = 0) -> None:
         self.version = base
         self._base = base
-        self._events: deque[dict[str, object]] = deque(maxlen=keep)
+        self._events: deque[EventFrame] = deque(maxlen=keep)
 
-    def append(self, event: dict[str, object]) -> dict[str, object]:
+    def append(self, event: Event) -> EventFrame:
         """Stamp ``event`` with the next version and keep it; return the wire message."""
         self.version += 1
-        message: dict[str, object] = {"type": "event", "v": self.version}
-        message.update(event)
+        # The head first, then the event's fields (their types checked where it was built).
+        message = cast(EventFrame, {"type": "event", "v": self.version, **event})
         self._events.append(message)
         return message
 
-    def since(self, version: int) -> list[dict[str, object]] | None:
+    def since(self, version: int) -> list[EventFrame] | None:
         """Every event after ``version``, or None when they are no longer all kept."""
         if version == self.version:
             return []
         if version > self.version or version < self._base:
             return None
         oldest = self._events[0]["v"] if self._events else self.version + 1
-        assert isinstance(oldest, int)
         if version + 1 < oldest:
             return None
-        return [e for e in self._events if isinstance(e["v"], int) and e["v"] > version]
+        return [e for e in self._events if e["v"] > version]

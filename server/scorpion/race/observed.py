@@ -38,6 +38,7 @@ from scorpion.engine.game import Game
 from scorpion.engine.progress import KING_INDEX, ordered_cards
 
 from .masking import mask_view
+from .messages import ProgressRow
 from .ranking import live_ranks
 
 
@@ -69,18 +70,24 @@ def shown_ordered(game: Game, hidden: Container[str]) -> int:
     return count
 
 
-def shown_progress(
-    progress: Mapping[str, object], game: Game, hidden: AbstractSet[str]
-) -> dict[str, object]:
+def shown_progress(progress: ProgressRow, game: Game, hidden: AbstractSet[str]) -> ProgressRow:
     """A racer's ``progress`` entry (``Racer.progress()``) as others may see it."""
-    shown = dict(progress)
+    shown = progress.copy()
+    shown["score"], shown["ordered"] = shown_numbers(
+        progress["score"], progress["ordered"], game, hidden
+    )
+    return shown
+
+
+def shown_numbers(
+    score: int | None, ordered: int, game: Game, hidden: AbstractSet[str]
+) -> tuple[int | None, int]:
+    """A racer's score and cards in order as others may see them."""
     columns = game.view()["columns"]  # the view is built already: its texts, not the cards
     assert isinstance(columns, list)
     if not hidden.isdisjoint(chain.from_iterable(column["up"] for column in columns)):
-        shown["ordered"] = shown_ordered(game, hidden)  # else nothing masked: as it is
-    if score_withheld(game.rules):
-        shown["score"] = None
-    return shown
+        ordered = shown_ordered(game, hidden)  # else nothing masked: as it is
+    return (None if score_withheld(game.rules) else score), ordered
 
 
 def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str, object]:
@@ -88,8 +95,9 @@ def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str,
     with the numbers others may see while the round goes on (``racing``), exact after."""
     view = mask_view(game.view(), hidden)
     if racing:
-        shown = shown_progress({"score": view["score"], "ordered": view["ordered"]}, game, hidden)
-        view["score"], view["ordered"] = shown["score"], shown["ordered"]
+        score, ordered = view["score"], view["ordered"]
+        assert isinstance(score, int | None) and isinstance(ordered, int)
+        view["score"], view["ordered"] = shown_numbers(score, ordered, game, hidden)
     return view
 
 

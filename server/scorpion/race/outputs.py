@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from .messages import ServerMessage, refused
 from .records import Record
 from .searches import SearchRequest
 
@@ -19,6 +20,10 @@ ConnId: TypeAlias = int
 """The caller's id for one websocket connection (any int it chooses, unique while open)."""
 
 Message: TypeAlias = dict[str, object]
+"""A JSON object the HTTP API serves (a room's or a daily's summary). What a websocket gets
+is a :data:`~.messages.ServerMessage` (typed, :mod:`.messages`)."""
+
+__all__ = ["Close", "ConnId", "Message", "Output", "Persist", "Send", "refused"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +35,7 @@ class Send:
     """
 
     conns: tuple[ConnId, ...]
-    message: Message
+    message: ServerMessage
     encoded: bytes | None = None
 
 
@@ -51,12 +56,3 @@ class Close:
 
 
 Output: TypeAlias = Send | Persist | Close | SearchRequest
-
-
-def refused(seq: int | None, code: str, message: str) -> Message:
-    """A ``refused`` answer (docs/protocol.md, section 3).
-
-    >>> refused(None, "bad-json", "The frame is not JSON")
-    {'type': 'refused', 'seq': None, 'code': 'bad-json', 'message': 'The frame is not JSON'}
-    """
-    return {"type": "refused", "seq": seq, "code": code, "message": message}

@@ -26,7 +26,18 @@ from .commands import Auto, Command, Deal, GameCommand, Hint, Move, Ping
 from .errors import RaceError
 from .events import EventLog
 from .members import Member, Members
-from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .messages import (
+    AnswerFields,
+    Applied,
+    Event,
+    GameFields,
+    HintFound,
+    Welcome,
+    WelcomePlace,
+    as_answer,
+    refused,
+)
+from .outputs import ConnId, Output, Persist, Send
 from .protocol import PROTOCOL_VERSION
 from .racer import HINT, Racer
 from .records import ActionRecord
@@ -65,7 +76,7 @@ def replay_action(member: Member, racer: Racer, action: ActionRecord) -> str | N
             racer.autos += 1
     if action.seq:  # seq 0: no command asked for it (a leave's give-up)
         name = action.action if action.action in (HINT, "undo", GIVE_UP) else "move"
-        answer: Message = {"type": "applied", "seq": action.seq, "command": name}
+        answer: Applied = {"type": "applied", "seq": action.seq, "command": name}
         if name == "move":
             answer["move"] = action.action
         answer["restored"] = True
@@ -77,7 +88,7 @@ def stale() -> RaceError:
     return RaceError("stale", "Your game changed before the search ended: ask again")
 
 
-def game_answer(racer: Racer) -> Message:
+def game_answer(racer: Racer) -> GameFields:
     """What every answer to a game command carries (a place's ``answer_fields`` adds to it)."""
     return {"view": racer.view(), "status": racer.status, "elapsed": racer.last_elapsed}
 
@@ -115,7 +126,7 @@ class PlaceCore:
         return member
 
     # ------------------------------------------------------------------ events
-    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+    def emit(self, out: list[Output], event: Event, exclude: ConnId | None = None) -> None:
         message = self.log.append(event)
         conns = self.members.all_conns()
         if exclude is not None:
@@ -125,21 +136,22 @@ class PlaceCore:
 
     def welcome(
         self,
-        place: Message,
+        place: WelcomePlace,
         member: Member,
         last_version: int | None,
         now: float,
         *,
         status: Status | None,
-        state: Message,
+        state: dict[str, object],
         view: dict[str, object] | None,
-    ) -> Message:
+    ) -> Welcome:
         """The first answer to a connection: who you are, what you missed, the snapshot."""
         events = self.log.since(last_version) if last_version is not None else None
-        welcome: Message = {
+        player = member.player
+        welcome: Welcome = {
             "type": "welcome",
             **place,
-            "you": {**member.player.to_dict(), "role": member.role, "status": status},
+            "you": {"id": player.id, "name": player.name, "role": member.role, "status": status},
             "version": self.log.version,
             "recovered": events is not None,
             "last_seq": member.seqs.last,
@@ -164,7 +176,7 @@ class PlaceCore:
         found = member  # for the closure: mypy does not carry the narrowing into it
         run = self.hooks.run
 
-        def apply(effects: list[Output]) -> Message | None:
+        def apply(effects: list[Output]) -> AnswerFields | None:
             if isinstance(command, Ping):
                 return {"now": now}
             return run(found, conn, command, now, effects)
@@ -174,7 +186,7 @@ class PlaceCore:
 
     def play(
         self, member: Member, conn: ConnId, command: GameCommand, now: float, out: list[Output]
-    ) -> Message | None:
+    ) -> AnswerFields | None:
         """A game command on the sender's own game (None: answered when its search ends)."""
         if command.seat is not None and command.seat != member.id:
             raise RaceError("not-your-seat", self.own_game)
@@ -196,8 +208,8 @@ class PlaceCore:
         out.append(Persist(racer.record(command.seq, logged)))
         out.extend(self.drop_search(racer, member))
         hooks.after_change(racer, now, out, exclude=conn)
-        played: Message = {"move": logged} if isinstance(command, Move | Deal) else {}
-        return {**played, **hooks.answer_fields(racer)}
+        played: AnswerFields = {"move": logged} if isinstance(command, Move | Deal) else {}
+        return {**played, **as_answer(hooks.answer_fields(racer))}
 
     def drop_search(self, racer: Racer, member: Member) -> list[Output]:
         """The racer's game changed: a search still running for it no longer applies."""
@@ -205,7 +217,7 @@ class PlaceCore:
         if ticket is None or ticket.seq not in member.seqs.pending:
             return []
 
-        def refuse(effects: list[Output]) -> Message | None:
+        def refuse(effects: list[Output]) -> AnswerFields | None:
             raise stale()
 
         return answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, refuse)
@@ -226,7 +238,7 @@ class PlaceCore:
             return out  # answered already (stale) or the member is gone
         found = member
 
-        def apply(effects: list[Output]) -> Message | None:
+        def apply(effects: list[Output]) -> AnswerFields | None:
             return self._search_result(found, answer, now, effects)
 
         out.extend(
@@ -238,7 +250,7 @@ class PlaceCore:
 
     def _search_result(
         self, member: Member, answer: SearchAnswer, now: float, out: list[Output]
-    ) -> Message:
+    ) -> AnswerFields:
         ticket = answer.ticket
         if isinstance(answer, DealFound) or ticket.command == "start":
             assert isinstance(answer, DealFound | SearchFailed)
@@ -257,8 +269,10 @@ class PlaceCore:
             racer.apply(HINT, racer.elapsed(now))
             out.append(Persist(racer.record(ticket.seq, HINT)))
             hooks.help_used(racer, now, out)
-            hints = [{"move": move, "winnable": winnable} for move, winnable in answer.hints]
-            return {"hints": hints, **hooks.answer_fields(racer)}
+            hints: list[HintFound] = [
+                {"move": move, "winnable": winnable} for move, winnable in answer.hints
+            ]
+            return {"hints": hints, **as_answer(hooks.answer_fields(racer))}
         assert isinstance(answer, AutoFound)
         if answer.verdict == "lost":
             # Auto never gives a game up: the player is asked, and gives up or plays on. The
@@ -267,11 +281,16 @@ class PlaceCore:
             racer.apply(HINT, racer.elapsed(now), replayed=True)
             out.append(Persist(racer.record(ticket.seq, HINT)))
             hooks.help_used(racer, now, out)
-            return {"auto": None, "verdict": "lost", **hooks.answer_fields(racer)}
+            return {"auto": None, "verdict": "lost", **as_answer(hooks.answer_fields(racer))}
         if answer.verdict != "won" or answer.move is None:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(answer.move, racer.elapsed(now))
         racer.autos += 1
         out.append(Persist(racer.record(ticket.seq, logged, auto=True)))
         hooks.after_change(racer, now, out, exclude=None)
-        return {"auto": logged, "verdict": "won", "move": logged, **hooks.answer_fields(racer)}
+        return {
+            "auto": logged,
+            "verdict": "won",
+            "move": logged,
+            **as_answer(hooks.answer_fields(racer)),
+        }

@@ -10,7 +10,8 @@ from typing import Protocol
 
 from .commands import Command
 from .members import Member, Members
-from .outputs import ConnId, Message, Output
+from .messages import AnswerFields, GameFields
+from .outputs import ConnId, Output
 from .players import Player
 from .racer import Racer
 from .searches import DealFound, SearchAnswer, SearchFailed, SearchTicket
@@ -24,7 +25,7 @@ class PlaceHooks(Protocol):
 
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
-    ) -> Message | None:
+    ) -> AnswerFields | None:
         """Apply one checked command of ``member`` (None: answered when its search ends)."""
 
     def racer_for(self, member: Member) -> Racer:
@@ -42,7 +43,7 @@ class PlaceHooks(Protocol):
         """A hint was given: the board is as it was, the racer's numbers are not (help makes a
         result assisted, ranked after the clean ones)."""
 
-    def answer_fields(self, racer: Racer) -> Message:
+    def answer_fields(self, racer: Racer) -> GameFields:
         """What every answer to a game command carries (at least :func:`game_answer`)."""
 
 
@@ -51,7 +52,7 @@ class Dealer(Protocol):
 
     def dealt(
         self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
-    ) -> Message:
+    ) -> AnswerFields:
         """The deal search of a start command ended: the start's answer."""
 
     def after_search(self, out: list[Output]) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from .messages import PlayerRef
+
 MAX_NAME: Final = 24
 
 
@@ -28,5 +30,5 @@ class Player:
     # daily's shard sees only its own players' attempts (docs/scaling.md).
     ranked_linked: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> PlayerRef:
         return {"id": self.id, "name": self.name}

@@ -27,6 +27,7 @@ from scorpion.engine import PRESETS, Game, get_rules
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
 from .errors import RaceError
 from .members import Member, Members
+from .messages import AnswerFields, GameFields, PracticeGame, ViewMessage, as_answer
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer, replay_action
 from .players import Player
@@ -84,7 +85,7 @@ class Practice:
             return {"practice": True, "game": None}
         return {"practice": True, "game": self._game_fields(game)}
 
-    def _game_fields(self, game: Racer) -> Message:
+    def _game_fields(self, game: Racer) -> PracticeGame:
         assert game.game.deal is not None
         return {
             **game.progress(),
@@ -138,7 +139,7 @@ class Practice:
 
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
-    ) -> Message | None:
+    ) -> AnswerFields | None:
         """Apply one command of the player (ping is answered before it gets here)."""
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
@@ -159,7 +160,7 @@ class Practice:
         game = self.current
         return game if game is not None and game.round == ticket.round else None
 
-    def answer_fields(self, racer: Racer) -> Message:
+    def answer_fields(self, racer: Racer) -> GameFields:
         return {**game_answer(racer), "game": racer.round}
 
     def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
@@ -171,14 +172,15 @@ class Practice:
         """The board to the player's other tabs; the result to the store when it ends."""
         own = tuple(c for c in self.members.all_conns() if c != exclude)
         if own:
-            view = {"type": "view", "player": self.player.id, "view": racer.view()}
-            out.append(Send(own, {**view, **self.answer_fields(racer)}))
+            fields = self.answer_fields(racer)  # the board first: view, status, elapsed, game
+            view: ViewMessage = {"type": "view", "player": self.player.id, **fields}
+            out.append(Send(own, view))
         if not racer.playing:
             out.append(Persist(racer.result(False, now)))
 
     def new_deal(
         self, member: Member, conn: ConnId, preset: str | None, now: float, out: list[Output]
-    ) -> Message:
+    ) -> AnswerFields:
         old = self.current
         preset = preset or (old.preset if old is not None else PRACTICE_PRESET)
         if preset not in PRESETS:
@@ -198,7 +200,8 @@ class Practice:
         game = self.deal(dealt)
         # The other tabs follow: the new board, as any change of the game in hand.
         self.after_change(game, now, out, exclude=conn)
-        return {**self._game_fields(game), **self.answer_fields(game)}
+        # The game row (as the state's ``game``) first, then the board: one key order.
+        return {**self._game_fields(game), **as_answer(self.answer_fields(game))}
 
     def deal(self, dealt: PracticeDealt) -> Racer:
         """Put a dealt game in hand (live, or replayed by a restore)."""

@@ -27,6 +27,7 @@ from typing import Final
 from scorpion.engine import Game, MoveError, apply_action
 
 from .errors import RaceError
+from .messages import ProgressRow
 from .players import Player
 from .records import ActionRecord, GameResult
 from .searches import SearchTicket
@@ -73,7 +74,7 @@ class Racer:
         self.autos = 0  # moves Auto played (logged with each, so a restore counts them)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
-        self._progress: tuple[tuple[object, ...], dict[str, object]] | None = None
+        self._progress: tuple[tuple[object, ...], ProgressRow] | None = None
         # (elapsed, runs, score) after each change: the results chart.
         self.timeline: list[tuple[float, int, int]] = []
 
@@ -175,7 +176,7 @@ class Racer:
             self._finish(status, elapsed)
             self.timeline.append((elapsed, len(self.game.runs), self.game.score))
 
-    def progress(self) -> dict[str, object]:
+    def progress(self) -> ProgressRow:
         """Numbers only (never a card): the ``progress`` event's fields.
 
         The same dict comes back until the game or the clock changes (every move ranks the
@@ -185,7 +186,10 @@ class Racer:
         key = (len(game.log), game.score, self.status, self.hints, self.autos, self.last_elapsed)
         if self._progress is not None and self._progress[0] == key:
             return self._progress[1]
-        progress: dict[str, object] = {
+        # Cards in final order, the bars' measure: the view counts them (it is sent too).
+        ordered = game.view()["ordered"]
+        assert isinstance(ordered, int)
+        progress: ProgressRow = {
             "player": self.player.id,
             "runs": len(game.runs),
             "score": game.score,
@@ -198,8 +202,7 @@ class Racer:
             "hints": self.hints,
             "autos": self.autos,
             "clean": self.clean,  # ranked apart from assisted results
-            # Cards in final order, the bars' measure: the view counts them (it is sent too).
-            "ordered": game.view()["ordered"],
+            "ordered": ordered,
         }
         self._progress = (key, progress)
         return progress

@@ -35,6 +35,7 @@ from .config import RoomConfig
 from .errors import RaceError
 from .events import EventLog
 from .members import EVERYONE, Member, Members
+from .messages import AnswerFields, GameFields, Joined, LeftReason, RoomEvent, Row
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer
 from .players import Player
@@ -124,7 +125,7 @@ class Room:
     def skipped(self) -> list[str]:
         return self.core.skipped
 
-    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+    def emit(self, out: list[Output], event: RoomEvent, exclude: ConnId | None = None) -> None:
         """A room event to everyone here (``exclude``: but that connection), after the
         progress made before it."""
         self.feed.emit(out, event, exclude)
@@ -213,7 +214,7 @@ class Room:
     def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
         self.feed.progress(out, racer, now)
 
-    def answer_fields(self, racer: Racer) -> Message:
+    def answer_fields(self, racer: Racer) -> GameFields:
         return game_answer(racer)
 
     # ------------------------------------------------------------------ commands
@@ -223,7 +224,7 @@ class Room:
 
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
-    ) -> Message | None:
+    ) -> AnswerFields | None:
         """Apply one command of ``member`` (ping is answered before it gets here)."""
         seats, host = self.commands, self.host_controls
         match command:
@@ -281,7 +282,7 @@ class Room:
         self.idle_since = None
         if self.seat_matched(member):  # a matched player arrives: seated and ready
             # Not to the newcomer: their welcome's snapshot holds the seat (sent after this).
-            joined: Message = {"event": "joined", "player": player.to_dict(), "role": "player"}
+            joined: Joined = {"event": "joined", "player": player.to_dict(), "role": "player"}
             self.emit(out, joined, exclude=conn)
             self.emit(out, {"event": "ready", "player": player.id, "ready": True}, exclude=conn)
         elif new:
@@ -404,7 +405,7 @@ class Room:
         for other in self.members.by_id.values():
             if other.following == member.id and member.id not in self.racers:
                 other.following = None
-        reason = "seat-lost" if seated else "left"
+        reason: LeftReason = "seat-lost" if seated else "left"
         self.emit(out, {"event": "left", "player": member.id, "reason": reason, "watching": False})
 
     def _start_race(self, out: list[Output]) -> None:
@@ -493,7 +494,7 @@ class Room:
         """A standing league (race/league.py): points per round; never closed when idle."""
         return self.settings.league and not self.quick_race
 
-    def rated_round(self, round_: int, ratings: dict[str, Message]) -> list[Output]:
+    def rated_round(self, round_: int, ratings: dict[str, Row]) -> list[Output]:
         """The store rated round ``round_``: tell the room (the results show the changes)."""
         out: list[Output] = []
         if round_ != self.round or self.phase != "results":

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from .errors import RaceError
 from .members import EVERYONE, Member
-from .outputs import Message, Output, Persist
+from .messages import AnswerFields
+from .outputs import Output, Persist
 from .records import Rematched
 from .states import RACING, Role
 
@@ -28,7 +29,7 @@ class RoomCommands:
     def __init__(self, room: Room) -> None:
         self.room = room
 
-    def join(self, member: Member, role: Role, out: list[Output]) -> Message:
+    def join(self, member: Member, role: Role, out: list[Output]) -> AnswerFields:
         room = self.room
         racer = room.racers.get(member.id)
         if role == "player":
@@ -53,7 +54,7 @@ class RoomCommands:
             )
         return {"role": "spectator"}
 
-    def leave(self, member: Member, now: float, out: list[Output]) -> Message:
+    def leave(self, member: Member, now: float, out: list[Output]) -> AnswerFields:
         room = self.room
         racer = room.racers.get(member.id)
         if racer is not None and racer.playing and room.phase in RACING:
@@ -72,7 +73,7 @@ class RoomCommands:
             room.finish_round(now, out)
         return {"role": "spectator"}
 
-    def set_ready(self, member: Member, ready: bool, out: list[Output]) -> Message:
+    def set_ready(self, member: Member, ready: bool, out: list[Output]) -> AnswerFields:
         room = self.room
         if member.role != "player":
             raise RaceError("not-your-seat", "Only a seated player can be ready: join first")
@@ -82,7 +83,7 @@ class RoomCommands:
         room.emit(out, {"event": "ready", "player": member.id, "ready": ready})
         return {"ready": ready}
 
-    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
+    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> AnswerFields | None:
         """The host who presses Start and sits races (issue 23): pressing Start is saying "ready",
         as a lichess challenger or a TypeRacer host plays their own race. Checked first with the
         host counted ready, so a refusal changes nothing."""
@@ -99,7 +100,7 @@ class RoomCommands:
             room.emit(out, {"event": "ready", "player": member.id, "ready": True})
         return room.starter.start(member, seq, now, out)
 
-    def follow(self, member: Member, player: str | None) -> Message:
+    def follow(self, member: Member, player: str | None) -> AnswerFields:
         room = self.room
         own = room.racers.get(member.id)
         if own is not None and own.playing and room.phase in RACING:
@@ -119,7 +120,9 @@ class RoomCommands:
         view = room.feed.board(target, member.id)  # masked: see race.masking
         return {"player": player, "view": view, "status": target.status}
 
-    def rematch(self, member: Member, round_: int | None, now: float, out: list[Output]) -> Message:
+    def rematch(
+        self, member: Member, round_: int | None, now: float, out: list[Output]
+    ) -> AnswerFields:
         room = self.room
         if (
             member.role != "player"

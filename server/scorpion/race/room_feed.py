@@ -18,8 +18,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from .masking import HiddenCards, face_up, mask_view
+from .messages import ProgressRow, RoomEvent, ViewMessage
 from .observed import shown_progress, shown_ranks
-from .outputs import ConnId, Message, Output, Send
+from .outputs import ConnId, Output, Send
 from .place import PlaceCore
 from .progress_batch import ProgressBatch
 from .racer import Racer
@@ -43,7 +44,7 @@ class RoomFeed:
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.progress_batch = ProgressBatch(progress_interval)
         # racer id -> (her progress entry, the hidden set's version, the entry others see)
-        self._shown: dict[str, tuple[dict[str, object], int, dict[str, object]]] = {}
+        self._shown: dict[str, tuple[ProgressRow, int, ProgressRow]] = {}
 
     def board(self, racer: Racer | None, viewer: str | None) -> dict[str, object] | None:
         """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
@@ -61,7 +62,7 @@ class RoomFeed:
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
         return masked
 
-    def shown(self, racer: Racer) -> dict[str, object]:
+    def shown(self, racer: Racer) -> ProgressRow:
         """``racer``'s progress entry as everyone but her may see it (exact once the round
         is over). Call after the hidden cards are synced; the same dict comes back until
         her game or the hidden cards change: treat it as read-only."""
@@ -80,7 +81,7 @@ class RoomFeed:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
         return shown_ranks(self.shown(r) for r in self.room.racers.values())
 
-    def _view_message(self, racer: Racer, viewer: str | None) -> Message:
+    def _view_message(self, racer: Racer, viewer: str | None) -> ViewMessage:
         return {
             "type": "view",
             "player": racer.player.id,
@@ -154,7 +155,7 @@ class RoomFeed:
             for racer in changed:
                 self._send_followers(out, racer)
 
-    def emit(self, out: list[Output], event: Message, exclude: ConnId | None = None) -> None:
+    def emit(self, out: list[Output], event: RoomEvent, exclude: ConnId | None = None) -> None:
         """A room event, after the progress made before it (which goes out first)."""
         if self.progress_batch.waiting:
             self.announce_progress(out, None)

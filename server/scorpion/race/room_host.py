@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import RaceError
 from .members import Member
-from .outputs import Message, Output, Persist
+from .messages import AnswerFields, SwitchName, switch_answer, switched
+from .outputs import Output, Persist
 from .records import HostAction, NameReported
 from .states import RACING
 
@@ -25,13 +26,12 @@ if TYPE_CHECKING:  # the room owns its host controls
 @dataclass(frozen=True, slots=True)
 class Switch:
     """One of the host's on/off controls. ``name``: the field of the command, its answer and
-    its event, and the room's attribute (or, ``in_settings``, its settings' field);
-    ``event``: the event's name; ``on``/``off``: the :class:`HostAction` written; ``what``:
+    its event (:func:`~.messages.switched`), and the room's attribute (or, ``in_settings``,
+    its settings' field); ``on``/``off``: the :class:`HostAction` written; ``what``:
     what a refusal says the host alone can do; ``lobby_only``: the refusal outside the lobby
     for those a round settles when it starts (None: any time)."""
 
-    name: str
-    event: str
+    name: SwitchName
     on: str
     off: str
     what: str
@@ -40,15 +40,15 @@ class Switch:
     no_chosen_deal: bool = False  # refused on while the host's chosen deal is still to come
 
 
-LOCK = Switch("locked", "locked", "lock", "unlock", "lock the room")
+LOCK = Switch("locked", "lock", "unlock", "lock the room")
 """No new seats (watching stays open to anyone with the link), or open seats again."""
-LIST = Switch("listed", "listed", "list", "unlist", "list the room")
+LIST = Switch("listed", "list", "unlist", "list the room")
 """Among the home page's open rooms (anyone may join), or off it."""
-RATING = Switch("rated", "rating", "rate", "unrate", "change whether the room is rated",
+RATING = Switch("rated", "rate", "unrate", "change whether the room is rated",
                 "The room can be rated or unrated in the lobby only", in_settings=True,
                 no_chosen_deal=True)  # fmt: skip
 """The room's rounds rated (per rule set, like quick races) from the next one, or not."""
-LEAGUE = Switch("league", "league", "league", "unleague", "make the room a league",
+LEAGUE = Switch("league", "league", "unleague", "make the room a league",
                 "The room can be made a league in the lobby only", in_settings=True,
                 no_chosen_deal=True)  # fmt: skip
 """A standing league (points per round from the next one; the room stays open, the same
@@ -83,7 +83,7 @@ class HostControls:
             raise RaceError("unknown-player", f"Nobody called {player!r} is seated here to {what}")
         return target
 
-    def kick(self, host: Member, player: str, now: float, out: list[Output]) -> Message:
+    def kick(self, host: Member, player: str, now: float, out: list[Output]) -> AnswerFields:
         """The host removes a seated player: they watch from now on (a game under way ends as
         ``left``) and may not take a seat again in this room."""
         room = self.room
@@ -130,7 +130,7 @@ class HostControls:
 
     def switch(
         self, host: Member, control: Switch, on: bool, now: float, out: list[Output]
-    ) -> Message:
+    ) -> AnswerFields:
         """The host turns ``control`` on or off; the same value again changes nothing."""
         room = self.room
         self.check_host(host, control.what)
@@ -147,8 +147,8 @@ class HostControls:
                 setattr(room, control.name, on)
             action = control.on if on else control.off
             out.append(Persist(HostAction(room.id, action, None, host.id, now)))
-            room.emit(out, {"event": control.event, control.name: on, "by": host.id})
-        return {control.name: on}
+            room.emit(out, switched(control.name, on, host.id))
+        return switch_answer(control.name, on)
 
     def check_no_chosen_deal(self) -> None:
         """A rated or league round never deals the number its host chose (who may know its
@@ -162,7 +162,7 @@ class HostControls:
                 "from its rematch on (whoever picks a deal's number may know its face-down cards)",
             )
 
-    def hand_host(self, host: Member, player: str, now: float, out: list[Output]) -> Message:
+    def hand_host(self, host: Member, player: str, now: float, out: list[Output]) -> AnswerFields:
         room = self.room
         self.check_host(host, "hand the host role over")
         if player == host.id:
@@ -175,7 +175,7 @@ class HostControls:
 
     def report(
         self, member: Member, player: str, reason: str, now: float, out: list[Output]
-    ) -> Message:
+    ) -> AnswerFields:
         """Keep a report of ``player``'s name for the operator (once per reporter and player).
         Nobody else is told: a report is not an accusation in front of the room."""
         room = self.room

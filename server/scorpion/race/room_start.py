@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Final
 
 from .errors import RaceError
 from .members import Member
-from .outputs import Message, Output, Persist
+from .messages import AnswerFields
+from .outputs import Output, Persist
 from .quick_room import QUICK_START
 from .records import RoundStarted
 from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
@@ -56,7 +57,7 @@ class RoundStart:
             raise RaceError("nobody-ready", "Nobody is ready yet")
         return racers
 
-    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> Message | None:
+    def start(self, member: Member, seq: int, now: float, out: list[Output]) -> AnswerFields | None:
         """The start command: deal and count down, or first search a winnable deal (then
         the answer waits for :meth:`dealt`)."""
         room = self.room
@@ -77,7 +78,7 @@ class RoundStart:
 
     def dealt(
         self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
-    ) -> Message:
+    ) -> AnswerFields:
         """The deal search of a start command ended: the start's answer (the countdown)."""
         room = self.room
         if room.dealing != found.ticket:
@@ -99,7 +100,7 @@ class RoundStart:
         if ticket is not None and member is not None and ticket.seq in member.seqs.pending:
             starter = member
 
-            def apply(effects: list[Output]) -> Message | None:
+            def apply(effects: list[Output]) -> AnswerFields | None:
                 return self.dealt(starter, SearchFailed(ticket, "timed-out"), now, effects)
 
             out.extend(answer_pending(tuple(member.conns), member.seqs, ticket.seq, "start", apply))
@@ -126,7 +127,7 @@ class RoundStart:
         now: float,
         out: list[Output],
         unverified: str | None = None,
-    ) -> Message:
+    ) -> AnswerFields:
         """Seat ``racers`` (the ready players, from :meth:`check`; the others watch),
         persist the round, count down. ``unverified``: why a winnable-only room's deal is not
         proved, said in the countdown."""

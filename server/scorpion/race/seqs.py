@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Set
-from typing import Final
+from typing import Final, TypeAlias, cast
 
 import orjson
 
@@ -27,7 +27,8 @@ from scorpion.engine import MoveError
 
 from .commands import Command
 from .errors import RaceError
-from .outputs import ConnId, Message, Output, Persist, Send, refused
+from .messages import Answer, AnswerFields, refused
+from .outputs import ConnId, Output, Persist, Send
 
 # A resend only ever asks again for what was in flight when a socket dropped; the client
 # keeps at most this many commands in flight (client/js/socket.js MAX_IN_FLIGHT).
@@ -37,6 +38,10 @@ DEFAULT_KEEP: Final = 16
 # player of the day, and answers hold whole boards.
 KEEP_AWAY: Final = 60.0
 _NONE: Final[frozenset[int]] = frozenset()
+
+Apply: TypeAlias = Callable[[list[Output]], AnswerFields | None]
+"""Applies a command, appending its effects; its answer's fields (None: a search's answer
+will give them)."""
 
 
 class SeqWindow:
@@ -75,7 +80,7 @@ class SeqWindow:
             if not self._pending:
                 self._pending = None
 
-    def check(self, seq: int) -> dict[str, object] | None:
+    def check(self, seq: int) -> Answer | None:
         """The stored answer when ``seq`` was answered already, None when it is new.
 
         Raises ``old-seq`` for a seq at or below the highest answered one that is no
@@ -83,8 +88,8 @@ class SeqWindow:
         """
         answer = self._answers.get(seq) if self._answers is not None else None
         if answer is not None:
-            found: dict[str, object] = orjson.loads(answer)
-            return found
+            # The JSON of an Answer this window was given (remember): read back as one.
+            return cast(Answer, orjson.loads(answer))
         if seq <= self.last:
             raise RaceError("old-seq", f"Command {seq} is too old to be answered again", seq)
         return None
@@ -93,7 +98,7 @@ class SeqWindow:
         """Drop the stored answers (the member left): a later resend is ``old-seq``."""
         self._answers = None
 
-    def remember(self, seq: int, answer: dict[str, object]) -> bytes:
+    def remember(self, seq: int, answer: Answer) -> bytes:
         """Keep ``answer`` for a resend of ``seq``; its JSON (sent as it is)."""
         if self._answers is None:
             self._answers = OrderedDict()
@@ -104,9 +109,7 @@ class SeqWindow:
         return encoded
 
 
-def answer_once(
-    conn: ConnId, seqs: SeqWindow, command: Command, run: Callable[[list[Output]], Message | None]
-) -> list[Output]:
+def answer_once(conn: ConnId, seqs: SeqWindow, command: Command, run: Apply) -> list[Output]:
     """Apply ``command`` at most once per seq and answer it exactly once.
 
     ``run`` applies it, appending its effects, and returns the answer's extra fields; it
@@ -127,11 +130,7 @@ def answer_once(
 
 
 def answer_pending(
-    conns: tuple[ConnId, ...],
-    seqs: SeqWindow,
-    seq: int,
-    name: str,
-    run: Callable[[list[Output]], Message | None],
+    conns: tuple[ConnId, ...], seqs: SeqWindow, seq: int, name: str, run: Apply
 ) -> list[Output]:
     """Answer a pending seq (its search ended) like :func:`answer_once` would have."""
     seqs.release(seq)
@@ -139,17 +138,13 @@ def answer_pending(
 
 
 def _answer(
-    conns: tuple[ConnId, ...],
-    seqs: SeqWindow,
-    seq: int,
-    name: str,
-    run: Callable[[list[Output]], Message | None],
+    conns: tuple[ConnId, ...], seqs: SeqWindow, seq: int, name: str, run: Apply
 ) -> list[Output]:
     effects: list[Output] = []
     try:
         extra = run(effects)
     except (RaceError, MoveError) as exc:
-        answer = refused(seq, exc.code, exc.message)
+        answer: Answer = refused(seq, exc.code, exc.message)
         effects = []
     else:
         if extra is None:

@@ -478,7 +478,9 @@ class Cluster:
     def playing_part(self, date: str) -> Message | None:
         """ "Playing now" of the shards of a day's daily held here (None: none held)."""
         daily = self.referee.dailies.get(date)
-        return daily.playing_part() if daily is not None and date in self.shard_days() else None
+        if daily is None or date not in self.shard_days():
+            return None
+        return dict(daily.playing_part())  # as JSON to another process
 
     async def day_summary(self, date: str) -> Message | None:
         """A split daily's summary: this process's, with "playing now" merged afresh from
