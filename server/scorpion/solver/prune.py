@@ -209,3 +209,82 @@ def doomed_any(state: State, rules: Rules) -> bool:
                 ):
                     return True
     return False
+
+
+def never_emptied(state: State, rules: Rules) -> bool:
+    """Whether no column can ever be emptied again (any card into an empty column).
+
+    A win removes every run, so it empties every column: a position with no empty column
+    where none can ever be emptied is lost. Until the first column is emptied, no move
+    goes to an empty column, so every card picked up lands on its suit's successor and
+    no King moves: the cards that can be picked up before then are the least set closed
+    under those needs (a face-down card needs the card on it picked; a landing on ``w``
+    needs the card on ``w`` picked and, if ``w`` lies above the card in its column, one of
+    the cards from just above it up to ``w``; a ``w`` in the stock is taken as free). A
+    column empties only when its bottom card leaves: a non-King only by being picked up,
+    a King only with its run, which needs a card of its suit placed. Same-suit building
+    and runs that leave the tableau (``runs`` not ``keep``) only; anything else: False.
+    """
+    if rules.build != "same-suit" or rules.runs == "keep" or state.reserve:
+        return False
+    cols, down = state.cols, state.down
+    if not all(cols):
+        return False
+    col_of = [-1] * 52
+    at = [0] * 52
+    cover = [-1] * 52
+    for j, col in enumerate(cols):
+        previous = -1
+        for i, card in enumerate(col):
+            col_of[card] = j
+            at[card] = i
+            if previous >= 0:
+                cover[previous] = card
+            previous = card
+    # (card, the card whose pick turns it over or -1, landing: (card on w or -1, options))
+    pending: list[tuple[int, int, int, bytes | None]] = []
+    picked = bytearray(52)
+    for j, col in enumerate(cols):
+        d = down[j]
+        for i, x in enumerate(col):
+            if x % 13 == KING0:
+                continue  # no empty column before the first is emptied: a King stays
+            turn = col[i + 1] if i < d else -1
+            w = x + 1
+            j2 = col_of[w]
+            if j2 < 0:  # in the stock: it will be a top
+                pending.append((x, turn, -1, None))
+                continue
+            i2, c = at[w], cover[w]
+            if j2 != j:
+                pending.append((x, turn, c, None))
+            elif i2 > i:
+                pending.append((x, turn, c, col[i + 1 : i2 + 1]))
+            elif c != x:
+                pending.append((x, turn, c, None))
+    changed = True
+    while changed and pending:
+        changed = False
+        waiting = []
+        for entry in pending:
+            x, turn, c, options = entry
+            if (
+                (turn < 0 or picked[turn])
+                and (c < 0 or picked[c])
+                and (options is None or any(picked[u] for u in options))
+            ):
+                picked[x] = 1
+                changed = True
+            else:
+                waiting.append(entry)
+        pending = waiting
+    for col in cols:
+        bottom = col[0]
+        if bottom % 13 != KING0:
+            if picked[bottom]:
+                return False
+            continue
+        base = bottom - KING0
+        if any(picked[x] or col_of[x] < 0 for x in range(base, base + KING0)):
+            return False
+    return True
