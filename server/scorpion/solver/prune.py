@@ -222,7 +222,8 @@ def never_emptied(state: State, rules: Rules) -> bool:
     needs the card on ``w`` picked and, if ``w`` lies above the card in its column, one of
     the cards from just above it up to ``w``; a ``w`` in the stock is taken as free). A
     column empties only when its bottom card leaves: a non-King only by being picked up,
-    a King only with its run, which needs a card of its suit placed. Same-suit building
+    a King only with its run, which needs the first card that breaks the chain from the
+    King picked up (or, if the whole column is that chain, its next card). Same-suit building
     and runs that leave the tableau (``runs`` not ``keep``) only; anything else: False.
     """
     if rules.build != "same-suit" or rules.runs == "keep" or state.reserve:
@@ -284,7 +285,18 @@ def never_emptied(state: State, rules: Rules) -> bool:
             if picked[bottom]:
                 return False
             continue
-        base = bottom - KING0
-        if any(picked[x] or col_of[x] < 0 for x in range(base, base + KING0)):
+        # A King's column empties only with its run: the first card that breaks the chain
+        # from the King must leave, and only its own pick-up takes it off (every card
+        # under it lies on its successor, or is the King: none of them is picked before).
+        i = 1
+        while i < len(col) and col[i] == col[i - 1] - 1:
+            i += 1
+        if i < len(col):
+            if picked[col[i]]:
+                return False
+            continue
+        # The whole column is the chain: its next card must come (or the run is complete).
+        last = col[-1]
+        if last % 13 == 0 or picked[last - 1] or col_of[last - 1] < 0:
             return False
     return True
