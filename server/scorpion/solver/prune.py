@@ -242,48 +242,12 @@ def never_emptied(state: State, rules: Rules) -> bool:
             if previous >= 0:
                 cover[previous] = card
             previous = card
-    # (card, the card whose pick turns it over or -1, landing: (card on w or -1, options))
-    pending: list[tuple[int, int, int, bytes | None]] = []
-    picked = bytearray(52)
-    for j, col in enumerate(cols):
-        d = down[j]
-        for i, x in enumerate(col):
-            if x % 13 == KING0:
-                continue  # no empty column before the first is emptied: a King stays
-            turn = col[i + 1] if i < d else -1
-            w = x + 1
-            j2 = col_of[w]
-            if j2 < 0:  # in the stock: it will be a top
-                pending.append((x, turn, -1, None))
-                continue
-            i2, c = at[w], cover[w]
-            if j2 != j:
-                pending.append((x, turn, c, None))
-            elif i2 > i:
-                pending.append((x, turn, c, col[i + 1 : i2 + 1]))
-            elif c != x:
-                pending.append((x, turn, c, None))
-    changed = True
-    while changed and pending:
-        changed = False
-        waiting = []
-        for entry in pending:
-            x, turn, c, options = entry
-            if (
-                (turn < 0 or picked[turn])
-                and (c < 0 or picked[c])
-                and (options is None or any(picked[u] for u in options))
-            ):
-                picked[x] = 1
-                changed = True
-            else:
-                waiting.append(entry)
-        pending = waiting
+    # The cards whose pick-up would let a column empty.
+    target = bytearray(52)
     for col in cols:
         bottom = col[0]
         if bottom % 13 != KING0:
-            if picked[bottom]:
-                return False
+            target[bottom] = 1
             continue
         # A King's column empties only with its run: the first card that breaks the chain
         # from the King must leave, and only its own pick-up takes it off (every card
@@ -292,11 +256,55 @@ def never_emptied(state: State, rules: Rules) -> bool:
         while i < len(col) and col[i] == col[i - 1] - 1:
             i += 1
         if i < len(col):
-            if picked[col[i]]:
-                return False
+            target[col[i]] = 1
             continue
         # The whole column is the chain: its next card must come (or the run is complete).
         last = col[-1]
-        if last % 13 == 0 or picked[last - 1] or col_of[last - 1] < 0:
+        if last % 13 == 0 or col_of[last - 1] < 0:
             return False
+        target[last - 1] = 1
+    # Per card its unmet needs; waiting[u]: 4 * card + kind for each need u's pick meets
+    # (kind 0 turn, 1 the card on the successor, 2 one of the cards up to the successor).
+    missing = [0] * 52
+    waiting: list[list[int]] = [[] for _ in range(52)]
+    free: list[int] = []
+    for j, col in enumerate(cols):
+        d = down[j]
+        for i, x in enumerate(col):
+            if x % 13 == KING0:
+                continue  # no empty column before the first is emptied: a King stays
+            needs = 0
+            if i < d:
+                needs = 1
+                waiting[col[i + 1]].append(4 * x)
+            j2 = col_of[x + 1]
+            if j2 >= 0:  # else in the stock: it will be a top
+                i2, c = at[x + 1], cover[x + 1]
+                if c == x:
+                    continue  # on its successor: it has nowhere to land before then
+                if c >= 0:
+                    needs += 1
+                    waiting[c].append(4 * x + 1)
+                if j2 == j and i2 > i:
+                    needs += 1
+                    for u in col[i + 1 : i2 + 1]:
+                        waiting[u].append(4 * x + 2)
+            if needs:
+                missing[x] = needs
+            else:
+                free.append(x)
+    options_met = bytearray(52)
+    while free:
+        u = free.pop()
+        if target[u]:
+            return False
+        for entry in waiting[u]:
+            x, kind = entry >> 2, entry & 3
+            if kind == 2:
+                if options_met[x]:
+                    continue
+                options_met[x] = 1
+            missing[x] -= 1
+            if not missing[x]:
+                free.append(x)
     return True
