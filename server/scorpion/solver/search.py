@@ -245,7 +245,7 @@ class Search:
         position seen before. Every position on the way is marked seen. Chains are
         capped: Wasp can cycle.
         """
-        rules, seen, prune = self.rules, self.seen, self.prune
+        rules, seen, prune, prune_empty = self.rules, self.seen, self.prune, self.prune_empty
         step, state, deferred = node
         if step is not None:
             state = play(state, step, rules)
@@ -263,6 +263,8 @@ class Search:
             self._tick()
             if is_won(state, rules):
                 return steps, state, []
+            if prune_empty and never_emptied(state, rules):
+                return steps, state, []  # lost: no column can ever be emptied again
             kids = children(state, rules, deferred)
             if len(kids) != 1:
                 break
@@ -272,8 +274,6 @@ class Search:
             steps.append(step)
             check = check or (prune and (step is None or _tightens(step, state)))
         if kids and check and doomed(state, rules):
-            kids = []
-        if kids and self.prune_empty and never_emptied(state, rules):
             kids = []
         return steps, state, kids
 
