@@ -18,6 +18,9 @@ search in tests/solver/test_agreement.py:
   safe now) or it is in every win (then it is deferred, and the suit's other
   home placements are safe).
 - Dead positions (:mod:`.prune`): a card that must be picked up but never can be.
+- Any card into an empty column (Wasp, easy, normal): a position none of whose columns
+  can ever be emptied again is lost (:func:`.prune.never_emptied`), and a pile lying on
+  its suit's successor is not split off into an empty column (:func:`_splits_off`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
