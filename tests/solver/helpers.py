@@ -39,6 +39,17 @@ stock: -
 runs: D C
 """
 
+# Wasp: 4H>1, 5H>2 completes the hearts; the spades, complete since the deal but covered,
+# stay once uncovered (``placed``: only a placement removes a run), so a piece of them must
+# go into the empty column and back (QS>2, QS>1). Lost in classic.
+RUN_LEFT_BEHIND = """
+stock: -
+1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS 5H
+2: | KH QH JH TH 9H 8H 7H 6H
+3: | 4H 3H 2H AH
+runs: D C
+"""
+
 
 def plain_search(game: Game, limit: int = LIMIT) -> bool | None:
     """Whether ``game`` can be won, trying every legal move; None past ``limit`` positions."""

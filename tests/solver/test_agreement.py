@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from scorpion.engine import Game, card_text
 from scorpion.solver import solve
 from scorpion.solver.best_first import GUIDES, BestFirst, unpack
-from scorpion.solver.prune import doomed_any
+from scorpion.solver.prune import doomed_any, never_emptied
 from scorpion.solver.state import State, is_won, moves, play
 
-from .helpers import BLOCKED, WON_IN_TWO, plain_search, replay
+from .helpers import BLOCKED, RUN_LEFT_BEHIND, WON_IN_TWO, plain_search, replay
 
 PRESETS = (
     "classic", "wasp", "relaxed", "hard", "strict", "normal", "traditional", "three-blind-mice",
@@ -152,3 +152,44 @@ def test_each_turn_alone_agrees_with_plain_search(case: tuple[str, str]) -> None
             assert verdict == ("won" if expected else "lost"), (preset, text, turn)
         if verdict == "won":
             assert replay(game, [step.text() for step in steps]).won
+
+
+# Empty columns that take any card, same-suit building: the depth-first search with the
+# emptiness test and the split-off rule (docs/solver.md, "Wasp").
+ANY_EMPTY = ("wasp", "easy", "normal")
+
+
+@pytest.mark.slow  # 200 searches and 200 plain searches: make test only
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(ANY_EMPTY))
+def test_any_card_into_an_empty_column_agrees_with_plain_search(case: tuple[str, str]) -> None:
+    """Wasp, easy and normal, their own 200 cases (the shared test draws them too)."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    solution = solve(game, max_nodes=200_000)
+    assert solution.note == ""
+    if expected is not None and solution.verdict != "unknown":
+        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
+    if solution.verdict == "won":
+        assert replay(game, solution.line).won
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_a_position_whose_columns_can_never_empty_cannot_be_won(case: tuple[str, str]) -> None:
+    """The emptiness test never throws a win away, on every preset."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    if never_emptied(State.of(game), game.rules):
+        assert plain_search(game) is not True, (preset, text)
+
+
+def test_a_complete_run_left_behind_is_split_off_and_back() -> None:
+    """Under ``placed`` a run uncovered after its completion stays; the one way on is to split
+    it and put the piece back, a split-off the rule must keep (the plain search agrees)."""
+    game = Game.from_text(RUN_LEFT_BEHIND, "wasp")
+    assert plain_search(game) is True
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert replay(game, solution.line).won

@@ -209,3 +209,102 @@ def doomed_any(state: State, rules: Rules) -> bool:
                 ):
                     return True
     return False
+
+
+def never_emptied(state: State, rules: Rules) -> bool:
+    """Whether no column can ever be emptied again (any card into an empty column).
+
+    A win removes every run, so it empties every column: a position with no empty column
+    where none can ever be emptied is lost. Until the first column is emptied, no move
+    goes to an empty column, so every card picked up lands on its suit's successor and
+    no King moves: the cards that can be picked up before then are the least set closed
+    under those needs (a face-down card needs the card on it picked; a landing on ``w``
+    needs the card on ``w`` picked and, if ``w`` lies above the card in its column, one of
+    the cards from just above it up to ``w``; a ``w`` in the stock is taken as free). A
+    column empties only when its bottom card leaves: a non-King only by being picked up,
+    a King only with its run, which needs the first card that breaks the chain from the
+    King picked up (or, if the whole column is that chain, its next card). Same-suit building
+    and runs that leave the tableau (``runs`` not ``keep``) only; anything else: False.
+    """
+    if rules.build != "same-suit" or rules.runs == "keep" or state.reserve:
+        return False
+    cols, down = state.cols, state.down
+    if not all(cols):
+        return False
+    col_of = [-1] * 52
+    at = [0] * 52
+    cover = [-1] * 52
+    for j, col in enumerate(cols):
+        previous = -1
+        for i, card in enumerate(col):
+            col_of[card] = j
+            at[card] = i
+            if previous >= 0:
+                cover[previous] = card
+            previous = card
+    # The cards whose pick-up would let a column empty.
+    target = bytearray(52)
+    for col in cols:
+        bottom = col[0]
+        if bottom % 13 != KING0:
+            target[bottom] = 1
+            continue
+        # A King's column empties only with its run: the first card that breaks the chain
+        # from the King must leave, and only its own pick-up takes it off (every card
+        # under it lies on its successor, or is the King: none of them is picked before).
+        i = 1
+        while i < len(col) and col[i] == col[i - 1] - 1:
+            i += 1
+        if i < len(col):
+            target[col[i]] = 1
+            continue
+        # The whole column is the chain: its next card must come (or the run is complete).
+        last = col[-1]
+        if last % 13 == 0 or col_of[last - 1] < 0:
+            return False
+        target[last - 1] = 1
+    # Per card its unmet needs; waiting[u]: 4 * card + kind for each need u's pick meets
+    # (kind 0 turn, 1 the card on the successor, 2 one of the cards up to the successor).
+    missing = [0] * 52
+    waiting: list[list[int]] = [[] for _ in range(52)]
+    free: list[int] = []
+    for j, col in enumerate(cols):
+        d = down[j]
+        for i, x in enumerate(col):
+            if x % 13 == KING0:
+                continue  # no empty column before the first is emptied: a King stays
+            needs = 0
+            if i < d:
+                needs = 1
+                waiting[col[i + 1]].append(4 * x)
+            j2 = col_of[x + 1]
+            if j2 >= 0:  # else in the stock: it will be a top
+                i2, c = at[x + 1], cover[x + 1]
+                if c == x:
+                    continue  # on its successor: it has nowhere to land before then
+                if c >= 0:
+                    needs += 1
+                    waiting[c].append(4 * x + 1)
+                if j2 == j and i2 > i:
+                    needs += 1
+                    for u in col[i + 1 : i2 + 1]:
+                        waiting[u].append(4 * x + 2)
+            if needs:
+                missing[x] = needs
+            else:
+                free.append(x)
+    options_met = bytearray(52)
+    while free:
+        u = free.pop()
+        if target[u]:
+            return False
+        for entry in waiting[u]:
+            x, kind = entry >> 2, entry & 3
+            if kind == 2:
+                if options_met[x]:
+                    continue
+                options_met[x] = 1
+            missing[x] -= 1
+            if not missing[x]:
+                free.append(x)
+    return True

@@ -18,6 +18,9 @@ search in tests/solver/test_agreement.py:
   safe now) or it is in every win (then it is deferred, and the suit's other
   home placements are safe).
 - Dead positions (:mod:`.prune`): a card that must be picked up but never can be.
+- Any card into an empty column (Wasp, easy, normal): a position none of whose columns
+  can ever be emptied again is lost (:func:`.prune.never_emptied`), and a pile lying on
+  its suit's successor is not split off into an empty column (:func:`_splits_off`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -33,7 +36,7 @@ from typing import Final, Literal
 from scorpion.engine import Rules
 
 from .cache import LostPositions
-from .prune import applies, doomed
+from .prune import applies, doomed, never_emptied
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
 # The move to a node (None: a deferral), the position it is played from, the deferred cards.
@@ -147,6 +150,23 @@ def _scores(state: State, steps: list[Step]) -> list[int]:
     return out
 
 
+def _splits_off(state: State, step: Step) -> bool:
+    """Whether the move takes a pile off its suit's successor into an empty column, when
+    that can never help (``empty: any``; see docs/solver.md, "Split-offs").
+
+    Kept: with a stock still to deal (a dealt card may land on the pile in its new
+    column) or a reserve, and when the source column's top is a complete run the
+    ``placed`` rule left on the tableau (splitting it off and back is how it leaves).
+    """
+    if step.src < 0 or state.cols[step.dest] or state.stock or state.reserve:
+        return False
+    col = state.cols[step.src]
+    if not (step.at > state.down[step.src] and col[step.at - 1] == step.card + 1):
+        return False
+    top = col[-13:]
+    return not (len(col) - state.down[step.src] >= 13 and top == RUNS[top[-1] // 13])
+
+
 def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     """The moves worth trying from a node, best first, with the nodes they lead to.
 
@@ -159,6 +179,8 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
         return split
     if deferred:
         steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
+    if rules.empty == "any" and rules.build == "same-suit":
+        steps = [s for s in steps if not _splits_off(state, s)]
     if len(steps) < 2:
         return [(s, state, deferred) for s in steps]
     scores = _scores(state, steps)
@@ -204,6 +226,8 @@ class Search:
         self.nodes = 0
         self.seen: set[bytes] = set()
         self.prune = applies(rules)
+        # Any card into an empty column (Wasp, easy, normal): the emptiness test instead.
+        self.prune_empty = rules.empty == "any" and rules.build == "same-suit"
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -224,7 +248,7 @@ class Search:
         position seen before. Every position on the way is marked seen. Chains are
         capped: Wasp can cycle.
         """
-        rules, seen, prune = self.rules, self.seen, self.prune
+        rules, seen, prune, prune_empty = self.rules, self.seen, self.prune, self.prune_empty
         step, state, deferred = node
         if step is not None:
             state = play(state, step, rules)
@@ -242,6 +266,8 @@ class Search:
             self._tick()
             if is_won(state, rules):
                 return steps, state, []
+            if prune_empty and never_emptied(state, rules):
+                return steps, state, []  # lost: no column can ever be emptied again
             kids = children(state, rules, deferred)
             if len(kids) != 1:
                 break
