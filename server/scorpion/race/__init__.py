@@ -12,7 +12,8 @@ Modules, one concept each:
 - ``place``: what rooms, dailies and practices share, a ``PlaceCore`` each holds: members,
   events, one answer per seq, and the one game path (checks, engine call, record, progress,
   answer); ``place_hooks``: what each place tells its core, and ``AnyPlace``, the one
-  interface the referee drives (each place dispatches its own commands: ``run``).
+  interface the referee drives (``place.core`` for what all do alike; each place
+  dispatches its own commands: ``run``).
 - ``room``: one room's state machine (lobby, countdown, racing, results), its commands'
   dispatch, timers; the parts it holds: ``room_commands`` (seats and rounds),
   ``room_host`` (the host's controls), ``room_start`` (Start, a winnable deal's search,

@@ -27,7 +27,7 @@ from scorpion.engine import Game, get_rules
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
 from .errors import RaceError
 from .leaderboard import Entry, Leaderboard
-from .members import Member, Members
+from .members import Member
 from .messages import (
     AnswerFields,
     GameFields,
@@ -45,7 +45,7 @@ from .protocol import daily_key, shard_of
 from .racer import Racer
 from .records import ActionRecord, DailyStarted, GameResult
 from .search_queue import UNLIMITED
-from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchAnswer, SearchTicket
+from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchTicket
 
 DAILY_PRESET: Final = "classic"
 PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at most)
@@ -220,18 +220,6 @@ class Daily:
         # (deadline, player, attempt) of ranked attempts; entries of ended ones stay until due
         self._deadlines: list[tuple[float, str, int]] = []
 
-    @property
-    def key(self) -> str:
-        return self.core.key
-
-    @property
-    def members(self) -> Members:
-        return self.core.members
-
-    @property
-    def skipped(self) -> list[str]:
-        return self.core.skipped
-
     # ------------------------------------------------------------------ reading
     def current(self, player_id: str) -> Attempt | None:
         attempts = self.attempts.get(player_id)
@@ -319,7 +307,7 @@ class Daily:
             return "not-today"
         if self.attempts.get(player_id):
             return "played"
-        member = self.members.get(player_id)
+        member = self.core.members.get(player_id)
         linked = member.player.linked if member is not None else frozenset()
         if any(tries[0].ranked for other in linked if (tries := self.attempts.get(other))):
             return "linked"  # a ranked attempt is a player's first
@@ -340,9 +328,9 @@ class Daily:
     def connect(
         self, conn: ConnId, player: Player, last_version: int | None, now: float
     ) -> list[Output]:
-        member, _ = self.members.ensure(player)
+        member, _ = self.core.members.ensure(player)
         member.role = "player"
-        self.members.attach(conn, member)
+        self.core.members.attach(conn, member)
         rank = self.board.rank_of(player.id)
         if rank is not None:  # the welcome tells it: later moves come in ``rank`` frames
             self._ranks_told[player.id] = rank
@@ -364,15 +352,6 @@ class Daily:
         return []
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        return self.core.handle(conn, command, now)
-
-    def search_wanted(self, ticket: SearchTicket) -> bool:
-        return self.core.search_wanted(ticket)
-
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
-        return self.core.searched(answer, now)
-
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> AnswerFields | None:
@@ -436,7 +415,7 @@ class Daily:
 
     def advance(self, now: float, out: list[Output]) -> None:
         """Ranked attempts past their time limit end as ``timed-out`` at the limit."""
-        self.members.forget_answers_of_away(now)
+        self.core.members.forget_answers_of_away(now)
         deadlines = self._deadlines
         while deadlines and deadlines[0][0] <= now:
             entry = heapq.heappop(deadlines)
@@ -445,7 +424,7 @@ class Daily:
             attempt = self.current(entry[1])
             assert attempt is not None
             attempt.stop("timed-out", RANKED_LIMIT)
-            member = self.members.get(attempt.player.id)
+            member = self.core.members.get(attempt.player.id)
             if member is not None:
                 out.extend(self.core.drop_search(attempt, member))
             self.after_change(attempt, now, out, exclude=None)
@@ -474,7 +453,7 @@ class Daily:
 
     def _tell_ranks(self, out: list[Output]) -> None:
         for player, told in list(self._ranks_told.items()):
-            member = self.members.get(player)
+            member = self.core.members.get(player)
             if member is None or not member.conns:
                 del self._ranks_told[player]  # the welcome tells it again
                 continue
@@ -517,7 +496,7 @@ class Daily:
             player,
             Game.new(self.deal, get_rules(self.preset)),
             started_at,
-            place=self.key,
+            place=self.core.key,
             round=number,
             preset=self.preset,
             undo="fair" if ranked else "full",  # a ranked undo never peeks at a card
@@ -582,7 +561,7 @@ class Daily:
         comes back from its log); the connections that were theirs (the caller closes them)."""
         gone = [
             member
-            for player, member in list(self.members.by_id.items())
+            for player, member in list(self.core.members.by_id.items())
             if shard_of(player, self.shards) == shard
         ]
         players = {m.id for m in gone} | {
@@ -591,7 +570,7 @@ class Daily:
         conns: list[ConnId] = []
         for member in gone:
             conns.extend(member.conns)
-            self.members.remove(member)
+            self.core.members.remove(member)
         for player in players:
             self.attempts.pop(player, None)
             self.live.pop(player, None)
@@ -620,7 +599,7 @@ class Daily:
             started.attempt,
         )
         attempt.new_player = started.new_player
-        member, _ = self.members.ensure(attempt.player)
+        member, _ = self.core.members.ensure(attempt.player)
         for action in actions:
             skipped = replay_action(member, attempt, action)
             if skipped:

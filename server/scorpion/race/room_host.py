@@ -78,7 +78,7 @@ class HostControls:
 
     def seated(self, player: str, what: str) -> Member:
         room = self.room
-        target = room.members.get(player)
+        target = room.core.members.get(player)
         if target is None or target.role != "player":
             raise RaceError("unknown-player", f"Nobody called {player!r} is seated here to {what}")
         return target
@@ -181,7 +181,7 @@ class HostControls:
         room = self.room
         if player == member.id:
             raise RaceError("not-allowed", "You cannot report your own name")
-        target = room.members.get(player)
+        target = room.core.members.get(player)
         name = target.player.name if target else None
         if name is None and player in room.racers:
             name = room.racers[player].player.name
