@@ -23,10 +23,11 @@ Modules, one concept each:
 - ``practice``: a player's own games, dealt on demand, never ranked.
 - ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;
-  ``seqs``: answers by seq; ``events``: versioned room events kept for reconnects.
+  ``seqs``: answers by seq; ``events``: versioned events kept for reconnects (``Event``).
 - ``commands``: client messages checked into typed commands; ``errors``: refusal codes;
   ``outputs``: Send, Persist, Close and search requests; ``messages``: every message a
-  websocket gets, typed (answers, events, welcomes, views); ``searches``: search requests,
+  websocket gets, typed (answers, the daily's event, welcomes, views); ``room_events``: a
+  room's events, typed, and their union; ``searches``: search requests,
   their answers and budgets; ``records``: what the store keeps.
 - ``settings``: a room's settings; ``config``: how the server runs rooms;
   ``ranking``: ranking, statistics, streaks (pure).

@@ -24,12 +24,11 @@ from scorpion.engine import MoveError
 
 from .commands import Auto, Command, Deal, GameCommand, Hint, Move, Ping
 from .errors import RaceError
-from .events import EventLog
+from .events import Event, EventLog
 from .members import Member, Members
 from .messages import (
     AnswerFields,
     Applied,
-    Event,
     GameFields,
     HintFound,
     Welcome,

@@ -34,7 +34,7 @@ from .commands import (
 from .config import RoomConfig
 from .errors import RaceError
 from .members import EVERYONE, Member
-from .messages import AnswerFields, GameFields, Joined, LeftReason, RoomEvent, Row
+from .messages import AnswerFields, GameFields, Row
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer
 from .players import Player
@@ -43,6 +43,7 @@ from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .room_commands import RoomCommands
+from .room_events import Joined, LeftReason, RoomEvent
 from .room_feed import RoomFeed
 from .room_host import LEAGUE, LIST, LOCK, RATING, HostControls
 from .room_snapshot import snapshot, timeline

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import RaceError
 from .members import Member
-from .messages import AnswerFields, SwitchName, switch_answer, switched
+from .messages import AnswerFields
 from .outputs import Output, Persist
 from .records import HostAction, NameReported
+from .room_events import SwitchName, switch_answer, switched
 from .states import RACING
 
 if TYPE_CHECKING:  # the room owns its host controls
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # the room owns its host controls
 @dataclass(frozen=True, slots=True)
 class Switch:
     """One of the host's on/off controls. ``name``: the field of the command, its answer and
-    its event (:func:`~.messages.switched`), and the room's attribute (or, ``in_settings``,
+    its event (:func:`~.room_events.switched`), and the room's attribute (or, ``in_settings``,
     its settings' field); ``on``/``off``: the :class:`HostAction` written; ``what``:
     what a refusal says the host alone can do; ``lobby_only``: the refusal outside the lobby
     for those a round settles when it starts (None: any time)."""
