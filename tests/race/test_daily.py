@@ -160,7 +160,7 @@ def test_daily_restore_keeps_attempts_and_the_leaderboard() -> None:
     restarted = Referee(secret=b"test-secret")
     restarted.restore(records, h.now + 10)
     live, back = h.referee.daily(TODAY, h.now), restarted.daily(TODAY, h.now)
-    assert back.leaderboard() == live.leaderboard()
+    assert back.feed.leaderboard() == live.feed.leaderboard()
     assert back.current("a").game.text() == live.current("a").game.text()  # type: ignore[union-attr]
     h.referee = restarted
     h.advance(10)

@@ -164,7 +164,7 @@ class Referee:
         the ``playing`` events of this process's part of the day."""
         daily = self.dailies.get(date)
         if daily is not None:
-            daily.hear_playing(source, part, now)
+            daily.feed.hear_playing(source, part, now)
             self._touch(daily)
 
     def forget_player(self, player_id: str) -> None:
