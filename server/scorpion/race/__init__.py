@@ -18,8 +18,9 @@ Modules, one concept each:
   dispatch, timers; the parts it holds: ``room_commands`` (seats and rounds),
   ``room_host`` (the host's controls), ``room_start`` (Start, a winnable deal's search,
   the countdown), ``room_feed`` (progress and boards); ``room_snapshot``: its snapshot.
-- ``daily``: the daily challenge (deal from date and secret, attempts, aggregated events);
-  ``leaderboard``: a day's leaderboard kept in order, served in pages.
+- ``daily``: the daily challenge (deal from date and secret, attempts, time limits);
+  ``daily_feed``: what it tells everyone (playing now, leaderboard, ranks: aggregated
+  events); ``leaderboard``: a day's leaderboard kept in order, served in pages.
 - ``practice``: a player's own games, dealt on demand, never ranked.
 - ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;

@@ -3,7 +3,8 @@
 The deal comes from the date and the server's secret, so nobody can know it in
 advance: HMAC-SHA256(secret, "scorpion-daily:" + date), the first 8 bytes as a
 64-bit deal number; then the first winnable deal from there when the solver is
-available (else the daily says ``verified: false``).
+available (else the daily says ``verified: false``). What everyone is told of the day
+("playing now", the leaderboard, ranks) is :mod:`.daily_feed`'s.
 
 >>> daily_seed(b"secret", "2026-11-29") == daily_seed(b"secret", "2026-11-29")
 True
