@@ -19,7 +19,8 @@ _.reporter_id  # a field of SaveReport, written by astuple (store/*_devices.py)
 _.should_exit  # uvicorn's Server reads it (tests/web/test_shortcuts.py stops a server)
 _.parser_exc  # websockets reads it (web/ws_protocol.py drops it when the connection ends)
 collector_off  # a fixture used by name (tests/web/test_ws_protocol.py)
-# Keys of race/messages.py's TypedDicts written only in dict literals (the wire reads them).
+# Keys of race/messages.py's and race/room_events.py's TypedDicts written only in dict
+# literals (the wire reads them).
 _.reported
 _.grace_until
 _.starts_at

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
-from scorpion.race.daily import TOP_ROWS
+from scorpion.race.daily_feed import TOP_ROWS
 from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory

@@ -17,7 +17,7 @@ def fingerprint(h: Harness) -> tuple[object, ...]:
     room = h.referee.rooms["room1"]
     games = {pid: (r.game.text(), r.game.moves_made, r.status) for pid, r in room.racers.items()}
     state = room.state(h.now)
-    return (state, games, room.log.version, len(h.records))
+    return (state, games, room.core.log.version, len(h.records))
 
 
 FRAMES = [

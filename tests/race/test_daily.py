@@ -86,7 +86,7 @@ def test_a_day_holds_two_attempts_a_player_in_memory_however_many_they_play() ->
     assert [t.round for t in daily.attempts["a"]] == [1, 7]
     assert daily.unranked_reason("a", h.now) == "played"
     assert a.command("start")["attempt"] == 8  # numbering goes on from the latest
-    assert h.referee.racer(daily.key, 8, "a") is daily.current("a")
+    assert h.referee.racer(daily.core.key, 8, "a") is daily.current("a")
 
 
 def test_resume_after_disconnect_and_live_progress_of_others() -> None:
@@ -160,7 +160,7 @@ def test_daily_restore_keeps_attempts_and_the_leaderboard() -> None:
     restarted = Referee(secret=b"test-secret")
     restarted.restore(records, h.now + 10)
     live, back = h.referee.daily(TODAY, h.now), restarted.daily(TODAY, h.now)
-    assert back.leaderboard() == live.leaderboard()
+    assert back.feed.leaderboard() == live.feed.leaderboard()
     assert back.current("a").game.text() == live.current("a").game.text()  # type: ignore[union-attr]
     h.referee = restarted
     h.advance(10)

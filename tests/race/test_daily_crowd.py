@@ -8,7 +8,8 @@ import random
 
 from scorpion.engine import Game
 from scorpion.race import Player
-from scorpion.race.daily import PLAYING_EVERY, TOP_LIVE, TOP_ROWS, utc_date
+from scorpion.race.daily import utc_date
+from scorpion.race.daily_feed import PLAYING_EVERY, TOP_LIVE, TOP_ROWS
 from scorpion.race.leaderboard import Leaderboard
 from scorpion.race.ranking import rank_entries
 

@@ -89,7 +89,8 @@ def test_new_players_are_marked_and_a_restart_keeps_marks_and_ranked_flags() -> 
     h.advance(20)
     for client in (a, b, d):
         client.command("give-up")
-    marks = {e["player"]: e["new_player"] for e in h.referee.daily(TODAY, h.now).board.page(0, 10)}
+    board = h.referee.daily(TODAY, h.now).feed.board
+    marks = {e["player"]: e["new_player"] for e in board.page(0, 10)}
     assert marks == {"b": True, "d": False}
     started = {r.player: r for r in h.records if r.kind == "daily-started"}  # type: ignore[union-attr]
     assert {p: (r.ranked, r.new_player) for p, r in started.items()} == {  # type: ignore[union-attr]
@@ -106,7 +107,7 @@ def test_new_players_are_marked_and_a_restart_keeps_marks_and_ranked_flags() -> 
     restarted = Referee(secret=b"test-secret")
     restarted.restore(records, h.now + 10)
     daily = restarted.daily(TODAY, h.now + 10)
-    assert daily.leaderboard() == h.referee.daily(TODAY, h.now).leaderboard()
+    assert daily.feed.leaderboard() == h.referee.daily(TODAY, h.now).feed.leaderboard()
     assert {p: daily.current(p).ranked for p in "abd"} == {"a": False, "b": True, "d": True}  # type: ignore[union-attr]
     h.referee = restarted
     h.advance(10)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from scorpion.race import GameResult, Player, Record, record_from_dict
-from scorpion.race.daily import RANKED_LIMIT, STALE_PARTS, TOP_LIVE, closes_at, utc_date
+from scorpion.race.daily import RANKED_LIMIT, closes_at, utc_date
+from scorpion.race.daily_feed import STALE_PARTS, TOP_LIVE
 from scorpion.race.protocol import player_daily_key, shard_numbers, shard_of, shard_of_key
 from scorpion.web.records import log_key
 
@@ -106,7 +107,7 @@ def test_the_day_closes_on_every_shard() -> None:
 
 def test_playing_now_merges_the_shards_and_stays_bounded_per_socket() -> None:
     c = Cluster()
-    every = c.a.referee.daily(TODAY, c.a.now).every
+    every = c.a.referee.daily(TODAY, c.a.now).feed.every
     watchers = {s: [c.connect(p) for p in ON[s]] for s in range(SHARDS)}
     for s in range(SHARDS):
         for client in watchers[s]:
@@ -117,7 +118,7 @@ def test_playing_now_merges_the_shards_and_stays_bounded_per_socket() -> None:
     for _ in range(10):  # each owner tells the other its part every event (over Redis)
         c.advance(every)
         for here, there, name in ((c.a, c.b, "a"), (c.b, c.a, "b")):
-            part = here.referee.dailies[TODAY].playing_part()
+            part = here.referee.dailies[TODAY].feed.playing_part()
             there.referee.hear_playing(TODAY, name, part, there.now)
     c.advance(every)
     merged = watchers[0][0].events("playing")[-1]["playing"]

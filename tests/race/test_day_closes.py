@@ -60,7 +60,7 @@ def test_the_midnight_window_is_closed() -> None:
         True,
     )
     assert ada.command("deal")["code"] == "finished"
-    assert h.referee.daily(DAY, h.now).leaderboard()["top"][0]["status"] == "timed-out"
+    assert h.referee.daily(DAY, h.now).feed.leaderboard()["top"][0]["status"] == "timed-out"
     # The day closes an hour after midnight: then its deal may be shown and helped with.
     assert h.now < closes_at(DAY) == MIDNIGHT + RANKED_LIMIT
     h.advance(closes_at(DAY) - h.now)

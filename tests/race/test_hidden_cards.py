@@ -81,7 +81,7 @@ class ScanningHarness(Harness):
             assert not any(str(DEAL) in text for text in texts), message
             for conn in output.conns:
                 self.frames += 1
-                member = room.members.by_conn[conn]
+                member = room.core.members.by_conn[conn]
                 allowed: set[str] = set()
                 for pid in {member.id, member.following}:
                     racer = room.racers.get(pid) if pid else None
@@ -180,7 +180,7 @@ class SecretsHarness(Harness):
             shown = {card for text in texts for card in CARD.findall(text)}
             for conn in output.conns:
                 self.frames += 1
-                viewer = room.members.by_conn[conn].id
+                viewer = room.core.members.by_conn[conn].id
                 secret: set[str] = set()
                 for pid, racer in room.racers.items():
                     if pid != viewer and racer.playing:

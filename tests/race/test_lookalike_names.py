@@ -23,7 +23,7 @@ def test_three_adas_cannot_share_one_lobby() -> None:
         assert "looks the same as another racer's name" in str(refusal["message"])
         assert client.closed == (4000, "name-taken")
     room = h.referee.rooms["room1"]
-    assert [m.player.name for m in room.members.by_id.values()] == ["Ada"]
+    assert [m.player.name for m in room.core.members.by_id.values()] == ["Ada"]
     assert h.connect(BO, room="room1").inbox[0]["type"] == "welcome"
 
 

@@ -1,27 +1,19 @@
 """race/messages.py: the types of the frames sent agree with docs/protocol.md, and the
 frame check the race tests run on every frame (tests/race/typed_frames.py) catches a frame
-that is not what its type says."""
+that is not what its type says. The room events' types: test_room_events.py."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from scorpion.race.messages import refused, switch_answer, switched
+from scorpion.race.messages import refused
 
 from .harness import solo
-from .typed_frames import BY_TYPE, EVENTS, check_frame
+from .typed_frames import BY_TYPE, check_frame
 
 PROTOCOL = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
-
-
-def test_every_room_event_in_the_protocol_has_a_type_and_no_other():
-    section = PROTOCOL.split("## 4. Room events")[1].split("| event | fields |")[1]
-    section = section.split("\n\n")[0]  # the table of events
-    documented = set(re.findall(r"^\| `([a-z-]+)` \|", section, flags=re.M))
-    assert documented == set(EVENTS) - {"playing"}
 
 
 def test_the_daily_event_and_every_message_type_are_documented():
@@ -56,8 +48,5 @@ def test_an_event_is_checked_against_its_own_type():
         check_frame({**left, "watching": True, "v": None})
 
 
-def test_a_switch_s_event_and_answer_name_its_field():
-    assert switched("rated", True, "p1") == {"event": "rating", "rated": True, "by": "p1"}
-    assert switched("locked", False, "p1") == {"event": "locked", "locked": False, "by": "p1"}
-    assert switch_answer("league", True) == {"league": True}
+def test_a_refusal_s_keys_come_in_the_wire_s_order():
     assert list(refused(4, "same-suit", "no")) == ["type", "seq", "code", "message"]

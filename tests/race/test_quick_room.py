@@ -81,7 +81,7 @@ def test_a_stranger_with_the_link_only_watches() -> None:
     assert d.last("welcome")["you"]["role"] == "spectator"  # type: ignore[index]
     refused = d.command("join", **{"as": "player"})
     assert refused["code"] == "not-allowed"
-    assert [m.id for m in h.referee.rooms["q1"].members.players()] == []
+    assert [m.id for m in h.referee.rooms["q1"].core.members.players()] == []
 
 
 def test_restored_quick_room_still_seats_and_starts() -> None:

@@ -139,7 +139,7 @@ def test_a_seat_lost_stays_lost_after_restore() -> None:
     restarted.restore(through_json(h.records), h.now)
     assert racer_state(restarted) == racer_state(h.referee)
     room = restarted.rooms["room1"]
-    assert room.racers["b"].status == "left" and room.members.get("b") is None
+    assert room.racers["b"].status == "left" and room.core.members.get("b") is None
 
 
 def test_an_action_that_no_longer_applies_is_skipped_not_the_room() -> None:

@@ -106,7 +106,7 @@ def test_a_spectator_may_watch_every_board_at_once_masked_as_a_followed_one() ->
         assert m["view"] == room.feed.board(room.racers[str(m["player"])], "c")
     # A racer may not watch the others while racing, whatever they asked before.
     assert a.command("follow", player="*")["code"] == "not-allowed"
-    assert h.referee.rooms["room1"].members.get("c").following == "*"  # type: ignore[union-attr]
+    assert h.referee.rooms["room1"].core.members.get("c").following == "*"  # type: ignore[union-attr]
 
 
 def test_watching_everyone_ends_when_the_watcher_races_again() -> None:
@@ -119,7 +119,7 @@ def test_watching_everyone_ends_when_the_watcher_races_again() -> None:
         client.command("ready")
     a.command("start")
     h.advance(4)
-    assert h.referee.rooms["room1"].members.get("a").following is None  # type: ignore[union-attr]
+    assert h.referee.rooms["room1"].core.members.get("a").following is None  # type: ignore[union-attr]
     before = len(a.inbox)
     b.command("deal")
     h.advance(1)

@@ -1,4 +1,5 @@
-"""Every frame the race tests receive is checked against its type in race/messages.py.
+"""Every frame the race tests receive is checked against its type in race/messages.py (a
+room event's: race/room_events.py).
 
 mypy checks each message where it is built; this checks what is sent, where mypy takes a
 type on trust (an event stamped by the event log, an answer read back from its JSON for a
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 from scorpion.race import messages as m
+from scorpion.race.room_events import RoomEvent
 
 BY_TYPE: dict[str, type] = {
     "applied": m.Applied,
@@ -25,7 +27,7 @@ BY_TYPE: dict[str, type] = {
 }
 EVENTS: dict[str, type] = {
     get_args(get_type_hints(event)["event"])[0]: event
-    for event in (*get_args(m.RoomEvent), m.Playing)
+    for event in (*get_args(RoomEvent), m.Playing)
 }
 
 

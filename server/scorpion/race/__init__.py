@@ -12,20 +12,23 @@ Modules, one concept each:
 - ``place``: what rooms, dailies and practices share, a ``PlaceCore`` each holds: members,
   events, one answer per seq, and the one game path (checks, engine call, record, progress,
   answer); ``place_hooks``: what each place tells its core, and ``AnyPlace``, the one
-  interface the referee drives (each place dispatches its own commands: ``run``).
+  interface the referee drives (``place.core`` for what all do alike; each place
+  dispatches its own commands: ``run``).
 - ``room``: one room's state machine (lobby, countdown, racing, results), its commands'
   dispatch, timers; the parts it holds: ``room_commands`` (seats and rounds),
   ``room_host`` (the host's controls), ``room_start`` (Start, a winnable deal's search,
   the countdown), ``room_feed`` (progress and boards); ``room_snapshot``: its snapshot.
-- ``daily``: the daily challenge (deal from date and secret, attempts, aggregated events);
-  ``leaderboard``: a day's leaderboard kept in order, served in pages.
+- ``daily``: the daily challenge (deal from date and secret, attempts, time limits);
+  ``daily_feed``: what it tells everyone (playing now, leaderboard, ranks: aggregated
+  events); ``leaderboard``: a day's leaderboard kept in order, served in pages.
 - ``practice``: a player's own games, dealt on demand, never ranked.
 - ``recovery``: rooms and dailies rebuilt from their records by replay (never searching).
 - ``racer``: one player's game on a race clock; ``members``: who is connected, seats;
-  ``seqs``: answers by seq; ``events``: versioned room events kept for reconnects.
+  ``seqs``: answers by seq; ``events``: versioned events kept for reconnects (``Event``).
 - ``commands``: client messages checked into typed commands; ``errors``: refusal codes;
   ``outputs``: Send, Persist, Close and search requests; ``messages``: every message a
-  websocket gets, typed (answers, events, welcomes, views); ``searches``: search requests,
+  websocket gets, typed (answers, the daily's event, welcomes, views); ``room_events``: a
+  room's events, typed, and their union; ``searches``: search requests,
   their answers and budgets; ``records``: what the store keeps.
 - ``settings``: a room's settings; ``config``: how the server runs rooms;
   ``ranking``: ranking, statistics, streaks (pure).

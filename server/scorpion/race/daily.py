@@ -3,7 +3,8 @@
 The deal comes from the date and the server's secret, so nobody can know it in
 advance: HMAC-SHA256(secret, "scorpion-daily:" + date), the first 8 bytes as a
 64-bit deal number; then the first winnable deal from there when the solver is
-available (else the daily says ``verified: false``).
+available (else the daily says ``verified: false``). What everyone is told of the day
+("playing now", the leaderboard, ranks) is :mod:`.daily_feed`'s.
 
 >>> daily_seed(b"secret", "2026-11-29") == daily_seed(b"secret", "2026-11-29")
 True
@@ -19,22 +20,18 @@ import datetime as dt
 import hashlib
 import heapq
 import hmac
-from collections.abc import Mapping, Sequence
 from typing import Final, cast
 
 from scorpion.engine import Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
+from .daily_feed import PLAYING_EVERY, DailyFeed
 from .errors import RaceError
-from .leaderboard import Entry, Leaderboard
-from .members import Member, Members
+from .leaderboard import Entry
+from .members import Member
 from .messages import (
     AnswerFields,
     GameFields,
-    LeaderboardTop,
-    Playing,
-    PlayingNow,
-    RankMessage,
     ViewMessage,
     as_answer,
 )
@@ -45,12 +42,9 @@ from .protocol import daily_key, shard_of
 from .racer import Racer
 from .records import ActionRecord, DailyStarted, GameResult
 from .search_queue import UNLIMITED
-from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchAnswer, SearchTicket
+from .searches import DAILY_LIMIT, DAILY_NODES, DealSearch, SearchTicket
 
 DAILY_PRESET: Final = "classic"
-PLAYING_EVERY: Final = 2.0  # seconds between the daily's ``playing`` events (at most)
-TOP_ROWS: Final = 10  # leaderboard rows in the welcome and the ``playing`` events
-TOP_LIVE: Final = 5  # attempts going on shown in "playing now"
 # What others see of an attempt going on (docs/protocol.md, "What an observer sees").
 PLAYING_FIELDS: Final = (
     "player", "name", "runs", "moves", "turned", "status", "elapsed", "hints", "autos",
@@ -61,7 +55,6 @@ DAYS_BACK: Final = 366  # how far back past dailies can be played (each costs a 
 # bounds how long after midnight a day's deal must stay secret (see closes_at).
 RANKED_LIMIT: Final = 3600.0
 NEW_PLAYER: Final = 86_400.0  # seconds: a player younger than this at the start is marked
-STALE_PARTS: Final = 3  # another owner's "playing now" silent for this many events is dropped
 
 
 def daily_seed(secret: bytes, date: str) -> int:
@@ -120,32 +113,6 @@ def check_date(date: str, now: float, days_back: int = DAYS_BACK) -> str:
     return day.isoformat()
 
 
-def merge_playing(parts: Sequence[Mapping[str, object]]) -> PlayingNow:
-    """ "Playing now" of a whole day from its shards' parts: counts added, the best few of
-    the parts' tops (each part's top is its best few, so the merged top is exact).
-
-    >>> a = {"count": 2, "top": [{"player": "a", "runs": 2, "turned": 0, "moves": 9}]}
-    >>> b = {"count": 1, "top": [{"player": "b", "runs": 3, "turned": 0, "moves": 5}]}
-    >>> merged = merge_playing([a, b])
-    >>> merged["count"], [e["player"] for e in merged["top"]]
-    (3, ['b', 'a'])
-    """
-    entries = [entry for part in parts for entry in cast(list[Message], part["top"])]
-
-    def key(entry: Message) -> tuple[int, int, int, str]:
-        runs, turned, moves = (cast(int, entry[k]) for k in ("runs", "turned", "moves"))
-        return (-runs, -turned, moves, str(entry["player"]))
-
-    count = sum(cast(int, part["count"]) for part in parts)
-    return {"count": count, "top": heapq.nsmallest(TOP_LIVE, entries, key=key)}
-
-
-def _standings(board: Leaderboard) -> list[tuple[object, ...]]:
-    """What a leaderboard shows of each row, in order, as the store keeps it too."""
-    keys = ("player", "status", "elapsed", "runs", "moves")
-    return [tuple(row.get(k) for k in keys) for row in board.page(0, len(board))]
-
-
 class Attempt(Racer):
     """One player's attempt at a daily (``round`` is its number: 1 of the day itself is the
     ranked one)."""
@@ -171,14 +138,10 @@ class Attempt(Racer):
 
 
 class Daily:
-    """Everyone playing one day's deal, each on their own clock.
-
-    The whole world may share a daily, so nothing one player does is sent to everyone
-    as it happens: the daily emits at most one ``playing`` event every ``every`` seconds
-    (who plays now, the top of the leaderboard when it changed), from :meth:`tick`, and
-    tells each finished player their new rank when it moves. Frames per socket per second
-    stay bounded whatever the number of players.
-    """
+    """Everyone playing one day's deal, each on their own clock: their attempts, the
+    commands, the time limits. What everyone is told of it ("playing now", the leaderboard,
+    ranks: at most one ``playing`` event every ``every`` seconds, from :meth:`tick`) is its
+    :class:`~.daily_feed.DailyFeed`'s."""
 
     def __init__(
         self,
@@ -203,81 +166,30 @@ class Daily:
         # The day is split in ``shards`` places by a hash of the player (protocol.shard_of);
         # this object holds the attempts of the shards this process owns (all, alone).
         self.shards = shards
-        # "Playing now" of the shards owned elsewhere: their owners' parts, by owner, with
-        # when each was heard (a silent owner's part is dropped after STALE_PARTS events).
-        self.elsewhere: dict[str, tuple[Message, float]] = {}
         self.deal = deal
         self.verified = verified
         self.preset = preset
-        self.every = every
         self.attempts: dict[str, list[Attempt]] = {}
-        self.board = Leaderboard()  # ranked attempts that ended, in ranking order
         self.live: dict[str, Attempt] = {}  # each player's latest attempt, while it goes on
-        self._changed = False  # since the last ``playing`` event: someone played
-        self._board_changed = False  # ... and the leaderboard changed
-        self._emitted_at = float("-inf")
-        self._ranks_told: dict[str, int] = {}  # the rank last sent to each finished player
+        self.feed = DailyFeed(date, self.live, every)  # "playing now", leaderboard, ranks
         # (deadline, player, attempt) of ranked attempts; entries of ended ones stay until due
         self._deadlines: list[tuple[float, str, int]] = []
-
-    @property
-    def key(self) -> str:
-        return self.core.key
-
-    @property
-    def members(self) -> Members:
-        return self.core.members
-
-    @property
-    def skipped(self) -> list[str]:
-        return self.core.skipped
 
     # ------------------------------------------------------------------ reading
     def current(self, player_id: str) -> Attempt | None:
         attempts = self.attempts.get(player_id)
         return attempts[-1] if attempts else None
 
-    def leaderboard(self) -> LeaderboardTop:
-        """The top of the leaderboard (ranked attempts that ended) and its size."""
-        return {"size": len(self.board), "top": self.board.page(0, TOP_ROWS)}
-
-    def playing(self) -> PlayingNow:
-        """How many attempts go on now, and the best few of them (numbers only), merged
-        with the parts of the shards owned elsewhere."""
-        own = self.playing_part()
-        if not self.elsewhere:
-            return own
-        return merge_playing([own, *(part for part, _ in self.elsewhere.values())])
-
-    def playing_part(self) -> PlayingNow:
-        """ "Playing now" of the attempts held here only: what this owner tells the others."""
-        top = heapq.nsmallest(
-            TOP_LIVE, self.live.values(), key=lambda a: (a.live_key(), a.player.id)
-        )
-        return {"count": len(self.live), "top": [a.playing_entry() for a in top]}
-
-    def hear_playing(self, source: str, part: Message, now: float) -> None:
-        """Another owner's part of "playing now" (its shards'); told in the next event."""
-        self.elsewhere[source] = (part, now)
-        self._changed = True
-
     def hear_board(self, entries: list[Entry]) -> None:
         """The day's whole leaderboard read from the store (every shard's ranked results:
         each is committed before it is announced), with this owner's own results kept in
-        case the read began before their commit; told in the next event when it changed."""
-        board = Leaderboard(entries)
-        for tries in self.attempts.values():
-            if tries[0].ranked and not tries[0].playing:
-                board.put(tries[0].entry())
-        if _standings(board) != _standings(self.board):
-            self.board = board
-            self._changed = self._board_changed = True
-
-    def _drop_stale_parts(self, now: float) -> None:
-        for source, (_, heard) in list(self.elsewhere.items()):
-            if now - heard >= STALE_PARTS * self.every:
-                del self.elsewhere[source]
-                self._changed = True
+        case the read began before their commit (:meth:`.DailyFeed.hear_board`)."""
+        own = (
+            tries[0].entry()
+            for tries in self.attempts.values()
+            if tries[0].ranked and not tries[0].playing
+        )
+        self.feed.hear_board(entries, own)
 
     def summary(self, now: float) -> Message:
         """For ``GET /api/daily/<date>``: never the deal number."""
@@ -288,8 +200,8 @@ class Daily:
             "verified": self.verified,
             "today": self.date == utc_date(now),
             "ranked_limit": RANKED_LIMIT,  # seconds a ranked attempt may last
-            "leaderboard": self.leaderboard(),
-            "playing": self.playing(),
+            "leaderboard": self.feed.leaderboard(),
+            "playing": self.feed.playing(),
             "now": now,
         }
 
@@ -297,7 +209,7 @@ class Daily:
         attempt = self.current(player_id)
         data = self.summary(now)
         data["daily"] = data.pop("date")
-        data["leaderboard"] = {**self.leaderboard(), "you": self.board.row(player_id)}
+        data["leaderboard"] = {**self.feed.leaderboard(), "you": self.feed.board.row(player_id)}
         data["ranked"] = self.next_ranked(player_id, now) if attempt is None else attempt.ranked
         data["unranked_reason"] = (
             self.unranked_reason(player_id, now) if attempt is None else self._why(attempt)
@@ -319,7 +231,7 @@ class Daily:
             return "not-today"
         if self.attempts.get(player_id):
             return "played"
-        member = self.members.get(player_id)
+        member = self.core.members.get(player_id)
         linked = member.player.linked if member is not None else frozenset()
         if any(tries[0].ranked for other in linked if (tries := self.attempts.get(other))):
             return "linked"  # a ranked attempt is a player's first
@@ -340,12 +252,12 @@ class Daily:
     def connect(
         self, conn: ConnId, player: Player, last_version: int | None, now: float
     ) -> list[Output]:
-        member, _ = self.members.ensure(player)
+        member, _ = self.core.members.ensure(player)
         member.role = "player"
-        self.members.attach(conn, member)
-        rank = self.board.rank_of(player.id)
+        self.core.members.attach(conn, member)
+        rank = self.feed.board.rank_of(player.id)
         if rank is not None:  # the welcome tells it: later moves come in ``rank`` frames
-            self._ranks_told[player.id] = rank
+            self.feed.ranks_told[player.id] = rank
         attempt = self.current(player.id)
         welcome = self.core.welcome(
             {"daily": self.date},
@@ -364,15 +276,6 @@ class Daily:
         return []
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        return self.core.handle(conn, command, now)
-
-    def search_wanted(self, ticket: SearchTicket) -> bool:
-        return self.core.search_wanted(ticket)
-
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
-        return self.core.searched(answer, now)
-
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> AnswerFields | None:
@@ -400,29 +303,25 @@ class Daily:
         assert isinstance(racer, Attempt)
         fields: GameFields = {**game_answer(racer), **self._attempt_fields(racer)}
         if racer.ranked and not racer.playing:
-            fields["rank"] = self.board.row(racer.player.id)  # your row, at once
+            fields["rank"] = self.feed.board.row(racer.player.id)  # your row, at once
         return fields
 
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
         assert isinstance(racer, Attempt)
-        self._changed = True  # told in the next ``playing`` event (see tick)
+        self.feed.changed = True  # told in the next ``playing`` event (see tick)
         if not racer.playing:
             self._finish(racer, now, out)
 
     def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
-        self._changed = True  # told in the next ``playing`` event
+        self.feed.changed = True  # told in the next ``playing`` event
 
     # ------------------------------------------------------------------ the clock
     def next_deadline(self) -> float | None:
-        """When :meth:`tick` has something to do: the ``playing`` event ``every`` seconds
-        after the last one (at once when that is past, and only after a change), or a ranked
-        attempt's time limit."""
-        playing = self._emitted_at + self.every if self._changed else None
-        if self.elsewhere:  # a silent owner's part is dropped then (and told)
-            stale = min(heard for _, heard in self.elsewhere.values()) + STALE_PARTS * self.every
-            playing = stale if playing is None else min(playing, stale)
+        """When :meth:`tick` has something to do: the feed's next ``playing`` event
+        (:meth:`.DailyFeed.deadline`), or a ranked attempt's time limit."""
+        playing = self.feed.deadline()
         deadlines = self._deadlines
         while deadlines and not self._still_running(deadlines[0]):
             heapq.heappop(deadlines)
@@ -436,7 +335,7 @@ class Daily:
 
     def advance(self, now: float, out: list[Output]) -> None:
         """Ranked attempts past their time limit end as ``timed-out`` at the limit."""
-        self.members.forget_answers_of_away(now)
+        self.core.members.forget_answers_of_away(now)
         deadlines = self._deadlines
         while deadlines and deadlines[0][0] <= now:
             entry = heapq.heappop(deadlines)
@@ -445,7 +344,7 @@ class Daily:
             attempt = self.current(entry[1])
             assert attempt is not None
             attempt.stop("timed-out", RANKED_LIMIT)
-            member = self.members.get(attempt.player.id)
+            member = self.core.members.get(attempt.player.id)
             if member is not None:
                 out.extend(self.core.drop_search(attempt, member))
             self.after_change(attempt, now, out, exclude=None)
@@ -457,37 +356,13 @@ class Daily:
     def tick(self, now: float) -> list[Output]:
         """Ranked attempts past their limit end; the ``playing`` event when due (and the
         leaderboard when it changed), then each connected finished player whose rank moved
-        gets a ``rank`` frame."""
+        gets a ``rank`` frame (:meth:`.DailyFeed.event`)."""
         out: list[Output] = []
         self.advance(now, out)
-        self._drop_stale_parts(now)
-        if not self._changed or now < self._emitted_at + self.every:
-            return out
-        event: Playing = {"event": "playing", "playing": self.playing(), "now": now}
-        if self._board_changed:
-            event["leaderboard"] = self.leaderboard()
-            self._tell_ranks(out)
-        self._changed = self._board_changed = False
-        self._emitted_at = now
-        self.core.emit(out, event)
+        event = self.feed.event(now, self.core.members, out)
+        if event is not None:
+            self.core.emit(out, event)
         return out
-
-    def _tell_ranks(self, out: list[Output]) -> None:
-        for player, told in list(self._ranks_told.items()):
-            member = self.members.get(player)
-            if member is None or not member.conns:
-                del self._ranks_told[player]  # the welcome tells it again
-                continue
-            row = self.board.row(player)
-            if row is not None and row["rank"] != told:
-                self._ranks_told[player] = cast(int, row["rank"])
-                rank: RankMessage = {
-                    "type": "rank",
-                    "daily": self.date,
-                    "row": row,
-                    "size": len(self.board),
-                }
-                out.append(Send(tuple(member.conns), rank))
 
     def _attempt_fields(self, attempt: Attempt) -> GameFields:
         return {
@@ -517,7 +392,7 @@ class Daily:
             player,
             Game.new(self.deal, get_rules(self.preset)),
             started_at,
-            place=self.key,
+            place=self.core.key,
             round=number,
             preset=self.preset,
             undo="fair" if ranked else "full",  # a ranked undo never peeks at a card
@@ -534,7 +409,7 @@ class Daily:
         # latest (the one that may go on); those between are ended and stored.
         del tries[1:-1]
         self.live[player.id] = attempt
-        self._changed = True
+        self.feed.changed = True
         return attempt
 
     def _start(self, player: Player, now: float, out: list[Output]) -> AnswerFields:
@@ -564,25 +439,21 @@ class Daily:
         out.append(Persist(attempt.result(attempt.ranked, now)))
         self._ended(attempt)
         if attempt.ranked:
-            rank = self.board.rank_of(attempt.player.id)
-            self._ranks_told[attempt.player.id] = cast(int, rank)  # in the answer
+            rank = self.feed.board.rank_of(attempt.player.id)
+            self.feed.ranks_told[attempt.player.id] = cast(int, rank)  # in the answer
 
     def _ended(self, attempt: Attempt) -> None:
         if self.live.get(attempt.player.id) is attempt:
             del self.live[attempt.player.id]
         if attempt.ranked:
-            self._put(attempt.entry())
-
-    def _put(self, entry: Entry) -> None:
-        self.board.put(entry)
-        self._changed = self._board_changed = True
+            self.feed.put(attempt.entry())
 
     def drop_shard(self, shard: int) -> list[ConnId]:
         """Forget the attempts of one shard's players (the shard is owned elsewhere now, or
         comes back from its log); the connections that were theirs (the caller closes them)."""
         gone = [
             member
-            for player, member in list(self.members.by_id.items())
+            for player, member in list(self.core.members.by_id.items())
             if shard_of(player, self.shards) == shard
         ]
         players = {m.id for m in gone} | {
@@ -591,24 +462,19 @@ class Daily:
         conns: list[ConnId] = []
         for member in gone:
             conns.extend(member.conns)
-            self.members.remove(member)
+            self.core.members.remove(member)
         for player in players:
             self.attempts.pop(player, None)
             self.live.pop(player, None)
-            self._ranks_told.pop(player, None)
-            if self.board.remove(player):
-                self._board_changed = True
-        self._changed = True
+            self.feed.remove(player)
+        self.feed.changed = True
         return conns
 
     def forget_player(self, player_id: str) -> None:
         """A deleted player leaves the leaderboard and "playing now"."""
         self.live.pop(player_id, None)
-        self._ranks_told.pop(player_id, None)
-        if self.board.remove(player_id):
-            self._changed = self._board_changed = True
-        elif player_id in self.attempts:
-            self._changed = True
+        if self.feed.remove(player_id) or player_id in self.attempts:
+            self.feed.changed = True
 
     # ------------------------------------------------------------------ recovery
     def restore_attempt(self, started: DailyStarted, actions: list[ActionRecord]) -> None:
@@ -620,7 +486,7 @@ class Daily:
             started.attempt,
         )
         attempt.new_player = started.new_player
-        member, _ = self.members.ensure(attempt.player)
+        member, _ = self.core.members.ensure(attempt.player)
         for action in actions:
             skipped = replay_action(member, attempt, action)
             if skipped:
@@ -631,7 +497,7 @@ class Daily:
     def restore_result(self, result: GameResult) -> None:
         """A ranked result whose actions are no longer replayed (leaderboard only)."""
         if result.ranked:
-            self._put(
+            self.feed.put(
                 {
                     "player": result.player,
                     "name": result.name,

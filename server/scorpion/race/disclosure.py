@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .daily import DAILY_PRESET, TOP_ROWS, day_closed
+from .daily import DAILY_PRESET, day_closed
+from .daily_feed import TOP_ROWS
 from .leaderboard import Leaderboard
 from .outputs import Message
 from .protocol import practice_player

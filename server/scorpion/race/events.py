@@ -10,11 +10,16 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Final, cast
+from typing import Final, TypeAlias, cast
 
-from .messages import Event, EventFrame
+from .messages import EventFrame, Playing
+from .room_events import RoomEvent
 
 DEFAULT_KEEP: Final = 50
+
+Event: TypeAlias = RoomEvent | Playing
+"""An event's own fields (a room's, or the daily's ``playing``): the log stamps it
+(:class:`~.messages.EventFrame`)."""
 
 
 class EventLog:

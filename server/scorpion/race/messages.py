@@ -1,6 +1,8 @@
-"""Every message the server sends on a websocket, as a type (docs/protocol.md).
+"""Every message the server sends on a websocket, as a type (docs/protocol.md): the answers,
+the daily's event, ``welcome``, ``view`` and ``rank``; the room events are in
+:mod:`.room_events`.
 
-One ``TypedDict`` per message and per room event, its ``type`` (and an event's ``event``) a
+One ``TypedDict`` per message and per event, its ``type`` (and an event's ``event``) a
 ``Literal``: mypy --strict checks each field's name and type where a message is built. At
 run time they are plain dicts, encoded once by orjson as before: the wire keeps its keys,
 its values and their order (the order a message is written in).
@@ -154,187 +156,6 @@ def refused(seq: int | None, code: str, message: str) -> Refused:
     return {"type": "refused", "seq": seq, "code": code, "message": message}
 
 
-# ---------------------------------------------------------------------- room events (section 4)
-class Joined(TypedDict):
-    event: Literal["joined"]
-    player: PlayerRef
-    role: Role
-
-
-LeftReason: TypeAlias = Literal["left", "seat-lost", "not-ready", "removed"]
-
-
-class Left(TypedDict, total=False):
-    event: Required[Literal["left"]]
-    player: Required[str]
-    reason: Required[LeftReason]
-    watching: Required[bool]
-    by: str  # removed: the host
-
-
-class ReadyChanged(TypedDict):
-    event: Literal["ready"]
-    player: str
-    ready: bool
-
-
-class Presence(TypedDict, total=False):
-    event: Required[Literal["presence"]]
-    player: Required[str]
-    connected: Required[bool]
-    grace_until: float  # away: the seat is kept until then
-
-
-class Dealing(TypedDict):
-    event: Literal["dealing"]
-    round: int
-    until: float | None
-
-
-class Countdown(TypedDict):
-    event: Literal["countdown"]
-    round: int
-    starts_at: float | None
-    now: float
-    players: list[str]
-    verified: bool
-    unverified: str | None
-
-
-class Started(TypedDict):
-    event: Literal["start"]
-    round: int
-    started_at: float
-    time_limit: int
-    ends_at: float | None
-    now: float
-    players: list[str]
-
-
-class Progress(TypedDict):
-    event: Literal["progress"]
-    players: list[ProgressRow]
-    ranks: dict[str, int]
-
-
-class Results(TypedDict):
-    event: Literal["results"]
-    round: int
-    deal: str
-    verified: bool
-    preset: str
-    ranking: list[Row]
-    timeline: Row
-
-
-class Rematch(TypedDict):
-    event: Literal["rematch"]
-    round: int
-    by: str
-    players: list[str]
-    ready: list[str]
-
-
-class HostChanged(TypedDict):
-    event: Literal["host"]
-    player: str
-    by: str
-
-
-class LockedChanged(TypedDict):
-    event: Literal["locked"]
-    locked: bool
-    by: str
-
-
-class ListedChanged(TypedDict):
-    event: Literal["listed"]
-    listed: bool
-    by: str
-
-
-class RatingChanged(TypedDict):
-    event: Literal["rating"]
-    rated: bool
-    by: str
-
-
-class LeagueChanged(TypedDict):
-    event: Literal["league"]
-    league: bool
-    by: str
-
-
-SwitchName: TypeAlias = Literal["locked", "listed", "rated", "league"]
-"""A host's on/off control: the field of its command, its answer and its event."""
-SwitchEvent: TypeAlias = LockedChanged | ListedChanged | RatingChanged | LeagueChanged
-
-
-def switched(name: SwitchName, on: bool, by: str) -> SwitchEvent:
-    """The event of the host's on/off control ``name``, turned ``on`` or off ``by`` them."""
-    match name:
-        case "locked":
-            return {"event": "locked", "locked": on, "by": by}
-        case "listed":
-            return {"event": "listed", "listed": on, "by": by}
-        case "rated":
-            return {"event": "rating", "rated": on, "by": by}
-        case "league":
-            return {"event": "league", "league": on, "by": by}
-
-
-def switch_answer(name: SwitchName, on: bool) -> AnswerFields:
-    """The answer's field of the host's on/off control ``name``."""
-    match name:
-        case "locked":
-            return {"locked": on}
-        case "listed":
-            return {"listed": on}
-        case "rated":
-            return {"rated": on}
-        case "league":
-            return {"league": on}
-
-
-class LeaguePoints(TypedDict):
-    event: Literal["league-points"]
-    round: int
-    points: dict[str, int]
-
-
-class QuickVoid(TypedDict):
-    event: Literal["quick-void"]
-    round: int
-
-
-class Rated(TypedDict):
-    event: Literal["rated"]
-    round: int
-    ratings: dict[str, Row]
-
-
-RoomEvent: TypeAlias = (
-    Joined
-    | Left
-    | ReadyChanged
-    | Presence
-    | Dealing
-    | Countdown
-    | Started
-    | Progress
-    | Results
-    | Rematch
-    | HostChanged
-    | LockedChanged
-    | ListedChanged
-    | RatingChanged
-    | LeagueChanged
-    | LeaguePoints
-    | QuickVoid
-    | Rated
-)
-
-
 # ---------------------------------------------------------------------- the daily's (section 6)
 class PlayingNow(TypedDict):
     count: int
@@ -354,13 +175,9 @@ class Playing(TypedDict, total=False):
     leaderboard: LeaderboardTop  # only when it changed since the last event
 
 
-Event: TypeAlias = RoomEvent | Playing
-"""An event's own fields: the event log stamps it (:class:`EventFrame`)."""
-
-
 class EventFrame(TypedDict):
     """An event as sent: ``type`` and the place's version ``v`` first, then the
-    :data:`Event`'s fields (checked where it was built; see ``EventLog.append``)."""
+    :data:`~.events.Event`'s fields (checked where it was built; see ``EventLog.append``)."""
 
     type: Literal["event"]
     v: int

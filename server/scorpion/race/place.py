@@ -24,12 +24,11 @@ from scorpion.engine import MoveError
 
 from .commands import Auto, Command, Deal, GameCommand, Hint, Move, Ping
 from .errors import RaceError
-from .events import EventLog
+from .events import Event, EventLog
 from .members import Member, Members
 from .messages import (
     AnswerFields,
     Applied,
-    Event,
     GameFields,
     HintFound,
     Welcome,
@@ -54,7 +53,7 @@ from .searches import (
 from .seqs import answer_once, answer_pending
 from .states import Status
 
-if TYPE_CHECKING:  # the hooks' types only: place_hooks imports nothing of this module
+if TYPE_CHECKING:  # the hooks' types only: place_hooks imports this module (AnyPlace.core)
     from .place_hooks import Dealer, PlaceHooks
 
 GIVE_UP: Final = "give-up"
@@ -225,11 +224,18 @@ class PlaceCore:
     # ------------------------------------------------------------------ searches
     def search_wanted(self, ticket: SearchTicket) -> bool:
         """Whether a search's answer would still be used (else the caller may skip it)."""
+        dealer = self.dealer
+        if dealer is not None and dealer.quick_search(ticket):
+            return dealer.quick_wanted(ticket)
         member = self.members.get(ticket.player)
         return member is not None and ticket.seq in member.seqs.pending
 
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
-        """A search's answer: answer the command that asked for it, exactly once."""
+        """A search's answer: answer the command that asked for it, exactly once (a quick
+        race's deal, which no command asked for, goes to the dealer)."""
+        dealer = self.dealer
+        if dealer is not None and dealer.quick_search(answer.ticket):
+            return dealer.quick_dealt(answer, now)
         out: list[Output] = []
         self.hooks.advance(now, out)
         ticket = answer.ticket
@@ -244,8 +250,8 @@ class PlaceCore:
         out.extend(
             answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, apply)
         )
-        if self.dealer is not None:
-            self.dealer.after_search(out)
+        if dealer is not None:
+            dealer.after_search(out)
         return out
 
     def _search_result(

@@ -1,7 +1,8 @@
 """What a place is to the code that drives it: :class:`AnyPlace` (a room, a daily or a
-practice, as the referee drives each alike) and what each tells its
-:class:`~.place.PlaceCore`: :class:`PlaceHooks` (its commands, its racers, what follows a
-change) and, for a room, :class:`Dealer` (a start's deal search).
+practice, as the referee drives each alike: what they share through their
+:class:`~.place.PlaceCore`, the rest on the place) and what each tells its core:
+:class:`PlaceHooks` (its commands, its racers, what follows a change) and, for a room,
+:class:`Dealer` (a start's deal search, and a quick race's own).
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from .commands import Command
-from .members import Member, Members
+from .members import Member
 from .messages import AnswerFields, GameFields
 from .outputs import ConnId, Output
+from .place import PlaceCore
 from .players import Player
 from .racer import Racer
 from .searches import DealFound, SearchAnswer, SearchFailed, SearchTicket
@@ -48,7 +50,8 @@ class PlaceHooks(Protocol):
 
 
 class Dealer(Protocol):
-    """A place whose start command waits for a deal search (a room)."""
+    """A place whose start command waits for a deal search (a room), and which may search a
+    deal no command asked for (a quick race's: :data:`~.quick_room.QUICK_START`)."""
 
     def dealt(
         self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
@@ -58,30 +61,30 @@ class Dealer(Protocol):
     def after_search(self, out: list[Output]) -> None:
         """After a search's answer was given (the room is told its deal search ended)."""
 
+    def quick_search(self, ticket: SearchTicket) -> bool:
+        """Whether ``ticket`` is the place's own deal search (no command waits for it)."""
+
+    def quick_wanted(self, ticket: SearchTicket) -> bool:
+        """Whether the place's own deal search is still the one it waits for."""
+
+    def quick_dealt(self, answer: SearchAnswer, now: float) -> list[Output]:
+        """The place's own deal search answered: deal it."""
+
 
 class AnyPlace(Protocol):
-    """A room, a daily or a practice, as the referee drives it."""
+    """A room, a daily or a practice, as the referee drives it: what every place does alike
+    (its key, members, commands, searches) through ``core``; the rest, which differs by
+    kind, on the place."""
 
-    @property
-    def key(self) -> str: ...
-
-    @property
-    def members(self) -> Members: ...
-
-    @property
-    def skipped(self) -> list[str]: ...
+    core: PlaceCore
 
     def connect(
         self, conn: ConnId, player: Player, last_version: int | None, now: float
-    ) -> list[Output]: ...
+    ) -> list[Output]:
+        """Attach a connection of ``player``; answer it with a ``welcome``."""
 
-    def disconnect(self, conn: ConnId, now: float) -> list[Output]: ...
-
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]: ...
-
-    def search_wanted(self, ticket: SearchTicket) -> bool: ...
-
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]: ...
+    def disconnect(self, conn: ConnId, now: float) -> list[Output]:
+        """A connection closed (what stays of the member's game is the place's policy)."""
 
     def next_deadline(self) -> float | None:
         """When the place's clock has something to do next (None: nothing)."""

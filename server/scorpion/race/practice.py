@@ -13,7 +13,7 @@ replay a day's shared deal; practice deals a new random deal for you alone.
 
 >>> from .players import Player
 >>> practice = Practice(Player("p1", "Ada"), deal_source=lambda: 7)
->>> practice.key, practice.current is None
+>>> practice.core.key, practice.current is None
 ('practice:p1', True)
 """
 
@@ -26,7 +26,7 @@ from scorpion.engine import PRESETS, Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
 from .errors import RaceError
-from .members import Member, Members
+from .members import Member
 from .messages import AnswerFields, GameFields, PracticeGame, ViewMessage, as_answer
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer, replay_action
@@ -34,7 +34,7 @@ from .players import Player
 from .protocol import practice_key
 from .racer import Racer
 from .records import ActionRecord, PracticeDealt
-from .searches import SearchAnswer, SearchTicket
+from .searches import SearchTicket
 
 PRACTICE_PRESET: Final = "classic"  # the first deal's preset when new-deal names none
 
@@ -60,18 +60,6 @@ class Practice:
         self.player = player
         self.deal_source = deal_source
         self.current: Racer | None = None
-
-    @property
-    def key(self) -> str:
-        return self.core.key
-
-    @property
-    def members(self) -> Members:
-        return self.core.members
-
-    @property
-    def skipped(self) -> list[str]:
-        return self.core.skipped
 
     @property
     def playing(self) -> bool:
@@ -101,9 +89,9 @@ class Practice:
         self, conn: ConnId, player: Player, last_version: int | None, now: float
     ) -> list[Output]:
         self.player = player  # the referee keys practices by player id; the name may be new
-        member, _ = self.members.ensure(player)
+        member, _ = self.core.members.ensure(player)
         member.role = "player"
-        self.members.attach(conn, member)
+        self.core.members.attach(conn, member)
         game = self.current
         welcome = self.core.welcome(
             {"practice": True},
@@ -122,15 +110,6 @@ class Practice:
         return []
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        return self.core.handle(conn, command, now)
-
-    def search_wanted(self, ticket: SearchTicket) -> bool:
-        return self.core.search_wanted(ticket)
-
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
-        return self.core.searched(answer, now)
-
     def advance(self, now: float, out: list[Output]) -> None:
         """A practice has no clock of its own."""
 
@@ -170,7 +149,7 @@ class Practice:
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
         """The board to the player's other tabs; the result to the store when it ends."""
-        own = tuple(c for c in self.members.all_conns() if c != exclude)
+        own = tuple(c for c in self.core.members.all_conns() if c != exclude)
         if own:
             fields = self.answer_fields(racer)  # the board first: view, status, elapsed, game
             view: ViewMessage = {"type": "view", "player": self.player.id, **fields}
@@ -209,7 +188,7 @@ class Practice:
             Player(dealt.player, dealt.name),
             Game.new(dealt.deal, get_rules(dealt.preset)),
             dealt.started_at,
-            place=self.key,
+            place=self.core.key,
             round=dealt.game,
             preset=dealt.preset,
             undo="full",
@@ -222,7 +201,7 @@ class Practice:
     def restore(self, dealt: PracticeDealt, actions: list[ActionRecord]) -> None:
         """Replay the game in hand from its records (in the order written)."""
         game = self.deal(dealt)
-        member, _ = self.members.ensure(self.player)
+        member, _ = self.core.members.ensure(self.player)
         member.role = "player"
         for action in actions:
             skipped = replay_action(member, game, action)

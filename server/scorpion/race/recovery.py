@@ -107,7 +107,7 @@ def restore_room(
             room.settings = replace(room.settings, league=action.action == "league")
         elif action.action == "kick" and action.player is not None:
             room.removed.add(action.player)
-            removed = room.members.get(action.player)
+            removed = room.core.members.get(action.player)
             if removed is not None:
                 removed.role, removed.ready = "spectator", False
     return room, out
@@ -139,21 +139,21 @@ def _replay_room(
     room.begin_round(started)
     room.quick = None  # its race was dealt
     for player_id, _ in started.players:
-        member, _new = room.members.ensure(room.racers[player_id].player)
+        member, _new = room.core.members.ensure(room.racers[player_id].player)
         member.role = "player"
         member.ready = True
-        room.members.went_away(member, now)
+        room.core.members.went_away(member, now)
     for action in logs.actions.get((room.id, started.round), ()):
         racer = room.racers.get(action.player)
         if racer is None:
             continue
         if action.action == "left":  # the seat was lost after the grace period
             racer.stop("left", action.elapsed)
-            room.members.remove(room.members.by_id[action.player])
+            room.core.members.remove(room.core.members.by_id[action.player])
             continue
-        skipped = replay_action(room.members.by_id[action.player], racer, action)
+        skipped = replay_action(room.core.members.by_id[action.player], racer, action)
         if skipped:
-            room.skipped.append(skipped)
+            room.core.skipped.append(skipped)
     out: list[Output] = []
     finished = logs.finished.get((room.id, started.round))
     if finished is not None:

@@ -132,9 +132,9 @@ class Referee:
         however many dates clients ask for). Their results are in the store."""
         today = utc_date(now)
         for date, daily in list(self.dailies.items()):
-            if date < today and not daily.members.by_conn and not daily.live:
+            if date < today and not daily.core.members.by_conn and not daily.live:
                 del self.dailies[date]
-                self._deadlines.pop(daily.key, None)
+                self._deadlines.pop(daily.core.key, None)
 
     def prepare_daily(self, date: str, deal: int, verified: bool) -> Daily:
         """Install a daily whose deal was found elsewhere (``daily.daily_deal`` in a thread).
@@ -164,7 +164,7 @@ class Referee:
         the ``playing`` events of this process's part of the day."""
         daily = self.dailies.get(date)
         if daily is not None:
-            daily.hear_playing(source, part, now)
+            daily.feed.hear_playing(source, part, now)
             self._touch(daily)
 
     def forget_player(self, player_id: str) -> None:
@@ -227,7 +227,7 @@ class Referee:
                 room = self.rooms.get(hello.room)
                 if room is None or room.closed:
                     raise RaceError("unknown-room", f"There is no room {hello.room!r}")
-                room.members.check_name(player)
+                room.core.members.check_name(player)
                 place = room
             else:
                 assert hello.daily is not None
@@ -252,7 +252,7 @@ class Referee:
             return [Send((conn,), refused(exc.seq, exc.code, exc.message))]
         if place is None:
             return [Send((conn,), refused(command.seq, "not-authenticated", "Say hello first"))]
-        out = place.handle(conn, command, now)
+        out = place.core.handle(conn, command, now)
         self._touch(place)
         return out
 
@@ -267,14 +267,14 @@ class Referee:
     def search_wanted(self, ticket: SearchTicket) -> bool:
         """Whether a search's answer would still be used (a caller may skip the search)."""
         place = self._place_of(ticket)
-        return place is not None and place.search_wanted(ticket)
+        return place is not None and place.core.search_wanted(ticket)
 
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         """The answer of a search this referee asked for (an output of an earlier call)."""
         place = self._place_of(answer.ticket)
         if place is None:
             return []
-        out = place.searched(answer, now)
+        out = place.core.searched(answer, now)
         self._touch(place)
         return out
 
@@ -284,7 +284,7 @@ class Referee:
         if place is None:
             return []
         out = place.disconnect(conn, now)
-        if isinstance(place, Practice) and not place.members.by_conn and not place.playing:
+        if isinstance(place, Practice) and not place.core.members.by_conn and not place.playing:
             del self.practices[place.player.id]  # nothing to resume: its games are stored
         self._touch(place)
         return out
@@ -301,10 +301,10 @@ class Referee:
             self._deadlines.pop(place.id, None)
             return
         deadline = place.next_deadline()
-        if self._deadlines.get(place.key) != deadline:
-            self._deadlines[place.key] = deadline
+        if self._deadlines.get(place.core.key) != deadline:
+            self._deadlines[place.core.key] = deadline
             if deadline is not None:
-                heapq.heappush(self._heap, (deadline, place.key))
+                heapq.heappush(self._heap, (deadline, place.core.key))
 
     def _timed(self, key: str) -> Room | Daily | None:
         date = date_of(key)
@@ -371,8 +371,8 @@ class Referee:
         places: list[AnyPlace] = [*self.rooms.values(), *self.dailies.values()]
         places.extend(self.practices.values())
         for place in places:
-            self.restore_errors.extend(place.skipped)
-            place.skipped.clear()
+            self.restore_errors.extend(place.core.skipped)
+            place.core.skipped.clear()
         for daily in self.dailies.values():
             daily.advance(now, out)  # ranked attempts whose time ran out meanwhile
             self._touch(daily)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
-from .daily import TOP_ROWS, closes_at, day_closed
+from .daily import closes_at, day_closed
+from .daily_feed import TOP_ROWS
 
 
 class ReplayRefused(ValueError):

@@ -33,23 +33,23 @@ from .commands import (
 )
 from .config import RoomConfig
 from .errors import RaceError
-from .events import EventLog
-from .members import EVERYONE, Member, Members
-from .messages import AnswerFields, GameFields, Joined, LeftReason, RoomEvent, Row
+from .members import EVERYONE, Member
+from .messages import AnswerFields, GameFields, Row
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer
 from .players import Player
-from .quick_room import QUICK_START, QuickSeats
+from .quick_room import QuickSeats
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
 from .room_commands import RoomCommands
+from .room_events import Joined, LeftReason, RoomEvent
 from .room_feed import RoomFeed
 from .room_host import LEAGUE, LIST, LOCK, RATING, HostControls
 from .room_snapshot import snapshot, timeline
 from .room_snapshot import summary as room_summary
 from .room_start import COUNTDOWN, RoundStart
-from .searches import SearchAnswer, SearchTicket
+from .searches import SearchTicket
 from .settings import RoomSettings
 from .states import RACING, Phase
 
@@ -109,22 +109,6 @@ class Room:
         self.quick_race = quick is not None  # strangers matched by the queue: nobody hosts
         self.ratings: dict[str, Message] | None = None  # the round's rating changes, by player
 
-    @property
-    def key(self) -> str:
-        return self.core.key
-
-    @property
-    def members(self) -> Members:
-        return self.core.members
-
-    @property
-    def log(self) -> EventLog:
-        return self.core.log
-
-    @property
-    def skipped(self) -> list[str]:
-        return self.core.skipped
-
     def emit(self, out: list[Output], event: RoomEvent, exclude: ConnId | None = None) -> None:
         """A room event to everyone here (``exclude``: but that connection), after the
         progress made before it."""
@@ -157,7 +141,7 @@ class Room:
         self.verified = False
         self.dealing = self.dealing_until = None
         self.countdown_at = self.started_at = self.ends_at = None
-        for member in self.members.by_id.values():
+        for member in self.core.members.by_id.values():
             member.ready = False
             if member.following != EVERYONE:  # watching everyone goes on into the next round
                 member.following = None
@@ -218,10 +202,6 @@ class Room:
         return game_answer(racer)
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        """One checked command from ``conn`` (see :meth:`PlaceCore.handle`)."""
-        return self.core.handle(conn, command, now)
-
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> AnswerFields | None:
@@ -276,9 +256,9 @@ class Room:
         self.advance(now, out)
         # What waits goes to those already here; the newcomer's welcome holds it.
         self.feed.announce_progress(out, None)
-        member, new = self.members.ensure(player)
+        member, new = self.core.members.ensure(player)
         was_away = member.away_since is not None
-        self.members.attach(conn, member)
+        self.core.members.attach(conn, member)
         self.idle_since = None
         if self.seat_matched(member):  # a matched player arrives: seated and ready
             # Not to the newcomer: their welcome's snapshot holds the seat (sent after this).
@@ -327,7 +307,7 @@ class Room:
                     "grace_until": now + self.config.grace,
                 },
             )
-        if not self.members.by_conn:
+        if not self.core.members.by_conn:
             self.idle_since = now
         return out
 
@@ -346,7 +326,7 @@ class Room:
             times.append(self.ends_at)
         times.extend(
             m.away_since + self.config.grace
-            for m in self.members.by_id.values()
+            for m in self.core.members.by_id.values()
             if m.away_since is not None
         )
         if self.idle_since is not None and self.phase in ("lobby", "results") and not self.league:
@@ -363,7 +343,7 @@ class Room:
     def advance(self, now: float, out: list[Output]) -> None:
         if self.closed:
             return
-        self.members.forget_answers_of_away(now)
+        self.core.members.forget_answers_of_away(now)
         if self.feed.progress_batch.due(now):
             self.feed.announce_progress(out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
@@ -378,7 +358,7 @@ class Room:
                     racer.stop("timed-out", round(self.ends_at - racer.started_at, 3) or limit)
                     self.feed.progress(out, racer, now)
             self.finish_round(now, out)
-        for member in list(self.members.by_id.values()):
+        for member in list(self.core.members.by_id.values()):
             if member.away_since is not None and now >= member.away_since + self.config.grace:
                 self._lose_seat(member, now, out)
         if (
@@ -389,7 +369,7 @@ class Room:
             self.finish_round(now, out)
         idle = self.idle_since is not None and now >= self.idle_since + self.config.idle_close
         idle = idle and not self.league  # a league's link works every week: it stays open
-        if idle and not self.members.by_conn and self.phase in ("lobby", "results"):
+        if idle and not self.core.members.by_conn and self.phase in ("lobby", "results"):
             self.closed = True
             out.append(Persist(RoomClosed(self.id, now)))
 
@@ -401,8 +381,8 @@ class Room:
             out.append(Persist(racer.record(0, "left")))
             self.feed.progress(out, racer, now)
         seated = member.role == "player"
-        self.members.remove(member)
-        for other in self.members.by_id.values():
+        self.core.members.remove(member)
+        for other in self.core.members.by_id.values():
             if other.following == member.id and member.id not in self.racers:
                 other.following = None
         reason: LeftReason = "seat-lost" if seated else "left"
@@ -455,7 +435,7 @@ class Room:
                 "timeline": timeline(self),
             },
         )
-        if not self.members.by_conn:
+        if not self.core.members.by_conn:
             self.idle_since = now
 
     # ------------------------------------------------------------------ a quick race
@@ -469,16 +449,6 @@ class Room:
             return False
         member.role, member.ready = "player", True
         return True
-
-    def search_wanted(self, ticket: SearchTicket) -> bool:
-        if ticket.command == QUICK_START:
-            return self.dealing == ticket
-        return self.core.search_wanted(ticket)
-
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
-        if answer.ticket.command != QUICK_START:
-            return self.core.searched(answer, now)
-        return self.starter.quick_dealt(answer, now)
 
     @property
     def rated(self) -> bool:

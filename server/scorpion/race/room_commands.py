@@ -40,7 +40,7 @@ class RoomCommands:
                 raise RaceError("not-allowed", "This quick race's seats are for its matched racers")
             if room.phase != "lobby":
                 raise RaceError("already-started", "The race has started: late arrivals watch")
-            if len(room.members.players()) >= room.settings.max_players:
+            if len(room.core.members.players()) >= room.settings.max_players:
                 raise RaceError("room-full", f"Every seat is taken ({room.settings.max_players})")
             member.role, member.ready, member.following = "player", False, None
             room.emit(out, {"event": "joined", "player": member.player.to_dict(), "role": "player"})
@@ -138,14 +138,14 @@ class RoomCommands:
             raise RaceError("bad-field", f"The round just finished is {room.round}")
         out.append(Persist(Rematched(room.id, room.round, member.id, now)))
         room.back_to_lobby()
-        seats_left = len(room.members.players()) < room.settings.max_players
+        seats_left = len(room.core.members.players()) < room.settings.max_players
         may_sit = member.id not in room.removed and (not room.locked or member.id in room.racers)
         if member.role != "player" and seats_left and may_sit:
             member.role = "player"
         # Asking for a rematch is saying "I'm ready" for it (issue 23): one click, not two.
         member.ready = member.role == "player"
-        seated = [m.id for m in room.members.players()]
-        ready = [m.id for m in room.members.players() if m.ready]
+        seated = [m.id for m in room.core.members.players()]
+        ready = [m.id for m in room.core.members.players() if m.ready]
         room.emit(
             out,
             {

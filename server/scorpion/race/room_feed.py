@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from .masking import HiddenCards, face_up, mask_view
-from .messages import ProgressRow, RoomEvent, ViewMessage
+from .messages import ProgressRow, ViewMessage
 from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Output, Send
 from .place import PlaceCore
 from .progress_batch import ProgressBatch
 from .racer import Racer
+from .room_events import RoomEvent
 from .states import RACING, Phase
 
 

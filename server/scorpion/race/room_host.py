@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import RaceError
 from .members import Member
-from .messages import AnswerFields, SwitchName, switch_answer, switched
+from .messages import AnswerFields
 from .outputs import Output, Persist
 from .records import HostAction, NameReported
+from .room_events import SwitchName, switch_answer, switched
 from .states import RACING
 
 if TYPE_CHECKING:  # the room owns its host controls
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # the room owns its host controls
 @dataclass(frozen=True, slots=True)
 class Switch:
     """One of the host's on/off controls. ``name``: the field of the command, its answer and
-    its event (:func:`~.messages.switched`), and the room's attribute (or, ``in_settings``,
+    its event (:func:`~.room_events.switched`), and the room's attribute (or, ``in_settings``,
     its settings' field); ``on``/``off``: the :class:`HostAction` written; ``what``:
     what a refusal says the host alone can do; ``lobby_only``: the refusal outside the lobby
     for those a round settles when it starts (None: any time)."""
@@ -78,7 +79,7 @@ class HostControls:
 
     def seated(self, player: str, what: str) -> Member:
         room = self.room
-        target = room.members.get(player)
+        target = room.core.members.get(player)
         if target is None or target.role != "player":
             raise RaceError("unknown-player", f"Nobody called {player!r} is seated here to {what}")
         return target
@@ -181,7 +182,7 @@ class HostControls:
         room = self.room
         if player == member.id:
             raise RaceError("not-allowed", "You cannot report your own name")
-        target = room.members.get(player)
+        target = room.core.members.get(player)
         name = target.player.name if target else None
         if name is None and player in room.racers:
             name = room.racers[player].player.name

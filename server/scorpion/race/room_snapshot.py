@@ -17,7 +17,7 @@ def snapshot(room: Room, now: float) -> Message:
     """The public snapshot (docs/protocol.md section 5): numbers only, no cards."""
     players: list[Message] = []
     racing = bool(room.racers) and room.phase != "lobby"
-    for member in room.members.players():
+    for member in room.core.members.players():
         if racing and member.id in room.racers:
             continue
         players.append(
@@ -34,7 +34,7 @@ def snapshot(room: Room, now: float) -> Message:
         feed.hidden.sync(room.racers)
         ranks = feed.shown_ranks()  # numbers and ranks as others see them (observed.py)
         for pid, racer in room.racers.items():
-            seat = room.members.get(pid)
+            seat = room.core.members.get(pid)
             entry: Message = {
                 "id": pid,
                 "name": racer.player.name,
@@ -62,7 +62,7 @@ def snapshot(room: Room, now: float) -> Message:
         "players": players,
         "spectators": [
             {"id": m.id, "name": m.player.name, "following": m.following}
-            for m in room.members.spectators()
+            for m in room.core.members.spectators()
         ],
         "results": room.results,
         "ratings": room.ratings if room.phase == "results" else None,
@@ -82,5 +82,5 @@ def timeline(room: Room) -> dict[str, object]:
 def summary(room: Room, now: float) -> Message:
     """For the HTTP room summary: the snapshot without the spectators' follows."""
     data = snapshot(room, now)
-    data["spectators"] = len(room.members.spectators())
+    data["spectators"] = len(room.core.members.spectators())
     return data

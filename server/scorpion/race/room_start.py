@@ -45,14 +45,14 @@ class RoundStart:
             raise RaceError("not-allowed", "A quick race starts by itself when its racers come")
         # The host starts; if the host has left the room, any seated player may.
         if member.id != room.host and (
-            room.members.get(room.host) is not None or member.role != "player"
+            room.core.members.get(room.host) is not None or member.role != "player"
         ):
             raise RaceError("not-creator", "Only the room's host can start the race")
         if room.phase != "lobby":
             raise RaceError("already-started", "The race has already started")
         if room.dealing is not None:
             raise RaceError("busy", "The race is being dealt: a winnable deal is being searched")
-        racers = [m for m in room.members.players() if m.ready]
+        racers = [m for m in room.core.members.players() if m.ready]
         if not racers:
             raise RaceError("nobody-ready", "Nobody is ready yet")
         return racers
@@ -96,7 +96,7 @@ class RoundStart:
         say so (its answer, when it comes, is dropped)."""
         room = self.room
         ticket = room.dealing
-        member = room.members.get(ticket.player) if ticket is not None else None
+        member = room.core.members.get(ticket.player) if ticket is not None else None
         if ticket is not None and member is not None and ticket.seq in member.seqs.pending:
             starter = member
 
@@ -135,7 +135,7 @@ class RoundStart:
         room.dealing_until = None  # the countdown ends the search the room was told of
         for racer in racers:
             racer.following = None  # a racer watches no other board while racing
-        for other in room.members.players():
+        for other in room.core.members.players():
             if not other.ready:
                 other.role = "spectator"
                 room.emit(
@@ -175,7 +175,7 @@ class RoundStart:
         quick = room.quick
         if quick is None or room.phase != "lobby" or room.dealing is not None:
             return
-        here = [m for m in room.members.players() if m.ready]
+        here = [m for m in room.core.members.players() if m.ready]
         due = quick.due(len(here), now)
         if due is False:
             return
@@ -186,6 +186,13 @@ class RoundStart:
         room.dealing = SearchTicket(room.id, room.round, room.host, 0, QUICK_START)
         out.append(DealSearch(room.dealing, room.settings.preset, room.config.deal_source()))
 
+    def quick_search(self, ticket: SearchTicket) -> bool:
+        """Whether ``ticket`` is a quick race's deal search (no command waits for it)."""
+        return ticket.command == QUICK_START
+
+    def quick_wanted(self, ticket: SearchTicket) -> bool:
+        return self.room.dealing == ticket
+
     def quick_dealt(self, answer: SearchAnswer, now: float) -> list[Output]:
         """The quick race's deal search answered: deal it to the racers here."""
         room = self.room
@@ -193,7 +200,7 @@ class RoundStart:
         if room.dealing != answer.ticket or room.closed:
             return out
         room.dealing, room.quick = None, None
-        racers = [m for m in room.members.players() if m.ready]
+        racers = [m for m in room.core.members.players() if m.ready]
         if not racers:
             return out
         if isinstance(answer, DealFound):

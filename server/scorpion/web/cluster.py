@@ -24,7 +24,8 @@ from scorpion.cluster import Leases
 from scorpion.hub.redis import EVERY_NODE, RedisHub
 from scorpion.race import Player as RacePlayer
 from scorpion.race import Referee, Send, refused, seq_of
-from scorpion.race.daily import PLAYING_EVERY, merge_playing, utc_date
+from scorpion.race.daily import utc_date
+from scorpion.race.daily_feed import PLAYING_EVERY, merge_playing
 from scorpion.race.outputs import Message
 from scorpion.race.protocol import (
     GOING_AWAY,
@@ -362,7 +363,7 @@ class Cluster:
                 daily = self.referee.dailies.get(date)
                 if daily is None:
                     continue
-                part = {"date": date, "node": self.node, "part": daily.playing_part()}
+                part = {"date": date, "node": self.node, "part": daily.feed.playing_part()}
                 self.hub.request(EVERY_NODE, b"L", orjson.dumps(part))
                 try:
                     entries = await self.store.daily_entries(date, BOARD_ROWS)
@@ -480,7 +481,7 @@ class Cluster:
         daily = self.referee.dailies.get(date)
         if daily is None or date not in self.shard_days():
             return None
-        return dict(daily.playing_part())  # as JSON to another process
+        return dict(daily.feed.playing_part())  # as JSON to another process
 
     async def day_summary(self, date: str) -> Message | None:
         """A split daily's summary: this process's, with "playing now" merged afresh from

@@ -19,7 +19,8 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from scorpion.race.daily import TOP_ROWS, utc_date
+from scorpion.race.daily import utc_date
+from scorpion.race.daily_feed import TOP_ROWS
 from scorpion.race.leaderboard import Leaderboard
 from scorpion.race.protocol import daily_key, game_id
 from scorpion.race.replay import ReplayError, ReplayGame, build_replay, rules_of

@@ -130,7 +130,7 @@ async def day_board(svc: Services, day: str) -> Leaderboard:
     # follows a finish on another shard (each result is committed before it is announced).
     owned = svc.cluster is None or daily_key(day) in svc.cluster.held
     if daily is not None and day == today() and owned:
-        return daily.board
+        return daily.feed.board
     return Leaderboard(await svc.store.daily_entries(day, PAST_ENTRIES))
 
 
