@@ -51,6 +51,18 @@ def test_a_game_over_refuses_everything() -> None:
         game.undo()
 
 
+def test_a_game_over_drops_its_undo_records_and_keeps_its_log() -> None:
+    """Nothing undoes a game over: it keeps no undo record (a day's daily holds every
+    finished attempt's game in memory), but its log of actions stays (records, replays)."""
+    game = Game.new(1)
+    for _ in range(3):
+        game.play(game.legal_moves()[0])
+    assert game.can_undo and len(game._history) == 3
+    game.give_up()
+    assert not game._history and not game.can_undo
+    assert len(game.log) == 4 and game.log[-1][0] == "give-up"
+
+
 def test_placed_runs_uncovered_later_stay_until_their_king_moves() -> None:
     cols = ["| 2D", f"3D | {RUN_CLUBS} 9H", "| TH", "|", "| 7D", "| 9S", "| 4D"]
     game = game_of(cols, "classic")

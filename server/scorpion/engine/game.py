@@ -375,6 +375,8 @@ class Game:
         self.log.append((str(move), elapsed))
         if not self._won and rules.loss == "detect" and not self.stock and not self.legal_moves():
             self._lost = True
+        if self.over:  # nothing undoes a game over: its undo records are memory for nothing
+            self._history.clear()  # (a day's daily keeps every finished attempt's game)
         return Outcome(move, None if move.card is None else source, tuple(turned),
                        tuple(e[1] for e in events), points)  # fmt: skip
 
@@ -468,6 +470,7 @@ class Game:
             raise MoveError("game-over", "The game is over")
         self._charge_time(elapsed)
         self._lost = self.gave_up = True
+        self._history.clear()  # as a game won or lost by its last move
         self.log.append(("give-up", elapsed))
 
     # ------------------------------------------------------------------ text
