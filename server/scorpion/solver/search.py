@@ -88,6 +88,16 @@ def _home(state: State, step: Step) -> bool:
     return state.down[step.dest] == 0 and col == RUNS[step.card // 13][: len(col)]
 
 
+def _tail_to_ace(state: State, step: Step) -> bool:
+    """Whether the move takes a column's whole top, a chain down to its suit's Ace, onto
+    its successor (``empty: any``, no stock; see docs/solver.md, "Tails to the Ace")."""
+    if step.src < 0:
+        return False
+    rank0 = step.card % 13
+    pile = state.cols[step.src][step.at :]
+    return pile == RUNS[step.card // 13][KING0 - rank0 :]
+
+
 def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> list[Node] | None:
     """The forced move, or the two-way split on a risky one, after the deal (same-suit only).
 
@@ -96,16 +106,19 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
     place ``m`` last among its suit (then playing ``m`` now is safe) or every win
     does (then ``m`` is deferred, and the suit's other placements are safe).
     """
-    if state.stock or rules.build != "same-suit" or rules.empty != "kings":
+    if state.stock or rules.build != "same-suit":
         return None
+    any_empty = rules.empty == "any"
     risky: Step | None = None
     for step in steps:
         if step.src == DEAL_SOURCE or not state.cols[step.dest]:
             continue
-        if not _home(state, step):
+        if not (_home(state, step) or (any_empty and _tail_to_ace(state, step))):
             continue
         suit = step.card // 13
         if rules.runs == "placed" and _ace_covered(state, suit):
+            if any_empty:
+                continue  # no deferral under ``empty: any``: such a move just branches
             held = [d for d in deferred if d // 13 == suit]
             if not held:
                 risky = risky or step
@@ -167,6 +180,16 @@ def _splits_off(state: State, step: Step) -> bool:
     return not (len(col) - state.down[step.src] >= 13 and top == RUNS[top[-1] // 13])
 
 
+def _no_needless_parking(state: State, steps: list[Step]) -> list[Step]:
+    """The moves but those putting a pile into an empty column when the same pile can go
+    onto its successor (``empty: any``, no stock; see docs/solver.md, "No needless parking")."""
+    cols = state.cols
+    onto = {(s.src, s.at) for s in steps if s.src >= 0 and cols[s.dest]}
+    if not onto:
+        return steps
+    return [s for s in steps if cols[s.dest] or (s.src, s.at) not in onto]
+
+
 def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     """The moves worth trying from a node, best first, with the nodes they lead to.
 
@@ -181,6 +204,8 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
         steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
     if rules.empty == "any" and rules.build == "same-suit":
         steps = [s for s in steps if not _splits_off(state, s)]
+        if not state.stock and not state.reserve:
+            steps = _no_needless_parking(state, steps)
     if len(steps) < 2:
         return [(s, state, deferred) for s in steps]
     scores = _scores(state, steps)
