@@ -180,16 +180,6 @@ def _splits_off(state: State, step: Step) -> bool:
     return not (len(col) - state.down[step.src] >= 13 and top == RUNS[top[-1] // 13])
 
 
-def _no_needless_parking(state: State, steps: list[Step]) -> list[Step]:
-    """The moves but those putting a pile into an empty column when the same pile can go
-    onto its successor (``empty: any``, no stock; see docs/solver.md, "No needless parking")."""
-    cols = state.cols
-    onto = {(s.src, s.at) for s in steps if s.src >= 0 and cols[s.dest]}
-    if not onto:
-        return steps
-    return [s for s in steps if cols[s.dest] or (s.src, s.at) not in onto]
-
-
 def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     """The moves worth trying from a node, best first, with the nodes they lead to.
 
@@ -204,8 +194,6 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
         steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
     if rules.empty == "any" and rules.build == "same-suit":
         steps = [s for s in steps if not _splits_off(state, s)]
-        if not state.stock and not state.reserve:
-            steps = _no_needless_parking(state, steps)
     if len(steps) < 2:
         return [(s, state, deferred) for s in steps]
     scores = _scores(state, steps)
