@@ -19,8 +19,11 @@ search in tests/solver/test_agreement.py:
   home placements are safe).
 - Dead positions (:mod:`.prune`): a card that must be picked up but never can be.
 - Any card into an empty column (Wasp, easy, normal): a position none of whose columns
-  can ever be emptied again is lost (:func:`.prune.never_emptied`), and a pile lying on
-  its suit's successor is not split off into an empty column (:func:`_splits_off`).
+  can ever be emptied again is lost (:func:`.prune.never_emptied`), a pile lying on
+  its suit's successor is not split off into an empty column (:func:`_splits_off`), and
+  once the stock is dealt the home-chain move (no deferral: a covered Ace makes it an
+  ordinary move) and a column's tail down to its Ace onto its successor
+  (:func:`_tail_to_ace`) are forced.
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -90,7 +93,8 @@ def _home(state: State, step: Step) -> bool:
 
 def _tail_to_ace(state: State, step: Step) -> bool:
     """Whether the move takes a column's whole top, a chain down to its suit's Ace, onto
-    its successor (``empty: any``, no stock; see docs/solver.md, "Tails to the Ace")."""
+    its successor (``empty: any``, no stock; docs/solver.md, "Forced moves once the stock
+    is dealt")."""
     if step.src < 0:
         return False
     rank0 = step.card % 13
@@ -104,7 +108,9 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
     A move onto a successor is forced unless the ``placed`` rule and a covered Ace
     make it risky; a risky move ``m`` splits the search: either some win does not
     place ``m`` last among its suit (then playing ``m`` now is safe) or every win
-    does (then ``m`` is deferred, and the suit's other placements are safe).
+    does (then ``m`` is deferred, and the suit's other placements are safe). Under
+    ``empty: any`` a tail down to the Ace is forced too, and a risky move is no deferral,
+    just one move among the others.
     """
     if state.stock or rules.build != "same-suit":
         return None
