@@ -50,6 +50,16 @@ stock: -
 runs: D C
 """
 
+# Wasp, no stock: the 3S 2S AS (a tail down to its Ace) is forced onto the 4S, whatever the
+# empty column offers; then the 9S..AS onto the TS, a King's chain (docs/solver.md).
+TAIL_TO_ACE = """
+stock: -
+1: | 9S 8S 7S 6S 5S 4S
+2: | KS QS JS TS 3S 2S AS
+3: |
+runs: H D C
+"""
+
 
 def plain_search(game: Game, limit: int = LIMIT) -> bool | None:
     """Whether ``game`` can be won, trying every legal move; None past ``limit`` positions."""

@@ -17,9 +17,10 @@ from scorpion.engine import Game, card_text
 from scorpion.solver import solve
 from scorpion.solver.best_first import GUIDES, BestFirst, unpack
 from scorpion.solver.prune import doomed_any, never_emptied
+from scorpion.solver.search import children
 from scorpion.solver.state import State, is_won, moves, play
 
-from .helpers import BLOCKED, RUN_LEFT_BEHIND, WON_IN_TWO, plain_search, replay
+from .helpers import BLOCKED, RUN_LEFT_BEHIND, TAIL_TO_ACE, WON_IN_TWO, plain_search, replay
 
 PRESETS = (
     "classic", "wasp", "relaxed", "hard", "strict", "normal", "traditional", "three-blind-mice",
@@ -193,3 +194,44 @@ def test_a_complete_run_left_behind_is_split_off_and_back() -> None:
     solution = solve(game)
     assert solution.verdict == "won"
     assert replay(game, solution.line).won
+
+
+# The forced moves under ``empty: any`` (a tail down to the Ace, or any pile onto its suit's
+# chain from a King) apply only once the stock is dealt: half the cases above have a stock.
+@pytest.mark.slow  # 200 searches and 200 plain searches: make test only
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(ANY_EMPTY).filter(lambda case: case[1].startswith("stock: -")))
+def test_forced_moves_with_any_card_into_an_empty_column_agree_with_plain_search(
+    case: tuple[str, str],
+) -> None:
+    preset, text = case
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    solution = solve(game, max_nodes=200_000)
+    assert solution.note == ""
+    if expected is not None and solution.verdict != "unknown":
+        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
+    if solution.verdict == "won":
+        assert replay(game, solution.line).won
+
+
+def test_a_tail_down_to_the_ace_goes_onto_its_successor_at_once() -> None:
+    """The 3S 2S AS can go into the empty column or onto the 4S: only the latter is tried,
+    then the 9S onto the TS (a King's chain), and the plain search agrees it wins."""
+    game = Game.from_text(TAIL_TO_ACE, "wasp")
+    kids = children(State.of(game), game.rules)
+    assert [step.text() for step, _, _ in kids] == ["3S>1"]
+    assert plain_search(game) is True
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert solution.line == ["3S>1", "9S>2"]
+    assert replay(game, solution.line).won
+
+
+def test_a_tail_to_the_ace_is_not_forced_while_a_stock_is_left() -> None:
+    """A dealt card lands on a column's top: the pile's place still matters then."""
+    hearts = "4: | KH QH JH TH 9H 8H 7H 6H 5H 4H\nruns: D C"
+    text = TAIL_TO_ACE.replace("stock: -", "stock: 2H AH 3H").replace("runs: H D C", hearts)
+    game = Game.from_text(text, "wasp")
+    kids = children(State.of(game), game.rules)
+    assert len(kids) > 1

@@ -19,8 +19,11 @@ search in tests/solver/test_agreement.py:
   home placements are safe).
 - Dead positions (:mod:`.prune`): a card that must be picked up but never can be.
 - Any card into an empty column (Wasp, easy, normal): a position none of whose columns
-  can ever be emptied again is lost (:func:`.prune.never_emptied`), and a pile lying on
-  its suit's successor is not split off into an empty column (:func:`_splits_off`).
+  can ever be emptied again is lost (:func:`.prune.never_emptied`), a pile lying on
+  its suit's successor is not split off into an empty column (:func:`_splits_off`), and
+  once the stock is dealt the home-chain move (no deferral: a covered Ace makes it an
+  ordinary move) and a column's tail down to its Ace onto its successor
+  (:func:`_tail_to_ace`) are forced.
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -88,24 +91,40 @@ def _home(state: State, step: Step) -> bool:
     return state.down[step.dest] == 0 and col == RUNS[step.card // 13][: len(col)]
 
 
+def _tail_to_ace(state: State, step: Step) -> bool:
+    """Whether the move takes a column's whole top, a chain down to its suit's Ace, onto
+    its successor (``empty: any``, no stock; docs/solver.md, "Forced moves once the stock
+    is dealt")."""
+    if step.src < 0:
+        return False
+    rank0 = step.card % 13
+    pile = state.cols[step.src][step.at :]
+    return pile == RUNS[step.card // 13][KING0 - rank0 :]
+
+
 def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> list[Node] | None:
     """The forced move, or the two-way split on a risky one, after the deal (same-suit only).
 
     A move onto a successor is forced unless the ``placed`` rule and a covered Ace
     make it risky; a risky move ``m`` splits the search: either some win does not
     place ``m`` last among its suit (then playing ``m`` now is safe) or every win
-    does (then ``m`` is deferred, and the suit's other placements are safe).
+    does (then ``m`` is deferred, and the suit's other placements are safe). Under
+    ``empty: any`` a tail down to the Ace is forced too, and a risky move is no deferral,
+    just one move among the others.
     """
-    if state.stock or rules.build != "same-suit" or rules.empty != "kings":
+    if state.stock or rules.build != "same-suit":
         return None
+    any_empty = rules.empty == "any"
     risky: Step | None = None
     for step in steps:
         if step.src == DEAL_SOURCE or not state.cols[step.dest]:
             continue
-        if not _home(state, step):
+        if not (_home(state, step) or (any_empty and _tail_to_ace(state, step))):
             continue
         suit = step.card // 13
         if rules.runs == "placed" and _ace_covered(state, suit):
+            if any_empty:
+                continue  # no deferral under ``empty: any``: such a move just branches
             held = [d for d in deferred if d // 13 == suit]
             if not held:
                 risky = risky or step
