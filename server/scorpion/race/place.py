@@ -18,7 +18,6 @@ answered ``stale`` at once and its result, when it comes, is dropped.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Final
 
 from scorpion.engine import MoveError
@@ -108,9 +107,7 @@ class PlaceCore:
         dealer: Dealer | None = None,
     ) -> None:
         self.key = key  # room id, daily:<date> or practice:<player>: what records, tickets name
-        # Weak: the place holds its core (a cycle would wait for a major collection, an
-        # hour with web/collector.py, keeping every closed room's games: the soak's growth).
-        self.hooks: PlaceHooks = weakref.proxy(hooks)
+        self.hooks = hooks
         self.dealer = dealer
         self.own_game = own_game  # refusal of a command naming another seat
         self.members = Members()

@@ -9,7 +9,6 @@ returns the ``applied`` answer's extra fields (None: answered later, when a sear
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from .errors import RaceError
@@ -28,7 +27,7 @@ class RoomCommands:
     to it)."""
 
     def __init__(self, room: Room) -> None:
-        self.room: Room = weakref.proxy(room)  # the room holds this: no cycle (place.py)
+        self.room = room
 
     def join(self, member: Member, role: Role, out: list[Output]) -> AnswerFields:
         room = self.room
