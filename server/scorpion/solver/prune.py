@@ -29,6 +29,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scorpion.engine import Rules
 
 from .state import KING0, State
@@ -129,17 +131,7 @@ def doomed_any(state: State, rules: Rules) -> bool:
     cols, down = state.cols, state.down
     any_suit = rules.build == "any-suit"
     free_landing = rules.empty == "any"
-    col_of = [-1] * 52  # the column of each card on the tableau, -1 elsewhere
-    at = [0] * 52
-    cover = [-1] * 52  # the card directly on it, -1 for none
-    for j, col in enumerate(cols):
-        previous = -1
-        for i, card in enumerate(col):
-            col_of[card] = j
-            at[card] = i
-            if previous >= 0:
-                cover[previous] = card
-            previous = card
+    col_of, at, cover = tableau_index(cols)
     # Per card still to settle: the card whose pick turns it over (-1: none), and its
     # landings, each (card that must be picked or -1, cards one of which must be; None: no need).
     pending: list[tuple[int, int, list[tuple[int, bytes | None]]]] = []
@@ -231,17 +223,7 @@ def never_emptied(state: State, rules: Rules) -> bool:
     cols, down = state.cols, state.down
     if not all(cols):
         return False
-    col_of = [-1] * 52
-    at = [0] * 52
-    cover = [-1] * 52
-    for j, col in enumerate(cols):
-        previous = -1
-        for i, card in enumerate(col):
-            col_of[card] = j
-            at[card] = i
-            if previous >= 0:
-                cover[previous] = card
-            previous = card
+    col_of, at, cover = tableau_index(cols)
     # The cards whose pick-up would let a column empty.
     target = bytearray(52)
     for col in cols:
@@ -308,3 +290,18 @@ def never_emptied(state: State, rules: Rules) -> bool:
             if not missing[x]:
                 free.append(x)
     return True
+
+
+def tableau_index(cols: Sequence[Sequence[int]]) -> tuple[list[int], list[int], list[int]]:
+    """Per card: its column (-1 off the tableau), its index there, the card directly on it
+    (-1 for none)."""
+    col_of, at, cover = [-1] * 52, [0] * 52, [-1] * 52
+    for j, col in enumerate(cols):
+        previous = -1
+        for i, card in enumerate(col):
+            col_of[card] = j
+            at[card] = i
+            if previous >= 0:
+                cover[previous] = card
+            previous = card
+    return col_of, at, cover
