@@ -27,6 +27,19 @@ PRESETS = (
 )  # fmt: skip
 
 
+def assert_agrees_with_plain_search(preset: str, text: str) -> None:
+    """The solver (200,000 nodes) says what the plain search says where both decide, and
+    its winning line replays to a won game."""
+    game = Game.from_text(text, preset)
+    expected = plain_search(game)
+    solution = solve(game, max_nodes=200_000)
+    assert solution.note == ""
+    if expected is not None and solution.verdict != "unknown":
+        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
+    if solution.verdict == "won":
+        assert replay(game, solution.line).won
+
+
 @st.composite
 def small_positions(draw: st.DrawFn, presets: tuple[str, ...] = PRESETS) -> tuple[str, str]:
     preset = draw(st.sampled_from(presets))
@@ -57,15 +70,7 @@ def small_positions(draw: st.DrawFn, presets: tuple[str, ...] = PRESETS) -> tupl
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions())
 def test_solver_agrees_with_plain_search(case: tuple[str, str]) -> None:
-    preset, text = case
-    game = Game.from_text(text, preset)
-    expected = plain_search(game)
-    solution = solve(game, max_nodes=200_000)
-    assert solution.note == ""
-    if expected is not None and solution.verdict != "unknown":
-        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
-    if solution.verdict == "won":
-        assert replay(game, solution.line).won
+    assert_agrees_with_plain_search(*case)
 
 
 @pytest.mark.slow  # the plain search under any-suit building is costly: make test only
@@ -75,15 +80,7 @@ def test_best_first_agrees_with_plain_search_under_any_suit_building(
     case: tuple[str, str],
 ) -> None:
     """Relaxed only (the preset the best-first search serves), its own 120 cases."""
-    preset, text = case
-    game = Game.from_text(text, preset)
-    expected = plain_search(game)
-    solution = solve(game, max_nodes=200_000)
-    assert solution.note == ""
-    if expected is not None and solution.verdict != "unknown":
-        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
-    if solution.verdict == "won":
-        assert replay(game, solution.line).won
+    assert_agrees_with_plain_search(*case)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -165,15 +162,7 @@ ANY_EMPTY = ("wasp", "easy", "normal")
 @given(small_positions(ANY_EMPTY))
 def test_any_card_into_an_empty_column_agrees_with_plain_search(case: tuple[str, str]) -> None:
     """Wasp, easy and normal, their own 200 cases (the shared test draws them too)."""
-    preset, text = case
-    game = Game.from_text(text, preset)
-    expected = plain_search(game)
-    solution = solve(game, max_nodes=200_000)
-    assert solution.note == ""
-    if expected is not None and solution.verdict != "unknown":
-        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
-    if solution.verdict == "won":
-        assert replay(game, solution.line).won
+    assert_agrees_with_plain_search(*case)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -204,15 +193,7 @@ def test_a_complete_run_left_behind_is_split_off_and_back() -> None:
 def test_forced_moves_with_any_card_into_an_empty_column_agree_with_plain_search(
     case: tuple[str, str],
 ) -> None:
-    preset, text = case
-    game = Game.from_text(text, preset)
-    expected = plain_search(game)
-    solution = solve(game, max_nodes=200_000)
-    assert solution.note == ""
-    if expected is not None and solution.verdict != "unknown":
-        assert solution.verdict == ("won" if expected else "lost"), (preset, text)
-    if solution.verdict == "won":
-        assert replay(game, solution.line).won
+    assert_agrees_with_plain_search(*case)
 
 
 def test_a_tail_down_to_the_ace_goes_onto_its_successor_at_once() -> None:
