@@ -18,6 +18,7 @@ answered ``stale`` at once and its result, when it comes, is dropped.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Final
 
 from scorpion.engine import MoveError
@@ -107,7 +108,9 @@ class PlaceCore:
         dealer: Dealer | None = None,
     ) -> None:
         self.key = key  # room id, daily:<date> or practice:<player>: what records, tickets name
-        self.hooks = hooks
+        # Weak: the place holds its core (a cycle would wait for a major collection, an
+        # hour with web/collector.py, keeping every closed room's games: the soak's growth).
+        self.hooks: PlaceHooks = weakref.proxy(hooks)
         self.dealer = dealer
         self.own_game = own_game  # refusal of a command naming another seat
         self.members = Members()

@@ -9,6 +9,7 @@ returns the ``applied`` answer's extra fields (None: answered later, when a sear
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from .errors import RaceError
@@ -27,7 +28,7 @@ class RoomCommands:
     to it)."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room: Room = weakref.proxy(room)  # the room holds this: no cycle (place.py)
 
     def join(self, member: Member, role: Role, out: list[Output]) -> AnswerFields:
         room = self.room

@@ -15,6 +15,7 @@ A room holds its :class:`RoomFeed` (composition): the feed reads the room's race
 
 from __future__ import annotations
 
+import weakref
 from typing import Protocol
 
 from .masking import HiddenCards, face_up, mask_view
@@ -39,7 +40,7 @@ class RoomFeed:
     """The progress and boards of a room's racers."""
 
     def __init__(self, room: FeedSource, core: PlaceCore, progress_interval: float) -> None:
-        self.room = room
+        self.room: FeedSource = weakref.proxy(room)  # the room holds this: no cycle (place.py)
         self.core = core
         self.members = core.members
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others

@@ -9,6 +9,7 @@ returns the ``applied`` answer's extra fields.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +61,7 @@ class HostControls:
     """The host's commands on one room (the room owns it and dispatches to it)."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room: Room = weakref.proxy(room)  # the room holds this: no cycle (place.py)
 
     def check_may_sit(self, member: Member) -> None:
         """A seat is refused to a player the host removed, and to newcomers of a locked room."""

@@ -8,6 +8,7 @@ when its matched players are here, or when their time to come is up, through the
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Final
 
 from .errors import RaceError
@@ -36,7 +37,7 @@ class RoundStart:
     for the room's :class:`~.place.PlaceCore`)."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self.room: Room = weakref.proxy(room)  # the room holds this: no cycle (place.py)
 
     def check(self, member: Member) -> list[Member]:
         """The racers a start by ``member`` would seat (the ready players); RaceError if none."""
