@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.room_idle_close:g} s; fitted over {span / 120:g} to {span / 60:g} min; "
             f"load average {os.getloadavg()[0]:.2f} at the end. Raw samples: {shown(raw)}"
         )
+        if time.gmtime(started).tm_yday != time.gmtime(time.time()).tm_yday:
+            head += " **Crossed midnight UTC: a new day's daily filled during the run.**"
         text = section(deployment.describe(), command, head, samples, (span / 2, span),
                        tally, counts)  # fmt: skip
         print(text)

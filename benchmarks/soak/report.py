@@ -37,8 +37,9 @@ def verdict(slope_per_hour: float, noise: float, window_hours: float) -> str:
 
 
 def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list[str]:
-    """A table row per app process (its memory, open files, rooms and sockets) and one for
-    its worker processes (their memory summed)."""
+    """A table row per app process (its memory, open files, rooms, sockets and the players
+    its dailies hold, at the window's start and end) and one for its worker processes
+    (their memory summed)."""
     rows = []
     hours = (window[1] - window[0]) / 3600.0
     for name in sorted({s.process for s in samples}):
@@ -54,15 +55,17 @@ def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list
         said = f"RSS {verdict(rss, rss_noise, hours)}, fds {verdict(fds, fds_noise, hours)}"
         rooms = "-" if last.rooms is None else f"{last.rooms:.0f}"
         sockets = "-" if last.sockets is None else f"{last.sockets:.0f}"
+        held = [s.daily_players for s in (fitted[0], last)]
+        daily = "-" if None in held else " → ".join(f"{n:.0f}" for n in held if n is not None)
         rows.append(
             f"| {name} (pid {last.pid}) | {first.rss_kb / 1024:.1f} | {last.rss_kb / 1024:.1f} "
             f"| {rss:+.1f} | {rss_noise:.2f} | {first.fds} | {last.fds} | {fds:+.1f} "
-            f"| {fds_noise:.2f} | {rooms} | {sockets} | {said} |"
+            f"| {fds_noise:.2f} | {rooms} | {sockets} | {daily} | {said} |"
         )
         rows.append(
             f"| {name}'s workers ({last.workers} at the end) | {first.workers_rss_kb / 1024:.1f} "
             f"| {last.workers_rss_kb / 1024:.1f} | {workers:+.1f} | {workers_noise:.2f} "
-            f"| | | | | | | RSS {verdict(workers, workers_noise, hours)} |"
+            f"| | | | | | | | RSS {verdict(workers, workers_noise, hours)} |"
         )
     return rows
 
@@ -122,8 +125,8 @@ def section(
     table = [
         "| process | RSS start (MB) | RSS end (MB) | RSS slope (MB/h) | RSS noise (MB) "
         "| fds start | fds end | fds slope (/h) | fds noise | rooms in memory (end) "
-        "| sockets (end) | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| sockets (end) | daily players in memory (window) | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *process_rows(samples, window),
     ]
     parts = [

@@ -36,8 +36,9 @@ class Sample:
     fds: int  # entries of /proc/<pid>/fd
     workers: int  # its child processes (search and analysis workers)
     workers_rss_kb: int
-    rooms: float | None  # scorpion_rooms and scorpion_connections of its /metrics
+    rooms: float | None  # scorpion_rooms, _connections and _daily_players of its /metrics
     sockets: float | None
+    daily_players: float | None
 
     def row(self) -> dict[str, Any]:
         return asdict(self)
@@ -55,8 +56,9 @@ def open_files(pid: int) -> int:
 
 
 def gauges(port: int) -> dict[str, float]:
-    """The process's own gauges of rooms and sockets (its port, not the proxy's)."""
-    wanted = ("scorpion_rooms", "scorpion_connections")
+    """The process's own gauges of rooms, sockets and daily players (its port, not the
+    proxy's)."""
+    wanted = ("scorpion_rooms", "scorpion_connections", "scorpion_daily_players")
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2.0) as answer:
             text = answer.read().decode()
@@ -80,7 +82,8 @@ def sample(t: float, process: str, pid: int, port: int) -> Sample:
             continue
     found = gauges(port)
     return Sample(t, process, pid, rss_kb(pid), open_files(pid), len(workers), workers_rss,
-                  found.get("scorpion_rooms"), found.get("scorpion_connections"))  # fmt: skip
+                  found.get("scorpion_rooms"), found.get("scorpion_connections"),
+                  found.get("scorpion_daily_players"))  # fmt: skip
 
 
 def fit(points: list[tuple[float, float]]) -> tuple[float, float]:

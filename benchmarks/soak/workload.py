@@ -13,7 +13,10 @@ servers may legitimately keep, players and their latest attempts, stops growing)
 - a spectator lane: opens a room being raced, follows a racer or everyone for a while;
 - a daily lane: a player opens today's daily (sometimes a past day's), starts an attempt
   (ranked at first, then unranked ones), plays, mostly gives up, sometimes leaves it to
-  resume later.
+  resume later. Before the lanes, every player of the pool makes two attempts at each of
+  those days (:meth:`Soak.warm_up`), so the dailies hold all they will hold (a member and
+  the first and latest attempts per player and day) before the measured half; a run
+  across midnight UTC opens a new day, and is reported as such.
 
 Now and then a socket is cut (its transport aborted) in the middle of play: the client
 reconnects with ``last_version`` and resends its unanswered commands (benchmarks/load's
@@ -165,6 +168,14 @@ async def until(condition: Callable[[], bool], timeout: float) -> bool:
             return False
         await asyncio.sleep(0.1)
     return True
+
+
+DAYS = (0, 1, 2, 3)  # the daily lanes' days: today, then up to three days back
+WARM_UP_AT_ONCE = 8  # players warming up side by side
+
+
+def day_of(days_back: int) -> str:
+    return (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=days_back)).isoformat()
 
 
 class Pool:
@@ -327,10 +338,27 @@ class Soak:
             await conn.close()
             self.pool.give_back([player])
 
+    async def warm_up(self, player: Player) -> None:
+        """Two attempts, both given up, at each day the daily lanes visit: what a server
+        keeps per player and day (their member, their first and latest attempts) is then
+        all there, and stays the same size while the lanes play (the fitted half must not
+        count the pool still filling the days)."""
+        for day in DAYS:
+            conn = self.client(player)
+            try:
+                await conn.open(timeout=WAIT, daily=day_of(day))
+                for _ in range(2):
+                    for kind in ("start", "give-up"):
+                        answer = await conn.ask(kind)
+                        if answer is None or answer["type"] != "applied":
+                            raise RuntimeError(f"warm-up {kind}: {answer}")
+                self.tally.done["warm-up attempts"] += 2
+            finally:
+                await conn.close()
+
     async def daily(self, rng: random.Random) -> None:
-        today = dt.datetime.now(dt.UTC).date()
-        back = rng.choice([1, 2, 3]) if rng.random() < 0.15 else 0
-        day = (today - dt.timedelta(days=back)).isoformat()
+        back = rng.choice(DAYS[1:]) if rng.random() < 0.15 else 0
+        day = day_of(back)
         [player] = await self.pool.take(1, rng)
         conn = self.client(player)
         keep = asyncio.create_task(conn.keepalive())
@@ -357,6 +385,9 @@ async def run(plan: Plan) -> Tally:
     async with httpx.AsyncClient(base_url=plan.http, timeout=WAIT, limits=limits) as http:
         players = [await new_player(http, f"soak {n}") for n in range(plan.players)]
         soak = Soak(plan, http, Pool(players))
+        for start in range(0, len(players), WARM_UP_AT_ONCE):
+            batch = players[start : start + WARM_UP_AT_ONCE]
+            await asyncio.wait_for(asyncio.gather(*map(soak.warm_up, batch)), 120.0)
         lanes = (
             [soak.lane(f"room-{n}", soak.room, 400.0) for n in range(plan.rooms)]
             + [soak.lane(f"spectator-{n}", soak.spectator, 60.0) for n in range(plan.spectators)]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
-from scorpion_dev.server import Api, ServerProcess, start_race
+from scorpion_dev.server import Api, Client, ServerProcess, start_race
 
 
 def sample(text: str, name: str) -> float:
@@ -93,3 +94,19 @@ async def test_requests_are_counted_by_route_template_never_by_path(
     assert labelled(text, "scorpion_http_errors_total", status="404") == 4
     assert labelled(text, "scorpion_http_errors_total", status="405") == 1
     assert "nosuch" not in text and "/api/no/such" not in text  # no raw path in any label
+
+
+async def test_daily_players_count_one_per_player_and_day_and_outlive_their_sockets(
+    server: ServerProcess, api: Api
+) -> None:
+    today = dt.datetime.now(dt.UTC).date()
+    days = [today.isoformat(), (today - dt.timedelta(days=1)).isoformat()]
+    _, token = await api.new_player("Ann")
+    for day in [*days, days[0]]:  # today twice: still one player there
+        client = await Client.connect(server.ws_url, "ann")
+        assert (await client.hello(token, daily=day))["type"] == "welcome"
+        assert (await client.call("start"))["type"] == "applied"
+        await client.close()
+    text = (await api.call("GET", "/metrics")).text
+    # Kept for the day (their attempts, their rank): what the soak's fixed pool must fill.
+    assert sample(text, "scorpion_daily_players") == 2

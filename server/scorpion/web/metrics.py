@@ -55,6 +55,11 @@ class Metrics:
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes...
         self.connections = Gauge("scorpion_connections", "Open websocket connections", registry=r)
         self.rooms = Gauge("scorpion_rooms", "Rooms held in memory", registry=r)
+        self.daily_players = Gauge(
+            "scorpion_daily_players",
+            "Players the dailies hold in memory (one per player and day, for the day)",
+            registry=r,
+        )
         # A counter: moves per second is rate(scorpion_moves_total[1m]).
         self.moves = Counter(
             "scorpion_moves", "Moves applied (persisted and acknowledged)", registry=r

@@ -137,6 +137,9 @@ class Services:
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.connections.set_function(lambda: self.connections.count)
         self.metrics.rooms.set_function(lambda: len(self.referee.rooms))
+        self.metrics.daily_players.set_function(
+            lambda: sum(len(daily.core.members) for daily in self.referee.dailies.values())
+        )
         self.metrics.commits.set_function(lambda: self.store.commits)
         self.metrics.counted.read["scorpion_fenced_writes"] = lambda: self.store.fenced_writes
         self.metrics.search_queue.set_function(
