@@ -43,13 +43,17 @@ class Mover:
     hello: dict[str, str]
     applied: int = 0
     reconnects: int = 0
+    unanswered: tuple[int, str] | None = None  # (seq, move) sent, its answer not read yet
 
     async def run(self, stop: asyncio.Event) -> None:
         # Moves only: after a takeover the replayed game's undo history is not always the
         # live one (noticed here, left to its own issue), and the board is what counts.
         while not stop.is_set() and self.replica.game.legal_moves():
             try:
-                answer = await self.replica.act("move", move=self.replica.pick())
+                move = self.replica.pick()
+                self.unanswered = (self.replica.client.seq + 1, move)
+                answer = await self.replica.act("move", move=move)
+                self.unanswered = None
                 if answer["type"] == "applied":
                     self.applied += 1
                 else:  # a write cut by a stop: not saved, and the socket closes next
@@ -63,8 +67,9 @@ class Mover:
         return bool(self.replica.game.legal_moves())
 
     async def reconnect(self) -> None:
-        """As the client does: again with the last version seen, until welcomed; the
-        board must be exactly the one of its acknowledged moves."""
+        """As the client does: again with the last version seen, until welcomed, then the
+        unanswered move again with its seq (applied before the close: its kept answer);
+        the board must be exactly the one of the moves answered ``applied``."""
         seen = last_version(self.replica.client)
         deadline = time.monotonic() + 20
         while True:
@@ -77,8 +82,19 @@ class Mover:
                 pass
             assert time.monotonic() < deadline, "not welcomed back"
             await asyncio.sleep(0.1)  # the client's back-off
-        assert welcome["view"] == self.replica.own_view()  # no acknowledged move lost
+        view = welcome["view"]
         client.seq = welcome["last_seq"]
+        if self.unanswered is not None:
+            seq, move = self.unanswered
+            self.unanswered = None
+            await client.send({"type": "move", "seq": seq, "move": move})
+            answer = await client.answer(seq)
+            client.seq = max(client.seq, seq)
+            if answer["type"] == "applied":
+                self.replica.apply(answer["move"])
+                self.applied += 1
+                view = answer["view"]
+        assert view == self.replica.own_view()  # no acknowledged move lost, none made up
         self.replica.client = client
         self.reconnects += 1
 
