@@ -125,6 +125,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--daily-shards", type=int, help="the app processes' --daily-shards (their default)"
     )
+    parser.add_argument("--nginx-workers", type=int, default=1,
+                        help="nginx's worker processes (1; 4 for 30,000 sockets)")  # fmt: skip
+    parser.add_argument(
+        "--front-ports", type=int, default=1,
+        help="nginx's listening ports, the client processes spread over them "
+        "(1; 2 past 28,000 sockets: one address and port's client ports)",
+    )  # fmt: skip
     parser.add_argument(
         "--server-code", type=Path,
         help="run the app processes from this server/ folder (an earlier checkout's: before/after)",
@@ -149,8 +156,10 @@ def raise_file_limit() -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     servers.SETUP = servers.Setup(
-        args.postgres, args.processes, args.redis, args.nginx, args.daily_shards, args.server_code
-    )
+        args.postgres, args.processes, args.redis, args.nginx, args.daily_shards,
+        nginx_workers=args.nginx_workers, front_ports=args.front_ports,
+        server_code=args.server_code,
+    )  # fmt: skip
     files = raise_file_limit()
     started = time.time()
     rows = []

@@ -314,11 +314,12 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
         # (the client's delay, not the server's).
         shares = [(n, n) for n in split(players, args.workers)]
         shares += [(n, 0) for n in split(count - players, args.workers)]
+        urls = server.ws_urls if isinstance(server, Deployment) else [server.ws_url]
         parts = [
-            ("daily", {"url": server.ws_url, "http": server.url, "sockets": n, "players": playing,
-                       "rate": args.daily_rate, "window": "daily", "resume": rolling is not None,
-                       "drain": 10.0 if rolling else 3.0})
-            for n, playing in shares
+            ("daily", {"url": urls[i % len(urls)], "http": server.url, "sockets": n,
+                       "players": playing, "rate": args.daily_rate, "window": "daily",
+                       "resume": rolling is not None, "drain": 10.0 if rolling else 3.0})
+            for i, (n, playing) in enumerate(shares)
         ]  # fmt: skip
         sockets: list[float] = []
 

@@ -117,6 +117,10 @@ class Setup:
     redis: bool = False
     nginx: bool = False  # nginx before the app even with one process and no Redis
     daily_shards: int | None = None  # the apps' --daily-shards (None: their default)
+    # nginx's workers and listening ports: past 10,000 sockets one worker runs out of open
+    # files (20,000 here, two per socket), past 28,000 one port out of client ports
+    nginx_workers: int = 1
+    front_ports: int = 1
     # the app processes' code: a checkout's server/ folder (an earlier commit's, for a
     # before/after in one run); None: the installed package, as the benchmark's own
     server_code: Path | None = None
@@ -134,6 +138,8 @@ class Setup:
             + (" + Redis" if self.redis else "")
             + (", behind nginx" if self.deployed else "")
             + (f", {self.daily_shards} daily shards" if self.daily_shards is not None else "")
+            + (f", nginx: {self.nginx_workers} workers" if self.nginx_workers > 1 else "")
+            + (f", {self.front_ports} ports" if self.front_ports > 1 else "")
             + (f", server code from {self.server_code}" if self.server_code else "")
         )
 
@@ -315,8 +321,14 @@ class Deployment(Loopback):
             args += ("--daily-shards", str(SETUP.daily_shards))
         self.apps = [ServerProcess.app(data_dir / f"app{i}.log", db, limits, *args)
                      for i in range(SETUP.processes)]  # fmt: skip
-        self.nginx = Nginx([app.port for app in self.apps], connections=60_000)
+        self.nginx = Nginx([app.port for app in self.apps], connections=60_000,
+                           workers=SETUP.nginx_workers, ports=SETUP.front_ports)  # fmt: skip
         self.port = self.nginx.port  # url, ws_url: nginx's
+
+    @property
+    def ws_urls(self) -> list[str]:
+        """nginx's socket URL on each of its ports (a crowd spreads over them)."""
+        return [f"ws://127.0.0.1:{port}/ws" for port in self.nginx.ports]
 
     def usage(self) -> Usage:
         readings = [cpu_and_rss(app.pid) for app in self.apps]

@@ -88,7 +88,7 @@ class RedisServer(Foreground):
 
 NGINX_CONF = """\
 daemon off;
-worker_processes 1;
+worker_processes {workers};
 worker_rlimit_nofile {files};
 pid {root}/nginx.pid;
 error_log {root}/error.log warn;
@@ -110,7 +110,7 @@ http {{
 {servers}
     }}
     server {{
-        listen 127.0.0.1:{port};
+{listen}
         location /ws {{
             proxy_pass http://$scorpion_upstream;
             proxy_http_version 1.1;
@@ -157,13 +157,22 @@ class Nginx(Loopback, Foreground):
     place (``/ws?room=...``, ``/api/rooms/<id>``, ...) goes to the process its hash names,
     the others round robin, as deploy/nginx.conf."""
 
-    def __init__(self, upstream_ports: Sequence[int], connections: int = 4096) -> None:
-        """``connections``: at once, two per proxied socket (the client's, the upstream's)."""
+    def __init__(
+        self, upstream_ports: Sequence[int], connections: int = 4096, workers: int = 1,
+        ports: int = 1,
+    ) -> None:  # fmt: skip
+        """``connections``: at once per worker, two per proxied socket (the client's, the
+        upstream's). ``workers`` and ``ports`` (listening ports: ``self.ports``) for crowds
+        past one process's open files and one port's 28,000 client ports (benchmarks)."""
         super().__init__("scorpion-nginx-")
+        self.ports = [self.port, *(free_port() for _ in range(ports - 1))]
+        # reuseport: the kernel spreads the connections evenly over the workers.
+        shared = " reuseport" if workers > 1 else ""
+        listen = "\n".join(f"        listen 127.0.0.1:{p}{shared};" for p in self.ports)
         servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstream_ports)
         conf = NGINX_CONF.format(
-            root=self.root, port=self.port, servers=servers, place_map=place_map(),
-            daily_hash=daily_hash(),
+            root=self.root, listen=listen, servers=servers, place_map=place_map(),
+            daily_hash=daily_hash(), workers=workers,
             connections=connections, files=connections + 100,
         )  # fmt: skip
         (self.root / "nginx.conf").write_text(conf)
