@@ -5,6 +5,10 @@ benchmarks/results/soak.md, where each run replaces its own setup's section.
 'flat'
 >>> verdict(10.0, 0.5, 0.5)
 'grows'
+>>> verdict(1.6, 0.01, 0.5, floor=ARENA_MB)   # +0.8 MB: less than one arena of memory
+'flat'
+>>> verdict(2.4, 0.01, 0.5, floor=ARENA_MB)
+'grows'
 """
 
 from __future__ import annotations
@@ -22,16 +26,25 @@ HEADER = """\
 Written by `.venv/bin/python -m benchmarks.soak` (README, "Soak"): each run replaces the
 section of its setup. Slopes are least-squares lines through the second half of the
 samples (after the warm-up), per hour; the noise is the standard deviation of the samples
-around that line; "flat" means the line moves less than twice the noise over the window.
+around that line; "flat" means the line moves less than twice the noise over the window
+(for RSS, or less than 1 MB: CPython takes memory an arena of 1 MiB at a time, so RSS moves
+in steps with tiny residuals between them).
 Raw samples and the logs of each run are in benchmarks/out/ (not kept in git).
 """
 SHOWN = 15  # distinct error lines listed per log
 
 
-def verdict(slope_per_hour: float, noise: float, window_hours: float) -> str:
-    """Whether the fitted line's drift over the window stays within twice the noise."""
+# CPython's allocator takes memory from the system an arena (1 MiB) at a time: RSS moves
+# in steps, flat between them (the residuals of a line through a step or two are tiny), so
+# a drift of less than one arena over the window is below what RSS can tell.
+ARENA_MB = 1.0
+
+
+def verdict(slope_per_hour: float, noise: float, window_hours: float, floor: float = 0.0) -> str:
+    """Whether the fitted line's drift over the window stays within twice the noise (or
+    within ``floor``, the measure's resolution)."""
     drift = slope_per_hour * window_hours
-    if abs(drift) <= 2 * noise:
+    if abs(drift) <= max(2 * noise, floor):
         return "flat"
     return "grows" if drift > 0 else "falls"
 
@@ -52,7 +65,8 @@ def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list
         rss, rss_noise = fit([(s.t, s.rss_kb / 1024) for s in fitted])
         fds, fds_noise = fit([(s.t, float(s.fds)) for s in fitted])
         workers, workers_noise = fit([(s.t, s.workers_rss_kb / 1024) for s in fitted])
-        said = f"RSS {verdict(rss, rss_noise, hours)}, fds {verdict(fds, fds_noise, hours)}"
+        rss_said = verdict(rss, rss_noise, hours, ARENA_MB)
+        said = f"RSS {rss_said}, fds {verdict(fds, fds_noise, hours)}"
         rooms = "-" if last.rooms is None else f"{last.rooms:.0f}"
         sockets = "-" if last.sockets is None else f"{last.sockets:.0f}"
         held = [s.daily_players for s in (fitted[0], last)]
@@ -65,7 +79,7 @@ def process_rows(samples: Sequence[Sample], window: tuple[float, float]) -> list
         rows.append(
             f"| {name}'s workers ({last.workers} at the end) | {first.workers_rss_kb / 1024:.1f} "
             f"| {last.workers_rss_kb / 1024:.1f} | {workers:+.1f} | {workers_noise:.2f} "
-            f"| | | | | | | | RSS {verdict(workers, workers_noise, hours)} |"
+            f"| | | | | | | | RSS {verdict(workers, workers_noise, hours, ARENA_MB)} |"
         )
     return rows
 
