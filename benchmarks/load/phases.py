@@ -330,7 +330,10 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
             if split_over is not None:
                 sockets.extend(split_over.counter("scorpion_connections"))
 
-        result = run(parts, {"daily": (0.0, seconds)}, server.usage,
+        # Making the players (an HTTP request each) and opening their sockets: a few
+        # hundred a second on a busy machine.
+        setup = max(300.0, count / 20.0)
+        result = run(parts, {"daily": (0.0, seconds)}, server.usage, setup_timeout=setup,
                      drain=10.0 if rolling else 5.0, during=rolling or count_sockets)  # fmt: skip
         # Each process's share of the day: its players (sockets: a daily socket reaches its
         # shard's owner through nginx), the commands they sent, the forwarded ones, its CPU.

@@ -39,6 +39,7 @@ RAISED_LIMITS = {
     "burst": 2000,
     "flood_refusals": 100_000,
     "idle_timeout": 3600,
+    "auth_timeout": 60,  # a client process opening thousands of sockets may say hello late
     "max_connections": 100_000,
     "max_connections_per_address": 100_000,
     "new_players_per_minute": 1_000_000,
