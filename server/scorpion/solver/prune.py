@@ -223,13 +223,12 @@ def never_emptied(state: State, rules: Rules) -> bool:
     cols, down = state.cols, state.down
     if not all(cols):
         return False
-    col_of, at, cover = tableau_index(cols)
-    # The cards whose pick-up would let a column empty.
-    target = bytearray(52)
-    for col in cols:
+    # The cards whose pick-up would let a column empty, each with its column and index.
+    targets: list[tuple[int, int, int]] = []
+    for j, col in enumerate(cols):
         bottom = col[0]
         if bottom % 13 != KING0:
-            target[bottom] = 1
+            targets.append((bottom, j, 0))
             continue
         # A King's column empties only with its run: the first card that breaks the chain
         # from the King must leave, and only its own pick-up takes it off (every card
@@ -238,13 +237,28 @@ def never_emptied(state: State, rules: Rules) -> bool:
         while i < len(col) and col[i] == col[i - 1] - 1:
             i += 1
         if i < len(col):
-            target[col[i]] = 1
+            targets.append((col[i], j, i))
             continue
         # The whole column is the chain: its next card must come (or the run is complete).
         last = col[-1]
-        if last % 13 == 0 or col_of[last - 1] < 0:
+        if last % 13 == 0:
             return False
-        target[last - 1] = 1
+        for j2, col2 in enumerate(cols):
+            i2 = col2.find(last - 1)
+            if i2 >= 0:
+                targets.append((last - 1, j2, i2))
+                break
+        else:
+            return False  # in the stock: it comes to a top
+    # Most positions have a target free at once: face up, its successor a top elsewhere.
+    tops = {col[-1]: j for j, col in enumerate(cols)}
+    for t, j, i in targets:
+        if i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0:
+            return False
+    col_of, at, cover = tableau_index(cols)
+    target = bytearray(52)
+    for t, _, _ in targets:
+        target[t] = 1
     # Per card its unmet needs; waiting[u]: 4 * card + kind for each need u's pick meets
     # (kind 0 turn, 1 the card on the successor, 2 one of the cards up to the successor).
     missing = [0] * 52

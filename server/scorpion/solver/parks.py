@@ -1,0 +1,75 @@
+"""Idle parks: a pile put into the last empty column when no next move could use it.
+
+Under ``empty: any`` with the stock dealt, a *park* moves a pile ``P`` (its bottom card
+``c`` lying on ``y``) into an empty column. When that fills the last empty column, every
+next move is a card onto its successor, and most of them could as well be played before
+the park, with the same result. Only a move that needs the park cannot: ``y - 1`` onto
+``y`` (now a top); a card of ``y``'s column onto ``P``'s top card (before, it would have
+carried ``P`` along); ``y`` itself when the park turned it over; ``c`` onto ``c + 1``
+(one move from the start does the same: no shortest win does that). A shortest win can
+always be reordered so that each such park is followed at once by a move that needs it
+(docs/solver.md, "Idle parks"), so a park after which no such move is legal is not tried.
+
+>>> from scorpion.engine import Game
+>>> from scorpion.solver.state import State, Step
+>>> game = Game.from_text('''
+... stock: -
+... 1: | 9S 8S 7S 6S 5S 4S
+... 2: | KS QS JS TS 3S 2S AS
+... 3: | 5H 6H 4H
+... 4: | KH QH JH TH 9H 8H 7H 3H 2H AH
+... 5: |
+... runs: D C
+... ''', "wasp")
+>>> state, rules = State.of(game), game.rules
+>>> idle_park(state, Step(1, 4, 4, 2), rules)  # 3S 2S AS uncovers the TS: the 9S can go on it
+False
+>>> idle_park(state, Step(2, 2, 4, 16), rules)  # the 4H uncovers the 6H; the 5H is under it
+True
+"""
+
+from __future__ import annotations
+
+from scorpion.engine import Rules
+
+from .state import RUNS, State, Step
+
+
+def _face_up(state: State, card: int) -> bool:
+    """Whether ``card`` lies face up on the tableau."""
+    for col, d in zip(state.cols, state.down, strict=True):
+        i = col.find(card)
+        if i >= 0:
+            return i >= d
+    return False
+
+
+def idle_park(state: State, step: Step, rules: Rules) -> bool:
+    """Whether ``step`` parks a pile in the last empty column with no move to use it next
+    (``empty: any``, same-suit building, no stock or reserve; else False)."""
+    cols, down = state.cols, state.down
+    src, at = step.src, step.at
+    if src < 0 or cols[step.dest] or state.stock or state.reserve:
+        return False
+    if sum(not col for col in cols) != 1:
+        return False  # another empty column stays: a park may follow
+    col = cols[src]
+    pile = col[at:]
+    y = col[at - 1]
+    turned = at == down[src]
+    if len(pile) >= 13 and pile[-13:] == RUNS[pile[-1] // 13]:
+        return False  # it removes a run
+    if y % 13 == 0:
+        if rules.runs == "any":
+            return False  # a complete run under the pile would go
+    elif pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
+        return False  # y - 1 (face up, not under y) can go onto y
+    top = pile[-1]
+    if turned:
+        # The card turned over may move: onto its successor (a top elsewhere, P's top too).
+        return not any(other and other[-1] == y + 1 for other in cols) or y % 13 == 12
+    if top % 13:
+        i = col.find(top - 1)
+        if down[src] <= i < at:
+            return False  # a face-up card under the pile can go onto its top now
+    return True
