@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scorpion.engine import Game, card_text
 from scorpion.solver import solve
 from scorpion.solver.best_first import GUIDES, BestFirst, unpack
-from scorpion.solver.parks import idle_park
+from scorpion.solver.parks import dead_parks, idle_park
 from scorpion.solver.prune import doomed_any, never_emptied
 from scorpion.solver.search import children
 from scorpion.solver.state import State, is_won, moves, play
@@ -269,3 +269,19 @@ def test_idle_parks_are_not_tried() -> None:
     solution = solve(game)
     assert solution.verdict == "won"
     assert replay(game, solution.line).won
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(ANY_EMPTY, empty_columns=1))
+def test_a_park_called_dead_leaves_no_column_to_empty(case: tuple[str, str]) -> None:
+    """``dead_parks`` (found without playing the parks) names only parks after which the
+    emptiness test says no column can be emptied, and that position is not won either."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    state, rules = State.of(game), game.rules
+    dead = dead_parks(state, rules)
+    for step in moves(state, rules):
+        if step.src >= 0 and not state.cols[step.dest] and (step.src, step.at) in dead:
+            after = play(state, step, rules)
+            assert never_emptied(after, rules), (preset, text, step.text())
+            assert plain_search(replay(game, [step.text()])) is not True, (preset, text)

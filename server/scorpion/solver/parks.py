@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from scorpion.engine import Rules
 
-from .state import RUNS, State, Step
+from .prune import emptying_cards, pick_needs, spread
+from .state import KING0, RUNS, State, Step
 
 
 def _face_up(state: State, card: int) -> bool:
@@ -73,3 +74,56 @@ def idle_park(state: State, step: Step, rules: Rules) -> bool:
         if down[src] <= i < at:
             return False  # a face-up card under the pile can go onto its top now
     return True
+
+
+def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
+    """The parks into the last empty column, as ``(column, index)`` of the pile's bottom
+    card, after which no column can ever be emptied (:func:`.prune.never_emptied` of the
+    position they lead to), found without playing them (no stock; else none).
+
+    Parking ``P`` (bottom card ``c``) changes what the emptiness test sees only as follows:
+    what ``c``'s pick-up would meet is met (``P`` has left ``y``'s column), and ``c`` is the
+    bottom of a column, so picking it up empties one. So the test's closure over the
+    position without the empty column is computed once, and each park only adds ``c``'s
+    effect. Kept (left to the test after the move): a pile from a column whose bottom is a
+    King (its emptying card may change), a King's pile, a pile on its successor.
+    """
+    cols, down = state.cols, state.down
+    if rules.build != "same-suit" or rules.runs == "keep" or state.stock or state.reserve:
+        return set()
+    if sum(not col for col in cols) != 1:
+        return set()
+    targets = emptying_cards(cols)
+    if targets is None:
+        return set()
+    target = bytearray(52)
+    for t, _, _ in targets:
+        target[t] = 1
+    missing, waiting, free = pick_needs(cols, down)
+    options_met, picked = bytearray(52), bytearray(52)
+    if spread(free, missing, waiting, options_met, picked, target):
+        return set()  # a column can be emptied without a park
+    dead: set[tuple[int, int]] = set()
+    for j, col in enumerate(cols):
+        if not col or col[0] % 13 == KING0:
+            continue
+        for at in range(down[j] or 1, len(col)):
+            c = col[at]
+            if c % 13 == KING0 or col[at - 1] == c + 1 or picked[c]:
+                continue
+            need, met, held = missing[:], options_met[:], picked[:]
+            free = []
+            for entry in waiting[c]:  # what c's leaving meets
+                x, kind = entry >> 2, entry & 3
+                if kind == 2:
+                    if met[x]:
+                        continue
+                    met[x] = 1
+                need[x] -= 1
+                if not need[x]:
+                    free.append(x)
+            target[c] = 1  # c is now a column's bottom
+            if not spread(free, need, waiting, met, held, target):
+                dead.add((j, at))
+            target[c] = 0
+    return dead
