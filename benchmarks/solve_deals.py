@@ -22,6 +22,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def keep(summary: Path, title: str, text: str) -> None:
     summary.write_text(new.rstrip() + "\n")
 
 
-def finished(raw: Path, deals: range) -> dict[int, dict[str, Any]]:
+def finished(raw: Path, deals: Collection[int]) -> dict[int, dict[str, Any]]:
     """The deals of ``deals`` already in ``raw`` (a torn last line, from a kill, is dropped)."""
     done: dict[int, dict[str, Any]] = {}
     if not raw.exists():
@@ -57,6 +58,15 @@ def finished(raw: Path, deals: range) -> dict[int, dict[str, Any]]:
         if isinstance(result, dict) and result.get("deal") in deals:
             done[result["deal"]] = result
     return done
+
+
+def deal_list(text: str) -> list[int]:
+    """Deals as ``A-B`` ranges and single deals, comma-separated.
+
+    >>> deal_list("406,517,1-3")
+    [1, 2, 3, 406, 517]
+    """
+    return sorted({deal for part in text.split(",") for deal in deal_range(part)})
 
 
 def spans(deals: list[int]) -> list[str]:
@@ -77,15 +87,15 @@ def spans(deals: list[int]) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="classic")
-    parser.add_argument("--deals", default="1-2000")
+    parser.add_argument("--deals", default="1-2000", help="A-B ranges or deals, comma-separated")
     parser.add_argument("--jobs", default="2")
     parser.add_argument("--max-seconds", default="60")
     parser.add_argument("--resume", action="store_true", help="skip the deals already solved")
     parser.add_argument("--summary", action="store_true", help=f"keep the summary in {SUMMARY}")
     args = parser.parse_args()
-    deals = deal_range(args.deals)
+    deals = deal_list(args.deals)
     OUT.mkdir(exist_ok=True)
-    raw = OUT / f"solve_{args.preset}_{args.deals}.jsonl"
+    raw = OUT / f"solve_{args.preset}_{args.deals.replace(',', '_')}.jsonl"
     kept = finished(raw, deals) if args.resume else {}
     if kept:  # rewrite the kept lines only (drops a torn line and deals outside the range)
         raw.write_text("".join(json.dumps(kept[d]) + "\n" for d in sorted(kept)))

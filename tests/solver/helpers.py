@@ -60,6 +60,17 @@ stock: -
 runs: H D C
 """
 
+# Wasp, no stock, one empty column: parking the 4H (its 6H uncovered, the 5H under it) or
+# the AH (its 3H uncovered, the 2H under it) leaves no move that needs the park: neither is
+# tried (docs/solver.md, "Idle parks"); the other three parks and 3H>1 are. Won.
+IDLE_PARKS = """
+stock: -
+1: | 5H 6H 4H
+2: | KH QH JH TH 9H 8H 7H 2H 3H AH
+3: |
+runs: S D C
+"""
+
 
 def plain_search(game: Game, limit: int = LIMIT) -> bool | None:
     """Whether ``game`` can be won, trying every legal move; None past ``limit`` positions."""

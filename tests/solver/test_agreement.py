@@ -16,11 +16,20 @@ from hypothesis import strategies as st
 from scorpion.engine import Game, card_text
 from scorpion.solver import solve
 from scorpion.solver.best_first import GUIDES, BestFirst, unpack
+from scorpion.solver.parks import dead_parks, idle_park
 from scorpion.solver.prune import doomed_any, never_emptied
 from scorpion.solver.search import children
 from scorpion.solver.state import State, is_won, moves, play
 
-from .helpers import BLOCKED, RUN_LEFT_BEHIND, TAIL_TO_ACE, WON_IN_TWO, plain_search, replay
+from .helpers import (
+    BLOCKED,
+    IDLE_PARKS,
+    RUN_LEFT_BEHIND,
+    TAIL_TO_ACE,
+    WON_IN_TWO,
+    plain_search,
+    replay,
+)
 
 PRESETS = (
     "classic", "wasp", "relaxed", "hard", "strict", "normal", "traditional", "three-blind-mice",
@@ -41,17 +50,22 @@ def assert_agrees_with_plain_search(preset: str, text: str) -> None:
 
 
 @st.composite
-def small_positions(draw: st.DrawFn, presets: tuple[str, ...] = PRESETS) -> tuple[str, str]:
+def small_positions(
+    draw: st.DrawFn, presets: tuple[str, ...] = PRESETS, empty_columns: int = 0
+) -> tuple[str, str]:
+    """``empty_columns``: that many columns left empty and no stock (0: as drawn)."""
     preset = draw(st.sampled_from(presets))
     suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
     cards = draw(st.permutations([s * 13 + r for s in suits for r in range(13)]))
     ncols = draw(st.integers(3, 6))
     mice = preset == "three-blind-mice"
-    stock = cards[:3] if not mice and draw(st.booleans()) else []
+    stock = cards[:3] if not mice and not empty_columns and draw(st.booleans()) else []
     reserve = cards[: draw(st.integers(0, 2))] if mice else []
     rest = cards[len(stock) + len(reserve) :]
-    cuts = sorted(draw(st.lists(st.integers(0, len(rest)), min_size=ncols - 1, max_size=ncols - 1)))
-    bounds = [0, *cuts, len(rest)]
+    filled = ncols - empty_columns
+    low = 1 if empty_columns else 0  # the columns to fill: not empty (the last may be short)
+    cuts = draw(st.lists(st.integers(low, len(rest)), min_size=filled - 1, max_size=filled - 1))
+    bounds = [0, *sorted(cuts), *[len(rest)] * (empty_columns + 1)]
     lines = [f"stock: {' '.join(map(card_text, stock)) or '-'}"]
     if mice:
         lines.append(f"reserve: {' '.join(map(card_text, reserve)) or '-'}")
@@ -216,3 +230,58 @@ def test_a_tail_to_the_ace_is_not_forced_while_a_stock_is_left() -> None:
     game = Game.from_text(text, "wasp")
     kids = children(State.of(game), game.rules)
     assert len(kids) > 1
+
+
+# A pile put into the last empty column must be of use to the very next move (docs/solver.md,
+# "Idle parks"): positions with no stock and one empty column, where the rule applies most.
+@pytest.mark.slow  # 200 searches and 200 plain searches: make test only
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(ANY_EMPTY, empty_columns=1))
+def test_parks_into_the_last_empty_column_agree_with_plain_search(case: tuple[str, str]) -> None:
+    assert_agrees_with_plain_search(*case)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(ANY_EMPTY, empty_columns=1))
+def test_an_idle_park_is_never_the_only_way_to_a_win(case: tuple[str, str]) -> None:
+    """Where the plain search wins, it still wins from some move the search keeps (without
+    the idle parks), unless the search takes a forced move instead."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    state, rules = State.of(game), game.rules
+    kept = {step.text() for step, _, _ in children(state, rules)}
+    idle = [s for s in moves(state, rules) if idle_park(state, s, rules)]
+    if not idle or len(kept) == 1 or plain_search(game) is not True:
+        return
+    wins = []
+    for text_ in kept:
+        after = game.copy()
+        after.play(text_)
+        wins.append(after.won or plain_search(after))
+    assert any(win is True for win in wins) or None in wins, (preset, text)
+
+
+def test_idle_parks_are_not_tried() -> None:
+    game = Game.from_text(IDLE_PARKS, "wasp")
+    kids = children(State.of(game), game.rules)
+    assert sorted(step.text() for step, _, _ in kids) == ["2H>3", "3H>1", "3H>3", "6H>3"]
+    assert plain_search(game) is True
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert replay(game, solution.line).won
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(ANY_EMPTY, empty_columns=1))
+def test_a_park_called_dead_leaves_no_column_to_empty(case: tuple[str, str]) -> None:
+    """``dead_parks`` (found without playing the parks) names only parks after which the
+    emptiness test says no column can be emptied, and that position is not won either."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    state, rules = State.of(game), game.rules
+    dead = dead_parks(state, rules)
+    for step in moves(state, rules):
+        if step.src >= 0 and not state.cols[step.dest] and (step.src, step.at) in dead:
+            after = play(state, step, rules)
+            assert never_emptied(after, rules), (preset, text, step.text())
+            assert plain_search(replay(game, [step.text()])) is not True, (preset, text)

@@ -223,30 +223,67 @@ def never_emptied(state: State, rules: Rules) -> bool:
     cols, down = state.cols, state.down
     if not all(cols):
         return False
-    col_of, at, cover = tableau_index(cols)
-    # The cards whose pick-up would let a column empty.
+    targets = emptying_cards(cols)
+    if targets is None:
+        return False
+    # Most positions have a target free at once: face up, its successor a top elsewhere.
+    tops = {col[-1]: j for j, col in enumerate(cols)}
+    for t, j, i in targets:
+        if i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0:
+            return False
     target = bytearray(52)
-    for col in cols:
+    for t, _, _ in targets:
+        target[t] = 1
+    missing, waiting, free = pick_needs(cols, down)
+    return not spread(free, missing, waiting, bytearray(52), bytearray(52), target)
+
+
+def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
+    """For each column (empty ones skipped), the card whose pick-up would let it empty,
+    with its column and index; None when a column needs none (its run is complete, or the
+    card it waits for is in the stock: it comes to a top).
+
+    A non-King bottom card empties its column when picked up. A King's column empties only
+    with its run: the first card that breaks the chain from the King must leave, and only
+    its own pick-up takes it off (every card under it lies on its successor, or is the King:
+    none of them is picked before); if the whole column is that chain, its next card.
+    """
+    targets: list[tuple[int, int, int]] = []
+    for j, col in enumerate(cols):
+        if not col:
+            continue
         bottom = col[0]
         if bottom % 13 != KING0:
-            target[bottom] = 1
+            targets.append((bottom, j, 0))
             continue
-        # A King's column empties only with its run: the first card that breaks the chain
-        # from the King must leave, and only its own pick-up takes it off (every card
-        # under it lies on its successor, or is the King: none of them is picked before).
         i = 1
         while i < len(col) and col[i] == col[i - 1] - 1:
             i += 1
         if i < len(col):
-            target[col[i]] = 1
+            targets.append((col[i], j, i))
             continue
-        # The whole column is the chain: its next card must come (or the run is complete).
         last = col[-1]
-        if last % 13 == 0 or col_of[last - 1] < 0:
-            return False
-        target[last - 1] = 1
-    # Per card its unmet needs; waiting[u]: 4 * card + kind for each need u's pick meets
-    # (kind 0 turn, 1 the card on the successor, 2 one of the cards up to the successor).
+        if last % 13 == 0:
+            return None
+        for j2, col2 in enumerate(cols):
+            i2 = col2.find(last - 1)
+            if i2 >= 0:
+                targets.append((last - 1, j2, i2))
+                break
+        else:
+            return None
+    return targets
+
+
+def pick_needs(
+    cols: Sequence[bytes], down: Sequence[int]
+) -> tuple[list[int], list[list[int]], list[int]]:
+    """What each card needs before it can be picked up with no empty column: ``missing[x]``
+    the count of its unmet needs, ``waiting[u]`` the needs that ``u``'s pick-up meets (each
+    ``4 * card + kind``: kind 0 turn it over, 1 the card on its successor, 2 one of the cards
+    up to its successor), and the cards free at once. Kings and cards on their successor
+    are never free (no empty column: a King stays, and such a card has nowhere to land)."""
+    col_of, at, cover = tableau_index(cols)
     missing = [0] * 52
     waiting: list[list[int]] = [[] for _ in range(52)]
     free: list[int] = []
@@ -254,7 +291,7 @@ def never_emptied(state: State, rules: Rules) -> bool:
         d = down[j]
         for i, x in enumerate(col):
             if x % 13 == KING0:
-                continue  # no empty column before the first is emptied: a King stays
+                continue
             needs = 0
             if i < d:
                 needs = 1
@@ -263,7 +300,7 @@ def never_emptied(state: State, rules: Rules) -> bool:
             if j2 >= 0:  # else in the stock: it will be a top
                 i2, c = at[x + 1], cover[x + 1]
                 if c == x:
-                    continue  # on its successor: it has nowhere to land before then
+                    continue
                 if c >= 0:
                     needs += 1
                     waiting[c].append(4 * x + 1)
@@ -275,11 +312,24 @@ def never_emptied(state: State, rules: Rules) -> bool:
                 missing[x] = needs
             else:
                 free.append(x)
-    options_met = bytearray(52)
+    return missing, waiting, free
+
+
+def spread(
+    free: list[int],
+    missing: list[int],
+    waiting: list[list[int]],
+    options_met: bytearray,
+    picked: bytearray,
+    target: bytearray,
+) -> bool:
+    """Pick up the free cards and those they free in turn (marking ``picked``, updating
+    ``missing`` and ``options_met``); True as soon as a ``target`` card is picked up."""
     while free:
         u = free.pop()
         if target[u]:
-            return False
+            return True
+        picked[u] = 1
         for entry in waiting[u]:
             x, kind = entry >> 2, entry & 3
             if kind == 2:
@@ -289,7 +339,7 @@ def never_emptied(state: State, rules: Rules) -> bool:
             missing[x] -= 1
             if not missing[x]:
                 free.append(x)
-    return True
+    return False
 
 
 def tableau_index(cols: Sequence[Sequence[int]]) -> tuple[list[int], list[int], list[int]]:

@@ -23,7 +23,9 @@ search in tests/solver/test_agreement.py:
   its suit's successor is not split off into an empty column (:func:`_splits_off`), and
   once the stock is dealt the home-chain move (no deferral: a covered Ace makes it an
   ordinary move) and a column's tail down to its Ace onto its successor
-  (:func:`_tail_to_ace`) are forced.
+  (:func:`_tail_to_ace`) are forced, and a pile put into the last empty column must be of
+  use to the next move (:func:`.parks.idle_park`) and must leave a column that can be
+  emptied (:func:`.parks.dead_parks`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -39,6 +41,7 @@ from typing import Final, Literal
 from scorpion.engine import Rules
 
 from .cache import LostPositions
+from .parks import dead_parks, idle_park
 from .prune import applies, doomed, never_emptied
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
@@ -199,7 +202,12 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     if deferred:
         steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
     if rules.empty == "any" and rules.build == "same-suit":
-        steps = [s for s in steps if not _splits_off(state, s)]
+        steps = [s for s in steps if not (_splits_off(state, s) or idle_park(state, s, rules))]
+        dead = dead_parks(state, rules)  # parks after which no column can be emptied
+        if dead:
+            steps = [
+                s for s in steps if s.src < 0 or state.cols[s.dest] or (s.src, s.at) not in dead
+            ]
     if len(steps) < 2:
         return [(s, state, deferred) for s in steps]
     scores = _scores(state, steps)

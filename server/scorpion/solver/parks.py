@@ -1,0 +1,129 @@
+"""Idle parks: a pile put into the last empty column when no next move could use it.
+
+Under ``empty: any`` with the stock dealt, a *park* moves a pile ``P`` (its bottom card
+``c`` lying on ``y``) into an empty column. When that fills the last empty column, every
+next move is a card onto its successor, and most of them could as well be played before
+the park, with the same result. Only a move that needs the park cannot: ``y - 1`` onto
+``y`` (now a top); a card of ``y``'s column onto ``P``'s top card (before, it would have
+carried ``P`` along); ``y`` itself when the park turned it over; ``c`` onto ``c + 1``
+(one move from the start does the same: no shortest win does that). A shortest win can
+always be reordered so that each such park is followed at once by a move that needs it
+(docs/solver.md, "Idle parks"), so a park after which no such move is legal is not tried.
+
+>>> from scorpion.engine import Game
+>>> from scorpion.solver.state import State, Step
+>>> game = Game.from_text('''
+... stock: -
+... 1: | 9S 8S 7S 6S 5S 4S
+... 2: | KS QS JS TS 3S 2S AS
+... 3: | 5H 6H 4H
+... 4: | KH QH JH TH 9H 8H 7H 3H 2H AH
+... 5: |
+... runs: D C
+... ''', "wasp")
+>>> state, rules = State.of(game), game.rules
+>>> idle_park(state, Step(1, 4, 4, 2), rules)  # 3S 2S AS uncovers the TS: the 9S can go on it
+False
+>>> idle_park(state, Step(2, 2, 4, 16), rules)  # the 4H uncovers the 6H; the 5H is under it
+True
+"""
+
+from __future__ import annotations
+
+from scorpion.engine import Rules
+
+from .prune import emptying_cards, pick_needs, spread
+from .state import KING0, RUNS, State, Step
+
+
+def _face_up(state: State, card: int) -> bool:
+    """Whether ``card`` lies face up on the tableau."""
+    for col, d in zip(state.cols, state.down, strict=True):
+        i = col.find(card)
+        if i >= 0:
+            return i >= d
+    return False
+
+
+def idle_park(state: State, step: Step, rules: Rules) -> bool:
+    """Whether ``step`` parks a pile in the last empty column with no move to use it next
+    (``empty: any``, same-suit building, no stock or reserve; else False)."""
+    cols, down = state.cols, state.down
+    src, at = step.src, step.at
+    if src < 0 or cols[step.dest] or state.stock or state.reserve:
+        return False
+    if sum(not col for col in cols) != 1:
+        return False  # another empty column stays: a park may follow
+    col = cols[src]
+    pile = col[at:]
+    y = col[at - 1]
+    turned = at == down[src]
+    if len(pile) >= 13 and pile[-13:] == RUNS[pile[-1] // 13]:
+        return False  # it removes a run
+    if y % 13 == 0:
+        if rules.runs == "any":
+            return False  # a complete run under the pile would go
+    elif pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
+        return False  # y - 1 (face up, not under y) can go onto y
+    top = pile[-1]
+    if turned:
+        # The card turned over may move: onto its successor (a top elsewhere, P's top too).
+        return not any(other and other[-1] == y + 1 for other in cols) or y % 13 == 12
+    if top % 13:
+        i = col.find(top - 1)
+        if down[src] <= i < at:
+            return False  # a face-up card under the pile can go onto its top now
+    return True
+
+
+def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
+    """The parks into the last empty column, as ``(column, index)`` of the pile's bottom
+    card, after which no column can ever be emptied (:func:`.prune.never_emptied` of the
+    position they lead to), found without playing them (no stock; else none).
+
+    Parking ``P`` (bottom card ``c``) changes what the emptiness test sees only as follows:
+    what ``c``'s pick-up would meet is met (``P`` has left ``y``'s column), and ``c`` is the
+    bottom of a column, so picking it up empties one. So the test's closure over the
+    position without the empty column is computed once, and each park only adds ``c``'s
+    effect. Kept (left to the test after the move): a pile from a column whose bottom is a
+    King (its emptying card may change), a King's pile, a pile on its successor.
+    """
+    cols, down = state.cols, state.down
+    if rules.build != "same-suit" or rules.runs == "keep" or state.stock or state.reserve:
+        return set()
+    if sum(not col for col in cols) != 1:
+        return set()
+    targets = emptying_cards(cols)
+    if targets is None:
+        return set()
+    target = bytearray(52)
+    for t, _, _ in targets:
+        target[t] = 1
+    missing, waiting, free = pick_needs(cols, down)
+    options_met, picked = bytearray(52), bytearray(52)
+    if spread(free, missing, waiting, options_met, picked, target):
+        return set()  # a column can be emptied without a park
+    dead: set[tuple[int, int]] = set()
+    for j, col in enumerate(cols):
+        if not col or col[0] % 13 == KING0:
+            continue
+        for at in range(down[j] or 1, len(col)):
+            c = col[at]
+            if c % 13 == KING0 or col[at - 1] == c + 1 or picked[c]:
+                continue
+            need, met, held = missing[:], options_met[:], picked[:]
+            free = []
+            for entry in waiting[c]:  # what c's leaving meets
+                x, kind = entry >> 2, entry & 3
+                if kind == 2:
+                    if met[x]:
+                        continue
+                    met[x] = 1
+                need[x] -= 1
+                if not need[x]:
+                    free.append(x)
+            target[c] = 1  # c is now a column's bottom
+            if not spread(free, need, waiting, met, held, target):
+                dead.add((j, at))
+            target[c] = 0
+    return dead
