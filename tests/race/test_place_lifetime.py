@@ -5,9 +5,7 @@ frozen cycle waits for the hourly major collection: every closed room's games wo
 
 from __future__ import annotations
 
-import gc
 import weakref
-from collections.abc import Iterator
 
 import pytest
 
@@ -15,15 +13,7 @@ from scorpion.race import Player
 
 from .harness import racing, solo
 
-
-@pytest.fixture(autouse=True)
-def collector_off() -> Iterator[None]:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+pytestmark = pytest.mark.usefixtures("collector_off")  # tests/conftest.py
 
 
 def test_a_closed_room_is_freed_with_its_games() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -99,16 +98,6 @@ async def live_and_end(server: uvicorn.Server) -> None:
     assert not server.server_state.connections
     for _ in range(10):
         await asyncio.sleep(0)  # the callbacks the ends scheduled
-
-
-@pytest.fixture
-def collector_off() -> Any:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 @pytest.mark.usefixtures("collector_off")

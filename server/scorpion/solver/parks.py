@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from scorpion.engine import Rules
 
-from .prune import emptying_cards, pick_needs, spread
+from .prune import emptying_cards, meet, pick_needs, spread
 from .state import KING0, RUNS, State, Step
 
 
@@ -113,15 +113,7 @@ def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
                 continue
             need, met, held = missing[:], options_met[:], picked[:]
             free = []
-            for entry in waiting[c]:  # what c's leaving meets
-                x, kind = entry >> 2, entry & 3
-                if kind == 2:
-                    if met[x]:
-                        continue
-                    met[x] = 1
-                need[x] -= 1
-                if not need[x]:
-                    free.append(x)
+            meet(c, waiting, need, met, free)  # what c's leaving meets
             target[c] = 1  # c is now a column's bottom
             if not spread(free, need, waiting, met, held, target):
                 dead.add((j, at))

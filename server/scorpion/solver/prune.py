@@ -330,16 +330,24 @@ def spread(
         if target[u]:
             return True
         picked[u] = 1
-        for entry in waiting[u]:
-            x, kind = entry >> 2, entry & 3
-            if kind == 2:
-                if options_met[x]:
-                    continue
-                options_met[x] = 1
-            missing[x] -= 1
-            if not missing[x]:
-                free.append(x)
+        meet(u, waiting, missing, options_met, free)
     return False
+
+
+def meet(
+    u: int, waiting: list[list[int]], missing: list[int], options_met: bytearray, free: list[int]
+) -> None:
+    """Count ``u``'s pick-up against the needs it meets (an option need once); a card left
+    with none is appended to ``free``."""
+    for entry in waiting[u]:
+        x, kind = entry >> 2, entry & 3
+        if kind == 2:
+            if options_met[x]:
+                continue
+            options_met[x] = 1
+        missing[x] -= 1
+        if not missing[x]:
+            free.append(x)
 
 
 def tableau_index(cols: Sequence[Sequence[int]]) -> tuple[list[int], list[int], list[int]]:
