@@ -7,6 +7,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from scorpion.build import build
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,4 +44,7 @@ def test_version_and_python_dash_m() -> None:
         done = subprocess.run(
             [sys.executable, *command], capture_output=True, text=True, timeout=60
         )
-        assert done.returncode == 0 and done.stdout.strip() == f"scorpion {scorpion.__version__}"
+        assert (
+            done.returncode == 0
+            and done.stdout.strip() == f"scorpion {scorpion.__version__} ({build()} build)"
+        )

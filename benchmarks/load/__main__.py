@@ -138,6 +138,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--out", type=Path, help="also write the table (and command) here")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    parser.add_argument(
+        "--keep", type=Path, help="keep the servers' data and logs in this folder (else a temp one)"
+    )
     args = parser.parse_args(argv)
     unknown = set(args.phases.split(",")) - set(PHASES)
     if unknown:
@@ -164,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     rows = []
     with tempfile.TemporaryDirectory(prefix="scorpion-load-") as tmp:
-        data = Path(tmp)
+        data = args.keep or Path(tmp)
+        data.mkdir(parents=True, exist_ok=True)
         try:
             rows += echo(args, data)
             for phase in args.phases.split(","):

@@ -25,7 +25,8 @@ Frame = dict[str, Any]
 
 @dataclass(slots=True)
 class Sample:
-    """One command: when it was written (wall clock), its latency (None: no answer)."""
+    """One command: when it was due (wall clock; written then, or late on a busy machine),
+    its latency from its writing (None: no answer)."""
 
     group: str
     sent: float
@@ -84,6 +85,7 @@ class Conn:
         self.welcomed = False  # this socket got its welcome (a drop then starts a reconnect)
         self.dropped_at: float | None = None  # wall clock of a drop not followed by an answer
         self.back_after: list[float] = []  # seconds from each drop to the next applied answer
+        self.welcome_after: list[float] = []  # ... to the welcome back (the board shown again)
 
     async def open(
         self,
@@ -112,6 +114,7 @@ class Conn:
                 max_size=2**22,
                 sock=sock,
                 max_queue=1 if not read else 16,
+                ping_interval=None,  # as a browser: it answers the server's pings, sends none
             ),
             timeout,
         )
@@ -143,6 +146,8 @@ class Conn:
                 await asyncio.sleep(0.2)
                 continue
             self.resumed += 1
+            if self.dropped_at is not None:
+                self.welcome_after.append(time.time() - self.dropped_at)
             # the unanswered ones first, in order: new commands wait for ``up``
             with contextlib.suppress(ConnectionClosed):  # dropped again: a new reconnect runs
                 for seq, pending in sorted(self.pending.items()):
@@ -150,10 +155,16 @@ class Conn:
                 self.up.set()
             return
 
-    async def command(self, kind: str, timed: bool = True, **fields: Any) -> int:
-        """Write a command with the next seq; its answer is timed into the record."""
+    async def command(
+        self, kind: str, timed: bool = True, due: float | None = None, **fields: Any
+    ) -> int:
+        """Write a command with the next seq; its answer is timed into the record.
+
+        ``due``: when an open loop meant to write it, so that its window is the one it was
+        due in even when the writer runs late.
+        """
         self.seq += 1
-        await self._send(self.seq, kind, timed, None, fields)
+        await self._send(self.seq, kind, timed, None, fields, due)
         return self.seq
 
     async def call(
@@ -171,10 +182,16 @@ class Conn:
         await self.ws.send(orjson.dumps({"type": kind, "seq": seq, **fields}).decode())
 
     async def _send(
-        self, seq: int, kind: str, timed: bool, answer: asyncio.Future[Frame] | None, fields: Any
+        self,
+        seq: int,
+        kind: str,
+        timed: bool,
+        answer: asyncio.Future[Frame] | None,
+        fields: Any,
+        due: float | None = None,
     ) -> None:
         assert self.ws is not None
-        sample = Sample(self.group, time.time()) if timed else None
+        sample = Sample(self.group, time.time() if due is None else due) if timed else None
         if sample is not None:
             self.record.samples.append(sample)
         self.pending[seq] = Pending(time.perf_counter(), sample, answer, kind, fields)
@@ -209,9 +226,12 @@ class Conn:
                 if future is not None and not future.done():
                     future.set_exception(ConnectionError("socket closed"))
             self.waiters = []
+            # A socket of a reconnection dropped before its welcome: that reconnection
+            # tries again (closing here stopped the player for good: "never back").
+            retrying = self.reconnecting is not None and not self.reconnecting.done()
             if welcomed and not self.closing and time.time() < self.resume_until:
                 self.reconnecting = asyncio.create_task(self.reconnect())
-            else:
+            elif not retrying:
                 self.closed.set()
 
     def _dispatch(self, frame: Frame) -> None:

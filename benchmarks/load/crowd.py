@@ -127,7 +127,10 @@ async def daily(spec: dict[str, Any], record: Record, ready: Ready) -> None:
         # before the window's end and never answered again.
         gone = [c for c in playing if c.dropped_at is not None and c.dropped_at < t1 - 5]
         back_after = [s for conn in playing for s in conn.back_after]
-        record.extra.append({"back_after": back_after, "not_back": len(gone)})
+        welcome_after = [s for conn in playing for s in conn.welcome_after]
+        record.extra.append(
+            {"back_after": back_after, "welcome_after": welcome_after, "not_back": len(gone)}
+        )
         async with httpx.AsyncClient(base_url=spec["http"], timeout=60) as http:
             record.extra.append(await check_records(http, playing))
     await gather_bounded([conn.close() for conn in conns], 200)

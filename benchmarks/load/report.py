@@ -14,7 +14,7 @@ class Row:
     what: str
     clients: int
     seconds: float
-    offered: int  # commands written in the window
+    offered: int  # commands due in the window (written in it, or late)
     acked: int  # of those, applied
     refused: int
     unanswered: int
@@ -65,7 +65,7 @@ def percentile(values: list[float], share: float) -> float:
 def measure(
     result: Result, phase: str, what: str, window: str, group: str, clients: int, paced: bool
 ) -> Row:
-    """The row of one window: the commands of ``group`` written within it."""
+    """The row of one window: the commands of ``group`` due within it (see ``Sample``)."""
     go = result.extra[-1]["go"]
     t0, t1 = go["windows"][window]
     mine = [s for s in result.samples if s[0] == group and t0 <= s[1] < t1]

@@ -139,7 +139,7 @@ async def paced(conn: Conn, steps: Iterator[Step], rate: float, t0: float, t1: f
         else:
             conn.record.send_lag.append(time.time() - at)
         with contextlib.suppress(ConnectionClosed):  # still pending: resent on reconnection
-            await conn.command(kind, **fields)
+            await conn.command(kind, due=at, **fields)
         at += 1 / rate
 
 

@@ -61,14 +61,26 @@ class Rolling:
         stops = ", ".join(
             f"{s - t0:.0f}-{r - t0:.0f}" for s, r in zip(self.stopped, self.ready, strict=True)
         )
-        worst = f"{back[-1]:.2f}" if back else "-"
-        over5 = sum(1 for s in back if s > 5.0)
-        median = f"{back[len(back) // 2]:.2f}" if back else "-"
+        welcomed = sorted(s for e in extra for s in e.get("welcome_after", []))
         forwarded = "/".join(f"{f:.0f}" for f in self.forwarded) or "not read"
         return (
             f"rolling restart (s into the window, stopped-ready): {stops}; acknowledged "
             f"actions {acked}, lost {lost}, players off {off}, records missing {unfinished}; "
-            f"moving again after a close: {len(back)} closes, median {median} s, worst "
-            f"{worst} s, over 5 s {over5}, never back {not_back}; forwarded sockets "
+            f"moving again after a close: {spread(back)}; board back (welcome) after a "
+            f"close: {spread(welcomed)}; never back {not_back}; forwarded sockets "
             f"{self.settle:.0f} s after the last restart: {forwarded}"
         )
+
+
+def spread(seconds: list[float]) -> str:
+    """Count, median, worst and how many over 5 s of sorted durations.
+
+    >>> spread([0.5, 1.0, 6.0])
+    '3 closes, median 1.00 s, worst 6.00 s, over 5 s 1'
+    """
+    if not seconds:
+        return "0 closes"
+    over5 = sum(1 for s in seconds if s > 5.0)
+    median = seconds[len(seconds) // 2]
+    worst = seconds[-1]
+    return f"{len(seconds)} closes, median {median:.2f} s, worst {worst:.2f} s, over 5 s {over5}"

@@ -12,14 +12,16 @@ import { presetLabel } from "./presets.js";
 const POLL_MS = 1500;
 let watching = null; // {preset, timer, banner, room}
 
-/** Keep the player's place in `preset`'s queue while they practise. */
-export function watchWhilePractising(preset) {
+/** Keep the player's place in `preset`'s queue while they practise; the first ask waits
+ * for `joined` (the queue page's join, which may still be on its way). */
+export function watchWhilePractising(preset, joined = Promise.resolve()) {
   stopWatching(false);
   const banner = h("div.queue-watch", { role: "status", "aria-live": "polite", dataset: { queue: "watch" } });
   document.body.append(banner);
   watching = { preset, timer: null, banner, room: null };
   draw(`Waiting for a ${presetLabel(preset)} race while you practise…`);
-  poll();
+  const w = watching;
+  joined.finally(() => { if (watching === w) poll(); });
 }
 
 /** Stop asking; `leave`: also leave the queue (the player went elsewhere). */

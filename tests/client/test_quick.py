@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from scorpion_dev.server import ServerProcess
 
@@ -137,6 +137,30 @@ def test_practise_while_waiting_and_be_called_into_the_room(
     expect(ada.locator("[data-queue=watch]")).to_have_count(0)
     assert ada.evaluate("() => location.hash") == f"#/r/{room}"
     nothing_sideways(ada)
+
+
+def test_practise_before_the_join_is_answered_still_waits_in_the_queue(
+    server: ServerProcess, new_page: PageFactory
+) -> None:
+    """A slow join (held here): Practise while waiting pressed before its answer still keeps
+    the place, as the watcher asks where Ada stands only once the join is answered."""
+    ada = new_page(1366, 768)
+    held: list[Route] = []
+    ada.route(  # the join (a POST) held; the asks where Ada stands go on
+        "**/api/quick",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    ada.goto(server.url + "/")
+    ada.locator("input[name=name]").fill("Ada")
+    ada.get_by_role("button", name="Race anyone now").click()
+    expect(ada.locator("[data-quick=waiting]")).to_have_text("Joining the queue…")
+    ada.locator("[data-action=practise-waiting]").click()
+    expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
+    assert len(held) == 1
+    held[0].continue_()
+    notice = ada.locator("[data-queue=watch]")
+    expect(notice).to_contain_text("Waiting for a Classic race: nobody else yet")
+    expect(notice).not_to_contain_text("no longer", timeout=3_000)
 
 
 def test_going_elsewhere_while_practising_leaves_the_queue(

@@ -4,6 +4,7 @@ event loop each, and every connection still gets every frame, in the order sent.
 from __future__ import annotations
 
 import asyncio
+import math
 
 from scorpion.hub import LocalHub
 
@@ -33,7 +34,7 @@ async def settle(hub: LocalHub) -> None:
 
 
 async def test_a_frame_for_many_goes_out_a_slice_per_turn() -> None:
-    hub = LocalHub(slice_size=10, slice_gap=0.0)
+    hub = LocalHub(slice_size=10, slice_gap=0.0, rate=math.inf)
     inboxes = crowd(hub, 35)
     assert hub.send(range(35), "playing 1") == 35
     assert sum(len(inbox.frames) for inbox in inboxes) == 0  # nothing before the next turn
@@ -44,7 +45,7 @@ async def test_a_frame_for_many_goes_out_a_slice_per_turn() -> None:
 
 
 async def test_every_connection_gets_its_frames_in_order() -> None:
-    hub = LocalHub(slice_size=10, slice_gap=0.0)
+    hub = LocalHub(slice_size=10, slice_gap=0.0, rate=math.inf)
     inboxes = crowd(hub, 35)
     hub.send(range(35), "event 1")
     hub.send(range(35), "event 2")
@@ -64,7 +65,7 @@ async def test_every_connection_gets_its_frames_in_order() -> None:
 
 
 async def test_a_connection_gone_before_its_slice_is_skipped() -> None:
-    hub = LocalHub(slice_size=10, slice_gap=0.0)
+    hub = LocalHub(slice_size=10, slice_gap=0.0, rate=math.inf)
     inboxes = crowd(hub, 30)
     hub.send(range(30), "event")
     hub.detach(25)
@@ -74,7 +75,22 @@ async def test_a_connection_gone_before_its_slice_is_skipped() -> None:
 
 
 def test_without_an_event_loop_every_frame_goes_at_once() -> None:
-    hub = LocalHub(slice_size=10, slice_gap=0.0)
+    hub = LocalHub(slice_size=10, slice_gap=0.0, rate=math.inf)
     inboxes = crowd(hub, 30)
     assert hub.send(range(30), "event") == 30
     assert all(inbox.frames == ["event"] for inbox in inboxes)
+
+
+async def test_a_fan_out_is_paced_not_handed_out_each_turn() -> None:
+    """Its next slice waits for the gap (here 10 s: 3 slices over 30 s), not the next
+    turn of the loop: the machine's cores are not all given to one crowd's update."""
+    hub = LocalHub(slice_size=100, rate=1.0, spread=30.0)
+    assert hub.gap(300) == 10.0
+    inboxes = crowd(hub, 300)
+    hub.send(range(300), "playing")
+    for _ in range(100):
+        await asyncio.sleep(0)
+    assert sum(len(inbox.frames) for inbox in inboxes) == 100
+    assert hub.fanning_out == 1
+    hub.send([250], "answer to 250")  # not reached yet: its own frame takes the event first
+    assert inboxes[250].frames == ["playing", "answer to 250"]

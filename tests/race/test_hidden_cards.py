@@ -16,7 +16,7 @@ DEAL = 8_123_456_789_012  # big enough that no other number in a frame can equal
 PLAYERS = [Player(x, n) for x, n in (("a", "Ada"), ("b", "Bo"), ("c", "Cy"))]
 WATCHERS = [Player("d", "Di"), Player("e", "Eve")]
 UNEVEN_DEAL = 195  # greedy play turns every card of it (and deals the stock) in 53 moves
-CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+CARD = re.compile(r"(?<![\w-])[2-9TJQKA][SHDC](?![\w-])")  # not in an id ("-" is in some)
 
 
 def visible(game: Game) -> set[str]:

@@ -9,6 +9,7 @@ from scorpion.race import (
     AutoFound,
     AutoSearch,
     DealFound,
+    DealSearch,
     HintSearch,
     HintsFound,
     Player,
@@ -174,6 +175,15 @@ def test_a_winnable_room_is_told_its_deal_is_being_searched_then_dealt_verified(
     (countdown,) = b.events("countdown")
     assert countdown["verified"] is True and countdown["unverified"] is None
     assert h.referee.room_summary("room1", h.now)["dealing_until"] is None  # type: ignore[index]
+
+
+def test_a_winnable_rooms_search_goes_on_past_a_run_of_unproved_deals() -> None:
+    # Classic deals 36-55: none proved winnable within the per-deal budget. A room whose
+    # search starts there still gets a proved deal (it searched 20 and gave up, before).
+    search = DealSearch(SearchTicket("room1", 1, "a", 3, "deal"), "classic", 36)
+    found = run_search(search)
+    assert isinstance(found, DealFound)
+    assert found.verified is True and found.deal > 55
 
 
 def test_a_winnable_room_says_why_its_deal_is_unverified() -> None:

@@ -21,7 +21,7 @@ from scorpion.race.share import (
 )
 
 # A card as any text shows one: rank then suit, as letters or symbols ("QS", "Q♠", "10H").
-CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQKT])\s?[SHDC♠♥♦♣]")
+CARD = re.compile(r"(?<![\w-])(10|[2-9AJQKT])\s?[SHDC♠♥♦♣](?![\w-])")  # not in an id
 STATUSES = ["won", "lost", "gave-up", "timed-out", "left"]
 DEAL = 2**63 + 12345  # a deal number that no count or time could write by chance
 

@@ -19,7 +19,8 @@ async def test_one_owner_then_a_takeover_fences_the_old_one(postgres: PostgresCl
     store = PostgresStore(url)
     await store.open()
     try:
-        assert await a.open() != await b.open()
+        assert await a.open("host:8001") != await b.open("host:8002")
+        assert not a.restarted and not b.restarted
         first = await a.take("room1")
         assert first is not None and await b.take("room1") is None
         assert await b.owner("room1") == (a.node, True)
@@ -61,8 +62,8 @@ async def test_live_owners_name_each_held_place_and_skip_the_rest(
     url = postgres.new_database()
     a, b = Leases(url, ttl=0.5), Leases(url, ttl=30.0)
     try:
-        await a.open()
-        await b.open()
+        await a.open("host:8001")
+        await b.open("host:8002")
         shards = [f"daily:2026-12-01:{n}" for n in range(4)]
         assert await a.take(shards[0]) is not None
         assert await b.take(shards[1]) is not None
@@ -81,3 +82,19 @@ async def test_live_owners_name_each_held_place_and_skip_the_rest(
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_process_at_an_address_seen_before_is_a_restart(postgres: PostgresCluster) -> None:
+    # What hand-back needs to know: whose places the others may have taken meanwhile.
+    url = postgres.new_database()
+    first, other, again = Leases(url), Leases(url), Leases(url)
+    try:
+        await first.open("host:8001")
+        await other.open("host:8002")
+        await first.close()
+        node = await again.open("host:8001")
+        assert (first.restarted, other.restarted, again.restarted) == (False, False, True)
+        assert node not in (first.node, other.node)  # a new node number all the same
+    finally:
+        await other.close()
+        await again.close()

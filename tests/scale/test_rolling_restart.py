@@ -9,6 +9,7 @@ import asyncio
 import datetime as dt
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -69,7 +70,34 @@ class Mover:
     async def reconnect(self) -> None:
         """As the client does: again with the last version seen, until welcomed, then the
         unanswered move again with its seq (applied before the close: its kept answer);
-        the board must be exactly the one of the moves answered ``applied``."""
+        the board must be exactly the one of the moves answered ``applied``. A socket
+        closed again meanwhile (its place handed back just after): again, as the client."""
+        for _ in range(10):
+            client, welcome = await self.welcomed()
+            view = welcome["view"]
+            client.seq = welcome["last_seq"]
+            if self.unanswered is not None:
+                seq, move = self.unanswered
+                try:
+                    await client.send({"type": "move", "seq": seq, "move": move})
+                    answer = await client.answer(seq)
+                except (ConnectionClosed, TimeoutError):
+                    continue
+                self.unanswered = None
+                client.seq = max(client.seq, seq)
+                if answer["type"] == "applied":
+                    self.replica.apply(answer["move"])
+                    self.applied += 1
+                    # One restored from the log of a place taken over carries no board:
+                    # the welcome's has the move already.
+                    view = answer.get("view", view)
+            assert view == self.replica.own_view()  # no acknowledged move lost, none made up
+            self.replica.client = client
+            self.reconnects += 1
+            return
+        raise AssertionError("closed again at each of 10 reconnections")
+
+    async def welcomed(self) -> tuple[Client, dict[str, Any]]:
         seen = last_version(self.replica.client)
         deadline = time.monotonic() + 20
         while True:
@@ -77,26 +105,11 @@ class Mover:
                 client = await Client.connect(self.url, "mover", 5)
                 welcome = await client.hello(self.token, last_version=seen, **self.hello)
                 if welcome["type"] == "welcome":
-                    break
+                    return client, welcome
             except (OSError, ConnectionClosed, InvalidStatus, TimeoutError):
                 pass
             assert time.monotonic() < deadline, "not welcomed back"
             await asyncio.sleep(0.1)  # the client's back-off
-        view = welcome["view"]
-        client.seq = welcome["last_seq"]
-        if self.unanswered is not None:
-            seq, move = self.unanswered
-            self.unanswered = None
-            await client.send({"type": "move", "seq": seq, "move": move})
-            answer = await client.answer(seq)
-            client.seq = max(client.seq, seq)
-            if answer["type"] == "applied":
-                self.replica.apply(answer["move"])
-                self.applied += 1
-                view = answer["view"]
-        assert view == self.replica.own_view()  # no acknowledged move lost, none made up
-        self.replica.client = client
-        self.reconnects += 1
 
 
 async def ready(server: ServerProcess) -> None:

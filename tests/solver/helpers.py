@@ -71,6 +71,20 @@ stock: -
 runs: S D C
 """
 
+# Wasp, no stock, one empty column: parking the KD (the TD on it) makes the TD that column's
+# emptying card (it breaks the chain from the King); the TD goes only onto the JD, which
+# lies under the KS, and a King never moves while no column is empty; no other column can
+# be emptied then either: a dead park (docs/solver.md, "Dead parks"), named without playing it.
+KING_PARK = """
+stock: -
+1: | 6S KD TD
+2: | 4D 9D 7D
+3: 5S QS 7S 6D 3S | 4S 5D AS JS TS 2D AD 9S QD
+4: JD KS 3D 2S | 8D 8S
+5: |
+runs: H C
+"""
+
 
 def plain_search(game: Game, limit: int = LIMIT) -> bool | None:
     """Whether ``game`` can be won, trying every legal move; None past ``limit`` positions."""

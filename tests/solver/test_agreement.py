@@ -9,21 +9,31 @@ rest removed, cards spread over a few columns, some face down, maybe a stock
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorpion.engine import Game, card_text
+from scorpion.engine import Game, Rules, card_text
 from scorpion.solver import solve
 from scorpion.solver.best_first import GUIDES, BestFirst, unpack
 from scorpion.solver.parks import dead_parks, idle_park
-from scorpion.solver.prune import doomed_any, never_emptied
+from scorpion.solver.phase import Reach, on_plateau, plateau_lost, stubborn_links
+from scorpion.solver.prune import (
+    doomed_any,
+    emptying_cards,
+    never_emptied,
+    pick_needs,
+    spread,
+)
 from scorpion.solver.search import children
 from scorpion.solver.state import State, is_won, moves, play
 
 from .helpers import (
     BLOCKED,
     IDLE_PARKS,
+    KING_PARK,
     RUN_LEFT_BEHIND,
     TAIL_TO_ACE,
     WON_IN_TWO,
@@ -51,20 +61,25 @@ def assert_agrees_with_plain_search(preset: str, text: str) -> None:
 
 @st.composite
 def small_positions(
-    draw: st.DrawFn, presets: tuple[str, ...] = PRESETS, empty_columns: int = 0
+    draw: st.DrawFn, presets: tuple[str, ...] = PRESETS, empty_columns: int = 0, full: bool = False
 ) -> tuple[str, str]:
-    """``empty_columns``: that many columns left empty and no stock (0: as drawn)."""
+    """``empty_columns``: that many columns left empty and no stock (0: as drawn); ``full``:
+    no stock and no empty column (the plateau of docs/solver.md's stubborn sets)."""
     preset = draw(st.sampled_from(presets))
     suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
     cards = draw(st.permutations([s * 13 + r for s in suits for r in range(13)]))
     ncols = draw(st.integers(3, 6))
     mice = preset == "three-blind-mice"
-    stock = cards[:3] if not mice and not empty_columns and draw(st.booleans()) else []
+    dealt = full or empty_columns or mice
+    stock = cards[:3] if not dealt and draw(st.booleans()) else []
     reserve = cards[: draw(st.integers(0, 2))] if mice else []
     rest = cards[len(stock) + len(reserve) :]
     filled = ncols - empty_columns
-    low = 1 if empty_columns else 0  # the columns to fill: not empty (the last may be short)
-    cuts = draw(st.lists(st.integers(low, len(rest)), min_size=filled - 1, max_size=filled - 1))
+    low = 1 if empty_columns or full else 0  # the columns to fill: not empty
+    high = len(rest) - 1 if full else len(rest)
+    cuts = draw(
+        st.lists(st.integers(low, high), min_size=filled - 1, max_size=filled - 1, unique=full)
+    )
     bounds = [0, *sorted(cuts), *[len(rest)] * (empty_columns + 1)]
     lines = [f"stock: {' '.join(map(card_text, stock)) or '-'}"]
     if mice:
@@ -285,3 +300,152 @@ def test_a_park_called_dead_leaves_no_column_to_empty(case: tuple[str, str]) -> 
             after = play(state, step, rules)
             assert never_emptied(after, rules), (preset, text, step.text())
             assert plain_search(replay(game, [step.text()])) is not True, (preset, text)
+
+
+def test_a_kings_park_can_be_dead() -> None:
+    """A King's pile parked: its column's emptying card is the first that breaks the chain
+    from the King, and ``dead_parks`` names the park when that card can never be picked up."""
+    game = Game.from_text(KING_PARK, "wasp")
+    state, rules = State.of(game), game.rules
+    king = next(s for s in moves(state, rules) if s.text() == "KD>5")
+    assert (king.src, king.at) in dead_parks(state, rules)
+    assert never_emptied(play(state, king, rules), rules)
+    assert plain_search(replay(game, ["KD>5"])) is False
+
+
+def test_dead_parks_on_real_play() -> None:
+    """On positions with one empty column from random games of Wasp deals 1-40 (the stock
+    dealt), every park ``dead_parks`` names, Kings' piles among them, leaves a position
+    where no column can be emptied; and it does name some."""
+    named = kings = 0
+    for deal in range(1, 41):
+        game = Game.new(deal, "wasp")
+        state, rules, draw = State.of(game), game.rules, random.Random(deal)
+        for _ in range(300):
+            if not state.stock and sum(not col for col in state.cols) == 1:
+                dead = dead_parks(state, rules)
+                for step in moves(state, rules):
+                    if step.src >= 0 and not state.cols[step.dest] and (step.src, step.at) in dead:
+                        assert never_emptied(play(state, step, rules), rules), (deal, step.text())
+                        named += 1
+                        kings += step.card % 13 == 12
+            steps = moves(state, rules)
+            if not steps:
+                break
+            state = play(state, draw.choice(steps), rules)
+    assert named and kings  # the rule fires, on Kings' piles too
+
+
+WASP = ("wasp",)
+
+
+def first_empty_columns(game: Game, reduced: bool) -> set[State]:
+    """The positions with an empty column first reached from ``game`` (no column empty, no
+    stock) by links, every link or (``reduced``) only the stubborn set's at each step."""
+    rules = game.rules
+    todo, seen, exits = [State.of(game)], set(), set()
+    while todo:
+        state = todo.pop()
+        if not all(state.cols):
+            exits.add(state)
+            continue
+        if state.key() in seen:
+            continue
+        seen.add(state.key())
+        links = stubborn_links(state, rules) if reduced else None
+        for step in moves(state, rules):
+            if links is None or step.card in links:
+                todo.append(play(state, step, rules))
+    return exits
+
+
+def linked_from(starts: set[State], rules: Rules) -> set[bytes]:
+    """Every position reached from ``starts`` by links (moves onto a card), as keys."""
+    todo, seen = list(starts), set()
+    while todo:
+        state = todo.pop()
+        if state.key() in seen:
+            continue
+        seen.add(state.key())
+        todo.extend(play(state, s, rules) for s in moves(state, rules) if state.cols[s.dest])
+    return seen
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, full=True))
+def test_stubborn_links_lead_to_every_first_empty_column(case: tuple[str, str]) -> None:
+    """The lemma itself: every position with an empty column that links first reach from a
+    plateau position is reached by first playing only stubborn sets' links to an empty
+    column, then links (docs/solver.md, "Stubborn sets on the plateau")."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    everything = {state.key() for state in first_empty_columns(game, False)}
+    assert everything <= linked_from(first_empty_columns(game, True), game.rules), text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, full=True))
+def test_a_stubborn_link_keeps_every_win(case: tuple[str, str]) -> None:
+    """Where the plain search wins a plateau position, it wins after some link of the stubborn
+    set; an empty stubborn set is a loss."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    state, rules = State.of(game), game.rules
+    links = stubborn_links(state, rules)
+    if links is None or plain_search(game) is not True:
+        return
+    kept = [step for step in moves(state, rules) if step.card in links]
+    assert any(plain_search(replay(game, [step.text()])) is True for step in kept), text
+
+
+@pytest.mark.slow  # 200 searches, two ways each: make test only
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, full=True))
+def test_plateau_positions_agree_with_plain_search(case: tuple[str, str]) -> None:
+    """Wasp with no stock and no empty column, where the stubborn sets apply at the start."""
+    assert_agrees_with_plain_search(*case)
+
+
+def assert_one_closure_answers_both(state: State, rules: Rules) -> None:
+    """On a plateau position, the closure built once (:class:`.phase.Reach`, stopped at the
+    first emptying card, then finished) answers as the emptiness test and the stubborn set
+    each built alone do, and its cards are the whole closure built in one go."""
+    lost, reach = plateau_lost(state)
+    assert lost == never_emptied(state, rules)
+    alone = stubborn_links(state, rules)
+    if reach is not None:
+        assert stubborn_links(state, rules, reach) == alone
+    targets = emptying_cards(state.cols)
+    if targets is None:
+        assert alone is None
+        return
+    missing, waiting, free = pick_needs(state.cols, state.down)
+    whole = bytearray(52)
+    spread(free, missing, waiting, bytearray(52), whole, bytearray(52))
+    assert Reach(state, targets).pickable() == whole
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, full=True))
+def test_the_shared_plateau_closure_answers_as_each_alone(case: tuple[str, str]) -> None:
+    preset, text = case
+    game = Game.from_text(text, preset)
+    assert_one_closure_answers_both(State.of(game), game.rules)
+
+
+def test_the_shared_plateau_closure_on_real_play() -> None:
+    """The same on the plateau positions of random games of Wasp deals 1-20 (300 random
+    moves each, seeded by the deal), where the search meets them."""
+    checked = 0
+    for deal in range(1, 21):
+        game = Game.new(deal, "wasp")
+        state, rules, draw = State.of(game), game.rules, random.Random(deal)
+        for _ in range(300):
+            if on_plateau(state, rules):
+                assert_one_closure_answers_both(state, rules)
+                checked += 1
+            steps = moves(state, rules)
+            if not steps:
+                break
+            state = play(state, draw.choice(steps), rules)
+    assert checked >= 100  # the plateau is met, not skipped

@@ -165,7 +165,7 @@ async def test_eighty_accounts_flooding_hints_leave_another_players_hint_its_tur
         assert dealing["until"] is not None  # the room is told its deal is being searched
         assert (await host.answer(seq, timeout=150))["type"] == "applied"
         countdown = await host.expect(lambda f: f.get("event") == "countdown")
-        assert countdown["verified"] is True and countdown["unverified"] is None
+        assert countdown["verified"] is True and countdown["unverified"] is None, countdown
     finally:
         flooding = False
         for task in floods:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.backends
 
 DEAL = 987_654_321
 NAME = "<script>x()</script>&A"
-CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQKT])\s?[SHDC♠♥♦♣]")
+CARD = re.compile(r"(?<![\w-])(10|[2-9AJQKT])\s?[SHDC♠♥♦♣](?![\w-])")  # not in an id
 
 
 def day(days_ago: int) -> str:

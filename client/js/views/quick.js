@@ -94,12 +94,13 @@ export function mountQuick(ctx, preset) {
     if (!placed) timer = setTimeout(poll, POLL_MS);
   }
 
-  // Practice while waiting: the wait goes on (quickwatch.js asks for it) and calls you back.
+  // Practice while waiting: the wait goes on (quickwatch.js asks for it, once the join is
+  // answered: asked before, the queue would not have the player yet) and calls you back.
   function practiseWhileWaiting() {
     placed = true; // not left on the way out
     stopped = true;
     clearTimeout(timer);
-    watchWhilePractising(preset);
+    watchWhilePractising(preset, joining);
   }
 
   async function leaveQueue() {
@@ -110,7 +111,7 @@ export function mountQuick(ctx, preset) {
     go("#/");
   }
 
-  start();
+  const joining = start();
   return () => {
     stopped = true;
     clearTimeout(timer);

@@ -14,9 +14,11 @@ COMMANDS = ("backup", "deal", "play", "reports", "restore", "serve", "solve")
 
 def build_parser() -> argparse.ArgumentParser:
     from scorpion import __version__
+    from scorpion.build import build
 
     parser = argparse.ArgumentParser(prog="scorpion", description="Scorpion solitaire races.")
-    parser.add_argument("--version", action="version", version=f"scorpion {__version__}")
+    version = f"scorpion {__version__} ({build()} build)"
+    parser.add_argument("--version", action="version", version=version)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"scorpion.cli.{name}").add_parser(subparsers)

@@ -27,6 +27,11 @@ CREATE TABLE IF NOT EXISTS leases (
     token BIGINT NOT NULL,
     expires TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS cluster_nodes (
+    address TEXT PRIMARY KEY,
+    node BIGINT NOT NULL,
+    started TIMESTAMPTZ NOT NULL
+);
 """
 SCHEMA_LOCK: Final = 0x5C0E_0002  # taken while a process creates the tables
 
@@ -54,15 +59,29 @@ class Leases:
         self.ttl = ttl
         self.node = 0  # this process's number, given by :meth:`open`
         self.takeovers = 0  # places taken from an expired lease, not a released one (a metric)
+        self.restarted = False  # a process of the same address ran on this database before
         self._pool: asyncpg.Pool | None = None
 
-    async def open(self) -> int:
-        """Connect, create the table if missing and draw this process's node number."""
+    async def open(self, address: str) -> int:
+        """Connect, create the tables if missing and draw this process's node number;
+        ``address`` (host and port, where the proxy reaches it) says whether it is a
+        restart of one that ran before (:attr:`restarted`): whose places others took."""
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=3, timeout=10.0)
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
             await conn.execute(SCHEMA)
             self.node = int(await conn.fetchval("SELECT nextval('scorpion_nodes')"))
+            before = await conn.fetchval(
+                "SELECT node FROM cluster_nodes WHERE address = $1 FOR UPDATE", address
+            )
+            await conn.execute(
+                "INSERT INTO cluster_nodes (address, node, started) "
+                "VALUES ($1, $2, clock_timestamp()) ON CONFLICT (address) "
+                "DO UPDATE SET node = excluded.node, started = excluded.started",
+                address,
+                self.node,
+            )
+        self.restarted = before is not None
         return self.node
 
     async def close(self) -> None:

@@ -13,6 +13,7 @@ module is not used: its algorithms are not promised to stay the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from .cards import DECK, Card
@@ -42,14 +43,24 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def below(self, bound: int) -> int:
-        """A uniform integer in ``[0, bound)``: outputs past the last whole multiple are redrawn."""
-        if not 0 < bound <= MASK64:
-            raise ValueError(f"bound must be in 1..2**64-1, not {bound}")
-        limit = (MASK64 + 1) - (MASK64 + 1) % bound
-        while True:
-            x = self.next()
-            if x < limit:
-                return x % bound
+        """A uniform integer in ``[0, bound)`` (:func:`uniform_below`)."""
+        return uniform_below(self.next, bound)
+
+
+def uniform_below(draw: Callable[[], int], bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` from 64-bit ``draw`` outputs: those past the last
+    whole multiple of ``bound`` are redrawn.
+
+    >>> uniform_below(iter([MASK64, 7]).__next__, 5)  # MASK64 lies past the last multiple
+    2
+    """
+    if not 0 < bound <= MASK64:
+        raise ValueError(f"bound must be in 1..2**64-1, not {bound}")
+    limit = (MASK64 + 1) - (MASK64 + 1) % bound
+    while True:
+        x = draw()
+        if x < limit:
+            return x % bound
 
 
 def check_deal_number(deal: int) -> int:

@@ -163,8 +163,8 @@ class GameRecord:
         try:
             rules = _rules_from_tags(tags)
             deal = int(tags["Deal"]) if "Deal" in tags else None
-        except (KeyError, ValueError) as exc:
-            raise NotationError(f"bad record tags: {exc}") from None
+        except (KeyError, ValueError) as bad:  # not ``exc``: that name holds NotationErrors
+            raise NotationError(f"bad record tags: {bad}") from None
         start = tags["Start"].replace("/", "\n") + "\n" if "Start" in tags else None
         return cls(rules, deal, start, tuple(actions))
 

@@ -22,6 +22,8 @@ import heapq
 import hmac
 from typing import Final, cast
 
+from mypy_extensions import mypyc_attr
+
 from scorpion.engine import Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
@@ -137,6 +139,9 @@ class Attempt(Racer):
         return {key: entry[key] for key in PLAYING_FIELDS}
 
 
+# A Python class when compiled (mypyc's native classes take no weak reference): its
+# parts hold it by a weakref.proxy, so closing it frees it without a collection (place.py).
+@mypyc_attr(native_class=False)
 class Daily:
     """Everyone playing one day's deal, each on their own clock: their attempts, the
     commands, the time limits. What everyone is told of it ("playing now", the leaderboard,

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from scorpion.engine import PRESETS, Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
@@ -39,6 +41,9 @@ from .searches import SearchTicket
 PRACTICE_PRESET: Final = "classic"  # the first deal's preset when new-deal names none
 
 
+# A Python class when compiled (mypyc's native classes take no weak reference): its
+# parts hold it by a weakref.proxy, so closing it frees it without a collection (place.py).
+@mypyc_attr(native_class=False)
 class Practice:
     """One player's practice: the game in hand, dealt and played on demand."""
 

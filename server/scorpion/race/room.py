@@ -7,6 +7,8 @@ Sans-I/O: every method takes ``now`` (server time, seconds) and returns outputs
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from scorpion.engine import Game
 
 from .commands import (
@@ -54,6 +56,9 @@ from .settings import RoomSettings
 from .states import RACING, Phase
 
 
+# A Python class when compiled (mypyc's native classes take no weak reference): its
+# parts hold it by a weakref.proxy, so closing it frees it without a collection (place.py).
+@mypyc_attr(native_class=False)
 class Room:
     """One room. Build it with :meth:`open` (new) or ``recovery.restore_room`` (from records)."""
 

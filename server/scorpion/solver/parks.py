@@ -83,10 +83,12 @@ def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
 
     Parking ``P`` (bottom card ``c``) changes what the emptiness test sees only as follows:
     what ``c``'s pick-up would meet is met (``P`` has left ``y``'s column), and ``c`` is the
-    bottom of a column, so picking it up empties one. So the test's closure over the
+    bottom of a column, so picking it up empties one (a King's pile: the column's emptying
+    card is the first that breaks the chain from the King, or the one that goes on the
+    chain's last, as :func:`.prune.emptying_cards` says). So the test's closure over the
     position without the empty column is computed once, and each park only adds ``c``'s
     effect. Kept (left to the test after the move): a pile from a column whose bottom is a
-    King (its emptying card may change), a King's pile, a pile on its successor.
+    King (its emptying card may change), a pile on its successor.
     """
     cols, down = state.cols, state.down
     if rules.build != "same-suit" or rules.runs == "keep" or state.stock or state.reserve:
@@ -109,13 +111,31 @@ def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
             continue
         for at in range(down[j] or 1, len(col)):
             c = col[at]
-            if c % 13 == KING0 or col[at - 1] == c + 1 or picked[c]:
+            if col[at - 1] == c + 1:
                 continue
+            t = c if c % 13 != KING0 else _king_target(cols, col[at:])
+            if t < 0 or picked[t] or target[t]:
+                continue  # the new column needs no pick-up, or its card can be picked up
             need, met, held = missing[:], options_met[:], picked[:]
             free = []
             meet(c, waiting, need, met, free)  # what c's leaving meets
-            target[c] = 1  # c is now a column's bottom
+            target[t] = 1  # the card whose pick-up now empties the new column
             if not spread(free, need, waiting, met, held, target):
                 dead.add((j, at))
-            target[c] = 0
+            target[t] = 0
     return dead
+
+
+def _king_target(cols: tuple[bytes, ...], pile: bytes) -> int:
+    """The emptying card (:func:`.prune.emptying_cards`) of a column that holds just
+    ``pile``, a King's: the first card that breaks the chain from the King, or the card
+    that goes on the chain's last (-1 when the pile is a complete run: no pick-up needed)."""
+    i = 1
+    while i < len(pile) and pile[i] == pile[i - 1] - 1:
+        i += 1
+    if i < len(pile):
+        return pile[i]
+    last = pile[-1]
+    if last % 13 == 0 or not any(last - 1 in col for col in cols):
+        return -1
+    return last - 1

@@ -224,18 +224,22 @@ def never_emptied(state: State, rules: Rules) -> bool:
     if not all(cols):
         return False
     targets = emptying_cards(cols)
-    if targets is None:
+    if targets is None or target_free(cols, down, targets):
         return False
-    # Most positions have a target free at once: face up, its successor a top elsewhere.
-    tops = {col[-1]: j for j, col in enumerate(cols)}
-    for t, j, i in targets:
-        if i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0:
-            return False
     target = bytearray(52)
     for t, _, _ in targets:
         target[t] = 1
     missing, waiting, free = pick_needs(cols, down)
     return not spread(free, missing, waiting, bytearray(52), bytearray(52), target)
+
+
+def target_free(
+    cols: Sequence[bytes], down: Sequence[int], targets: list[tuple[int, int, int]]
+) -> bool:
+    """Whether some emptying card can be picked up at once (face up, its successor a top
+    elsewhere): most positions have one, and this is much cheaper than the closure."""
+    tops = {col[-1]: j for j, col in enumerate(cols)}
+    return any(i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0 for t, j, i in targets)
 
 
 def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
@@ -276,37 +280,41 @@ def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
 
 
 def pick_needs(
-    cols: Sequence[bytes], down: Sequence[int]
+    cols: Sequence[bytes],
+    down: Sequence[int],
+    index: tuple[list[int], list[int], list[int]] | None = None,
 ) -> tuple[list[int], list[list[int]], list[int]]:
     """What each card needs before it can be picked up with no empty column: ``missing[x]``
     the count of its unmet needs, ``waiting[u]`` the needs that ``u``'s pick-up meets (each
     ``4 * card + kind``: kind 0 turn it over, 1 the card on its successor, 2 one of the cards
     up to its successor), and the cards free at once. Kings and cards on their successor
-    are never free (no empty column: a King stays, and such a card has nowhere to land)."""
-    col_of, at, cover = tableau_index(cols)
+    are never free (no empty column: a King stays, and such a card has nowhere to land).
+    ``index``: the columns' :func:`tableau_index`, when the caller has it already."""
+    col_of, at, cover = tableau_index(cols) if index is None else index
     missing = [0] * 52
     waiting: list[list[int]] = [[] for _ in range(52)]
     free: list[int] = []
     for j, col in enumerate(cols):
         d = down[j]
+        under = -1  # the card under x
         for i, x in enumerate(col):
-            if x % 13 == KING0:
+            if x % 13 == KING0 or under == x + 1:
+                under = x
                 continue
+            under = x
             needs = 0
             if i < d:
                 needs = 1
                 waiting[col[i + 1]].append(4 * x)
             j2 = col_of[x + 1]
             if j2 >= 0:  # else in the stock: it will be a top
-                i2, c = at[x + 1], cover[x + 1]
-                if c == x:
-                    continue
+                c = cover[x + 1]
                 if c >= 0:
                     needs += 1
                     waiting[c].append(4 * x + 1)
-                if j2 == j and i2 > i:
+                if j2 == j and at[x + 1] > i:
                     needs += 1
-                    for u in col[i + 1 : i2 + 1]:
+                    for u in col[i + 1 : at[x + 1] + 1]:
                         waiting[u].append(4 * x + 2)
             if needs:
                 missing[x] = needs
@@ -324,10 +332,12 @@ def spread(
     target: bytearray,
 ) -> bool:
     """Pick up the free cards and those they free in turn (marking ``picked``, updating
-    ``missing`` and ``options_met``); True as soon as a ``target`` card is picked up."""
+    ``missing`` and ``options_met``); True as soon as a ``target`` card is picked up (left
+    in ``free``: a second call, with other targets, goes on where this one stopped)."""
     while free:
         u = free.pop()
         if target[u]:
+            free.append(u)
             return True
         picked[u] = 1
         meet(u, waiting, missing, options_met, free)

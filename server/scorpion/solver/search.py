@@ -23,9 +23,10 @@ search in tests/solver/test_agreement.py:
   its suit's successor is not split off into an empty column (:func:`_splits_off`), and
   once the stock is dealt the home-chain move (no deferral: a covered Ace makes it an
   ordinary move) and a column's tail down to its Ace onto its successor
-  (:func:`_tail_to_ace`) are forced, and a pile put into the last empty column must be of
+  (:func:`_split`) are forced, and a pile put into the last empty column must be of
   use to the next move (:func:`.parks.idle_park`) and must leave a column that can be
-  emptied (:func:`.parks.dead_parks`).
+  emptied (:func:`.parks.dead_parks`); with no column empty, only a stubborn set's links
+  are tried (:func:`.phase.stubborn_links`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -42,6 +43,7 @@ from scorpion.engine import Rules
 
 from .cache import LostPositions
 from .parks import dead_parks, idle_park
+from .phase import Reach, on_plateau, plateau_lost, stubborn_links
 from .prune import applies, doomed, never_emptied
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
@@ -83,28 +85,6 @@ def _others_linked(state: State, card: int) -> bool:
     return all(_linked(state, x) for x in range(base, base + 12) if x != card)
 
 
-def _home(state: State, step: Step) -> bool:
-    """Whether the move puts a card on its suit's chain from a King at a column's bottom.
-
-    That pile can never move again (the King is the whole column's bottom and every
-    other card in it lies on its successor), so what is put on it stays out of the
-    way of every other card for good.
-    """
-    col = state.cols[step.dest]
-    return state.down[step.dest] == 0 and col == RUNS[step.card // 13][: len(col)]
-
-
-def _tail_to_ace(state: State, step: Step) -> bool:
-    """Whether the move takes a column's whole top, a chain down to its suit's Ace, onto
-    its successor (``empty: any``, no stock; docs/solver.md, "Forced moves once the stock
-    is dealt")."""
-    if step.src < 0:
-        return False
-    rank0 = step.card % 13
-    pile = state.cols[step.src][step.at :]
-    return pile == RUNS[step.card // 13][KING0 - rank0 :]
-
-
 def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> list[Node] | None:
     """The forced move, or the two-way split on a risky one, after the deal (same-suit only).
 
@@ -119,12 +99,29 @@ def _split(state: State, rules: Rules, steps: list[Step], deferred: bytes) -> li
         return None
     any_empty = rules.empty == "any"
     risky: Step | None = None
+    cols, down = state.cols, state.down
     for step in steps:
-        if step.src == DEAL_SOURCE or not state.cols[step.dest]:
+        src, at, dest, card = step
+        if src == DEAL_SOURCE:
             continue
-        if not (_home(state, step) or (any_empty and _tail_to_ace(state, step))):
+        col = cols[dest]
+        if not col:
             continue
-        suit = step.card // 13
+        run = RUNS[card // 13]
+        # Onto its suit's chain from a King at a column's bottom (that pile never moves
+        # again), or a column's whole top, a chain down to its suit's Ace, onto its successor
+        # (docs/solver.md, "Forced moves once the stock is dealt"). Inline: every position.
+        if not (
+            (not down[dest] and col == run[: len(col)])
+            or (
+                any_empty
+                and src >= 0
+                and not cols[src][-1] % 13
+                and cols[src][at:] == run[KING0 - card % 13 :]
+            )
+        ):
+            continue
+        suit = card // 13
         if rules.runs == "placed" and _ace_covered(state, suit):
             if any_empty:
                 continue  # no deferral under ``empty: any``: such a move just branches
@@ -189,11 +186,14 @@ def _splits_off(state: State, step: Step) -> bool:
     return not (len(col) - state.down[step.src] >= 13 and top == RUNS[top[-1] // 13])
 
 
-def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
+def children(
+    state: State, rules: Rules, deferred: bytes = b"", reach: Reach | None = None
+) -> list[Node]:
     """The moves worth trying from a node, best first, with the nodes they lead to.
 
     A node is a position and the cards whose placement is deferred (see :func:`_split`);
-    a child with no move is the same position with one more deferred card.
+    a child with no move is the same position with one more deferred card. ``reach``: the
+    position's plateau closure, when the emptiness test built it (:func:`.phase.plateau_lost`).
     """
     steps = moves(state, rules)
     split = _split(state, rules, steps, deferred)
@@ -202,12 +202,20 @@ def children(state: State, rules: Rules, deferred: bytes = b"") -> list[Node]:
     if deferred:
         steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
     if rules.empty == "any" and rules.build == "same-suit":
-        steps = [s for s in steps if not (_splits_off(state, s) or idle_park(state, s, rules))]
-        dead = dead_parks(state, rules)  # parks after which no column can be emptied
-        if dead:
-            steps = [
-                s for s in steps if s.src < 0 or state.cols[s.dest] or (s.src, s.at) not in dead
-            ]
+        links = stubborn_links(state, rules, reach)  # no column empty: a stubborn set of links
+        if links is not None:
+            # No column is empty: no split-off, no park (the filters below would keep all).
+            steps = [s for s in steps if s.card in links]
+        elif sum(not col for col in state.cols) != 1:
+            # Idle and dead parks fill the last empty column only: none here.
+            steps = [s for s in steps if not _splits_off(state, s)]
+        else:
+            steps = [s for s in steps if not (_splits_off(state, s) or idle_park(state, s, rules))]
+            dead = dead_parks(state, rules)  # parks after which no column can be emptied
+            if dead:
+                steps = [
+                    s for s in steps if s.src < 0 or state.cols[s.dest] or (s.src, s.at) not in dead
+                ]
     if len(steps) < 2:
         return [(s, state, deferred) for s in steps]
     scores = _scores(state, steps)
@@ -293,9 +301,15 @@ class Search:
             self._tick()
             if is_won(state, rules):
                 return steps, state, []
-            if prune_empty and never_emptied(state, rules):
-                return steps, state, []  # lost: no column can ever be emptied again
-            kids = children(state, rules, deferred)
+            reach = None
+            if prune_empty:
+                if on_plateau(state, rules):  # the closure built once, for both questions
+                    lost, reach = plateau_lost(state)
+                else:
+                    lost = never_emptied(state, rules)
+                if lost:
+                    return steps, state, []  # lost: no column can ever be emptied again
+            kids = children(state, rules, deferred, reach)
             if len(kids) != 1:
                 break
             step, state, deferred = kids[0]

@@ -132,7 +132,18 @@ def solve(
         # Should shortening fail (a bug), the raw line stands; replays_to_win still checks it.
         with contextlib.suppress(MoveError, LookupError, ValueError):
             line = shortened(game, line)
+    verdict, line, note = vetted(game, verdict, line)
+    return Solution(verdict, line, search.nodes, time.perf_counter() - start, note)
+
+
+def vetted(game: Game, verdict: Verdict, line: list[str]) -> tuple[Verdict, list[str], str]:
+    """The search's answer as :func:`solve` gives it: a win only with a line that replays to
+    a win through the engine (else "unknown", should the search ever be wrong), a line only
+    with a win, and the note saying why a verdict is "unknown" when it is not the budget.
+
+    >>> vetted(Game.new(1), "won", ["KS>1"])
+    ('unknown', [], 'the line found did not win in the engine')
+    """
     if verdict == "won" and not replays_to_win(game, line):
-        verdict, line, note = "unknown", [], "the line found did not win in the engine"
-    return Solution(verdict, line if verdict == "won" else [], search.nodes,
-                    time.perf_counter() - start, note)  # fmt: skip
+        return "unknown", [], "the line found did not win in the engine"
+    return verdict, line if verdict == "won" else [], ""

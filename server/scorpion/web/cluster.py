@@ -38,6 +38,7 @@ from scorpion.race.protocol import (
     shard_of_key,
 )
 from scorpion.store import Fence, Store
+from scorpion.tasks import cancel_all
 
 from .bridge import Bridge
 from .dailies import DailyDeals
@@ -83,9 +84,11 @@ class Cluster:
         connections: Registry,
         hub: RedisHub,
         player_changed: Callable[[str, bool, Collection[bytes]], None],
+        address: str,
         ttl: float = 2.0,
     ) -> None:
         self.leases = Leases(db, ttl)
+        self.address = address  # host:port, as the proxy reaches this process
         self.hub = hub
         self.hub.on_request = self._request
         # (player id, deleted, revoked token hashes) told by any process
@@ -101,7 +104,8 @@ class Cluster:
         self.handed_back = 0  # places given back to the process the proxy's hash names
         self._asked_back: dict[str, float] = {}  # place: when its hand-back was last asked
         # Places taken over here from a log (their owner stopped, died or handed them over):
-        # perhaps not where the proxy's hash puts them; handed back when a process joins.
+        # perhaps not where the proxy's hash puts them; handed back when a process joins,
+        # or when the process the hash names asks for one (a socket of it landed there).
         self.adopted: dict[str, float] = {}  # place: when it was taken (time.time())
         self.taken_at: dict[str, float] = {}  # every place held: when this process took it
         # Shards of today's daily taken here for a summary, not for a socket the proxy sent
@@ -117,7 +121,7 @@ class Cluster:
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> int:
         """Draw a node number, subscribe to its channel (waiting a little for Redis)."""
-        node = await self.leases.open()
+        node = await self.leases.open(self.address)
         self.started_at = time.time()
         self.hub.node = node
         await self.hub.start()
@@ -126,7 +130,7 @@ class Cluster:
                 break
             await asyncio.sleep(0.05)
         # Tell the others: the places they took while this process was away go back.
-        self.hub.request(EVERY_NODE, b"J", orjson.dumps({"node": node, "since": self.started_at}))
+        self.hub.request(EVERY_NODE, b"J", orjson.dumps({"node": node, **self._started()}))
         return node
 
     def loops(self) -> dict[str, Callable[[], Any]]:
@@ -135,8 +139,25 @@ class Cluster:
             loops["day-shards"] = self._day_shards
         return loops
 
+    async def leave(self) -> None:
+        """Stopping: hand every place over at once, as :meth:`hand_back` does one (dropped,
+        writes settled, leases released), before the rest of the stop. Until its lease is
+        released a place's reconnecting sockets would find it still owned here and be
+        forwarded back to this process, to be moved again when it finally lets go."""
+        places = dict(self.held)
+        for place in places:
+            self.drop(place)
+        await self.bridge.settled()
+        try:
+            await self.leases.release(places)
+        except Exception as exc:  # they run out by themselves (ttl)
+            log.warning("could not release %d leases: %s", len(places), exc)
+            return
+        log.info("stopping: places handed over: %d", len(places))
+
     async def close(self) -> None:
         """Give every place up (others take them at once), then disconnect."""
+        await cancel_all(list(self._jobs))  # a hand-back waiting out a join, a forwarded ask
         with contextlib.suppress(Exception):
             await self.leases.release(dict(self.held))
         self.held.clear()
@@ -254,7 +275,7 @@ class Cluster:
             return
         self._asked_back = {p: t for p, t in self._asked_back.items() if now - t < 60}
         self._asked_back[place] = now
-        asked = {"place": place, "node": self.node, "since": self.started_at}
+        asked = {"place": place, "node": self.node, **self._started()}
         self.hub.request(owner, b"B", orjson.dumps(asked))
 
     async def hand_back(self, place: str) -> bool:
@@ -273,18 +294,32 @@ class Cluster:
         log.info("handed %s back (token %d)", place, token)
         return True
 
-    async def joined(self, node: int, since: float) -> None:
-        """Another process started (at ``since``, by its clock): after ``join_settle``
-        seconds, hand back every place taken over here from a log before it started, one at
+    def _started(self) -> dict[str, Any]:
+        """What a join or a hand-back request tells of this process: since when it runs,
+        and whether it is a restart (then others may hold places it held before)."""
+        return {"since": self.started_at, "restarted": self.leases.restarted}
+
+    def away_until(self, told: Mapping[str, Any]) -> float:
+        """Until when the process that sent ``told`` (its :meth:`_started`) counts as away:
+        its start, or for a restart ``join_settle`` later, since the proxy still skips a
+        process for its ``fail_timeout`` (10 s with nginx) after it refused connections
+        while down: a place of it first asked for then was taken elsewhere, and is its.
+        Not so in a cluster starting together, which holds nothing yet: a quick race's
+        room made then stays where its racers play."""
+        since = float(told.get("since", time.time()))
+        return since + self.join_settle if told.get("restarted") else since
+
+    async def joined(self, node: int, away_until: float) -> None:
+        """Another process started (:meth:`away_until`, by its clock): after ``join_settle``
+        seconds, hand back every place taken over here from a log while it was away, one at
         a time; their sockets reconnect through the proxy, whose hash sends each to the
         process it names (the one that joined, for its places; here again, at the cost of a
-        reconnect, for a place it names here). Places taken after it started were routed
-        with it up, so they stay: its start, not when its message arrived here (late on a
-        busy process), is what counts."""
-        joined_at = since
+        reconnect, for a place it names here). Places taken later were routed with it up,
+        so they stay: its start, not when its message arrived here (late on a busy
+        process), is what counts."""
         await asyncio.sleep(self.join_settle)
         for place, taken in sorted(self.adopted.items()):
-            if taken < joined_at and self.adopted.get(place) == taken and self.hub.up:
+            if taken < away_until and self.adopted.get(place) == taken and self.hub.up:
                 await self.hand_back(place)
 
     def give_up(self, places: set[str]) -> None:
@@ -432,8 +467,8 @@ class Cluster:
         elif kind == b"J":  # a process started: the places taken meanwhile go back
             joined = orjson.loads(body)
             node = int(joined["node"])
-            if node != self.node:  # a process of the previous version tells no start: now
-                await self.joined(node, float(joined.get("since", now)))
+            if node != self.node:
+                await self.joined(node, self.away_until(joined))
             return
         elif kind == b"B":  # hand a place back to the process the proxy's hash names
             asked = orjson.loads(body)
@@ -441,7 +476,7 @@ class Cluster:
             # Only a place taken while the asker was away: one taken since then was routed
             # with it up (a room first asked for by a request the proxy does not route by
             # place, say) and stays where it is, its sockets forwarded, as before hand-back.
-            if place in self.unrouted or self.taken_at.get(place, now) < float(asked["since"]):
+            if place in self.unrouted or self.taken_at.get(place, now) < self.away_until(asked):
                 await self.hand_back(place)
             return
         elif kind == b"Q":

@@ -2,8 +2,9 @@
 
 uvicorn closes open websockets with 1012 as soon as it starts shutting down, before
 the app's lifespan shutdown runs (uvicorn #1344 and later versions). This server
-first stops listening, closes every socket itself with 1001 "going away" after
-flushing what was queued for it, writes what is pending, then lets uvicorn finish.
+first stops listening, hands its places over (with several processes), closes every
+socket itself with 1001 "going away" after flushing what was queued for it, writes what
+is pending, then lets uvicorn finish.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+
+from scorpion.tasks import bounded
 
 from .app import create_app
 from .config import Settings
@@ -35,6 +38,11 @@ class ScorpionServer(uvicorn.Server):
         self.services.closing = True
         self.services.ready = False
         log.info("shutting down: closing %d websockets with 1001", self.services.connections.count)
+        if self.services.cluster is not None:
+            leaving = self.services.cluster.leave()
+            await bounded(
+                "handing places over", leaving, self.services.settings.shutdown_timeout, log
+            )
         await self.services.close_all()
         await self.services.bridge.drain()
         await super().shutdown(sockets)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 import time
 from collections.abc import Collection
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from scorpion.race.protocol import BAD_TOKEN, GOING_AWAY, SERVER_ERROR, date_of,
 from scorpion.race.records import RoundFinished
 from scorpion.race.search_queue import ShareLimits
 from scorpion.store import Account, Store, StoreError
-from scorpion.tasks import cancel_all
+from scorpion.tasks import bounded, cancel_all
 
 from . import collector
 from .analyses import Analyses
@@ -108,6 +109,7 @@ class Services:
                 connections=self.connections,
                 hub=redis_hub,
                 player_changed=self._player_changed,
+                address=f"{socket.gethostname()}:{settings.port}",
                 ttl=settings.lease_ttl,
             )
             self.bridge.fence = self.cluster.fence
@@ -216,18 +218,19 @@ class Services:
         """Graceful shutdown: close every socket with 1001, write what is pending, close."""
         self.closing = True
         self.ready = False
-        await self.close_all()
-        await self.bridge.drain()
-        await cancel_all(self._tasks)
+        wait = self.settings.shutdown_timeout
+        await bounded("closing sockets", self.close_all(), wait + 1, log)
+        await bounded("writing what is pending", self.bridge.drain(), wait, log)
+        await bounded("background tasks", cancel_all(self._tasks), wait, log)
         self._tasks.clear()
-        await self.searches.close()
-        await self.analyses.close()
-        await self.dailies.close()
+        await bounded("searches", self.searches.close(), wait, log)
+        await bounded("analyses", self.analyses.close(), wait, log)
+        await bounded("daily deals", self.dailies.close(), wait, log)
         if self.cluster is not None:
-            await self.cluster.close()
-        await self.store.close()
+            await bounded("leases", self.cluster.close(), wait, log)
+        await bounded("store", self.store.close(), wait, log)
         if self.mode is not None:  # after the last write
-            await self.mode.close()
+            await bounded("database lock", self.mode.close(), wait, log)
 
     @staticmethod
     async def _hold(mode: ModeLock) -> None:

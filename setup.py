@@ -1,0 +1,52 @@
+"""The compiled build: ``SCORPION_COMPILED=1 pip install .`` builds the rules (engine),
+the solver and the race layer with mypyc, from the same typed source; without it the
+package is pure Python (no C compiler needed). docs/compiled.md says how and why."""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+# The packages mypyc compiles: every module of each (mypy --strict already checks them)
+# but the package's __init__, which only gathers names: mypyc would give a compiled package
+# a wrong __path__ when its shared library is not at the top level.
+COMPILED = ("engine", "solver", "race")
+# Kept interpreted (none is hot in benchmarks/referee_speed.py's profile):
+INTERPRETED = {
+    # dataclasses with a ClassVar, which mypyc turns into a field (mypyc/mypyc#1122)
+    "race/commands.py",
+    "race/records.py",
+    # a generic dataclass with slots, which mypyc cannot build
+    "race/search_queue.py",
+    # types only (TypedDicts), whose annotations the tests read
+    "race/messages.py",
+    "race/room_events.py",
+    # a room's parts that hold it by a weakref.proxy typed as the Room: compiled, the
+    # proxy fails the type check on assignment
+    "race/room_commands.py",
+    "race/room_host.py",
+    "race/room_start.py",
+}
+
+
+def compiled_modules() -> list[str]:
+    paths = []
+    for package in COMPILED:
+        folder = os.path.join("server", "scorpion", package)
+        paths += sorted(
+            os.path.join(folder, name)
+            for name in os.listdir(folder)
+            if name.endswith(".py")
+            and name != "__init__.py"
+            and f"{package}/{name}" not in INTERPRETED
+        )
+    return paths
+
+
+if os.environ.get("SCORPION_COMPILED", "") not in ("", "0"):
+    from mypyc.build import mypycify
+
+    setup(ext_modules=mypycify(compiled_modules(), opt_level="3", group_name="scorpion.native"))
+else:
+    setup()
