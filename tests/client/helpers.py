@@ -51,6 +51,14 @@ def create_room(page: Page, base: str, name: str, deal: int | None = None, **fie
     return page.locator("#share-link").input_value()
 
 
+def start_race(host: Page, *others: str) -> None:
+    """The host presses Start once its page shows each named player ready (a Start pressed
+    before the host's page hears of a ready asks whether to race without that player)."""
+    for name in others:
+        expect(host.locator(f"ul.players li[aria-label^='{name}, ready']")).to_be_visible()
+    host.locator("[data-action=start]").click()
+
+
 def column_cards(page: Page, column: int) -> list[str]:
     """Face-up cards of a column (1-based) on the page's own board, bottom to top."""
     cards = page.locator(f".race-main .column[data-col='{column - 1}'] .card.up")

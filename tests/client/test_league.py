@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import create_room, name_player, nothing_sideways
+from .helpers import create_room, name_player, nothing_sideways, start_race
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def test_a_league_room_shows_its_tables_in_the_results_and_the_lobby(
     expect(bo.locator("[data-action=league]")).to_have_count(0)  # the host's only
     ada.locator("[data-action=ready]").click()
     bo.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, "Bo")
     for page in (ada, bo):
         expect(page.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
     # Each deals the stock, a move (a round scores only when two racers made one,

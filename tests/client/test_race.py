@@ -19,7 +19,7 @@ from scorpion.engine import Game
 from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import card, column_cards, create_room, drag, name_player, tap
+from .helpers import card, column_cards, create_room, drag, name_player, start_race, tap
 
 pytestmark = pytest.mark.browser
 
@@ -49,9 +49,7 @@ def test_two_players_race_and_a_spectator_follows(
 
     ada.locator("[data-action=ready]").click()
     bo.locator("[data-action=ready]").click()
-    start = ada.locator("[data-action=start]")
-    expect(start).to_be_enabled()
-    start.click()
+    start_race(ada, "Bo <b>bold</b>")
     for page in (ada, bo):
         expect(card(page, "JH")).to_be_visible(timeout=15_000)
     assert column_cards(ada, 1) == ["8D", "8H", "5C", "JH"]
@@ -153,7 +151,7 @@ def test_others_see_no_score_that_names_a_masked_card(
     name_player(bo, "Bo")
     for page in (ada, bo):
         page.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, "Bo")
     cy.goto(link)
     name_player(cy, "Cy")
     expect(card(ada, "JH")).to_be_visible(timeout=15_000)

@@ -13,7 +13,7 @@ from scorpion.engine.progress import ordered_cards
 from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import card, create_room, name_player, nothing_sideways, tap, window_width
+from .helpers import card, create_room, name_player, nothing_sideways, start_race, tap, window_width
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +62,7 @@ def test_ranks_long_names_results_and_the_way_back(
 
     ada.locator("[data-action=ready]").click()
     bo.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, BO)
     for page in (ada, bo):
         expect(card(page, "JH")).to_be_visible(timeout=15_000)
     # Nobody has moved: tied, both ranked 1 by the server.

@@ -14,7 +14,7 @@ from scorpion.engine import Game
 from scorpion_dev.server import ServerProcess
 
 from .conftest import CHROMIUM_ARGS, PageFactory
-from .helpers import card, create_room, name_player, one_seat_race, play_by_keys
+from .helpers import card, create_room, name_player, one_seat_race, play_by_keys, start_race
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def two_in_lobby(new_page: PageFactory, base: str, size: Size) -> tuple[Page, Pa
 def race_two(new_page: PageFactory, base: str, size: Size) -> tuple[Page, Page]:
     ada, bo = two_in_lobby(new_page, base, size)
     bo.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, "Bo")
     for page in (ada, bo):
         expect(card(page, "JH")).to_be_visible(timeout=15_000)
     return ada, bo
@@ -297,7 +297,7 @@ def test_9_a_masked_card_is_explained(
     ada, bo = two_in_lobby(new_page, server.url, size)
     link = ada.locator("#share-link").input_value()
     bo.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, "Bo")
     expect(card(ada, "JH")).to_be_visible(timeout=15_000)
     ada.keyboard.press("d")  # the stock shows Ada three cards Bo, still racing, has not seen
     expect(ada.locator(".race-main [data-stat='moves'] b")).to_have_text("1")

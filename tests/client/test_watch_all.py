@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import card, create_room, name_player, tap
+from .helpers import card, create_room, name_player, start_race, tap
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ def test_a_spectator_watches_every_board_live(
     expect(ada.locator(".players li")).to_have_count(2)
     ada.locator("[data-action=ready]").click()
     bo.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, "Bo")
     for page in (ada, bo):
         expect(card(page, "JH")).to_be_visible(timeout=15_000)
 

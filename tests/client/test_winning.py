@@ -15,7 +15,7 @@ from scorpion.solver.solve import solve
 from scorpion_dev.server import ServerProcess
 
 from .conftest import PageFactory
-from .helpers import card, create_room, name_player, tap
+from .helpers import card, create_room, name_player, start_race, tap
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ def test_a_race_to_a_win(server: ServerProcess, new_page: PageFactory, screensho
     name_player(bo, "Bo")
     ada.locator("[data-action=ready]").click()
     bo.locator("[data-action=ready]").click()
-    ada.locator("[data-action=start]").click()
+    start_race(ada, "Bo")
     expect(ada.locator(".race-main .card.up").first).to_be_visible(timeout=15_000)
 
     cy = new_page(1366, 768)
