@@ -60,9 +60,12 @@ export function showConnection(status) {
 }
 
 /** A small modal asking a question; resolves true/false. */
-export function confirmDialog(question, yes = "Yes", no = "Cancel") {
+export function confirmDialog(question, yes = "Yes", no = "Cancel", answered = null) {
   return new Promise((resolve) => {
+    let open = true;
     const done = (answer) => {
+      if (!open) return;
+      open = false;
       overlay.remove();
       document.removeEventListener("keydown", onKey);
       resolve(answer);
@@ -76,5 +79,6 @@ export function confirmDialog(question, yes = "Yes", no = "Cancel") {
     document.body.append(overlay);
     document.addEventListener("keydown", onKey);
     yesBtn.focus();
+    answered?.then(done); // the question answered by events (its reason gone)
   });
 }

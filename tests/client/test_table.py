@@ -73,6 +73,20 @@ def test_1_the_host_who_presses_start_races_and_is_told_who_watches(
     expect(ada.get_by_text("Watching the race")).to_have_count(0)
 
 
+def test_1_a_player_ready_while_the_host_is_asked_races(
+    server: ServerProcess, new_page: PageFactory
+) -> None:
+    """The question's reason gone, the start the host pressed goes ahead, with Bo racing."""
+    ada, bo = two_in_lobby(new_page, server.url, (1366, 768, False))
+    ada.locator("[data-action=start]").click()
+    expect(ada.get_by_role("dialog")).to_contain_text("Bo is not ready and will watch")
+    bo.locator("[data-action=ready]").click()
+    expect(ada.get_by_role("dialog")).to_have_count(0)
+    for page in (ada, bo):
+        expect(card(page, "JH")).to_be_visible(timeout=15_000)  # both race
+    expect(bo.get_by_text("Watching the race")).to_have_count(0)
+
+
 # 2 -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES)
 def test_2_the_followed_board_opens_in_view_in_place_of_yours(

@@ -68,6 +68,7 @@ export function createLobby({ roomId, session, me }) {
     parts.title.textContent = `Race room ${r.id}`;
     // Keyed by player id: a notice (someone ready, someone away) rebuilds only that row.
     lastRoom = r; // the rows' controls act on it
+    if (everyoneReady && !notReady(r).length) everyoneReady(true);
     parts.people([
       ...r.players.map((p) => ({ key: `p:${p.id}`, seated: true, person: p, host: r.host, me: me() })),
       ...(r.players.length ? [] : [{ key: "nobody" }]),
@@ -183,13 +184,22 @@ export function createLobby({ roomId, session, me }) {
       ...personControls({ room: lastRoom, person: p, seated: true, me: row.me, session }));
   }
 
+  /** The seated players who are not ready (the host aside): they would watch. */
+  function notReady(r) {
+    return (r?.players || []).filter((p) => !p.ready && p.id !== me()).map((p) => p.name);
+  }
+
+  let everyoneReady = null; // answers an open "start anyway?" once nobody is left not ready
+
   /** Start, after saying who will watch (the seated players not ready, the host aside). */
   async function startRace() {
-    const r = lastRoom;
-    const watchers = (r?.players || []).filter((p) => !p.ready && p.id !== me()).map((p) => p.name);
+    const watchers = notReady(lastRoom);
     if (watchers.length) {
       const who = watchers.length === 1 ? `${watchers[0]} is` : `${watchers.slice(0, -1).join(", ")} and ${watchers.at(-1)} are`;
-      const yes = await confirmDialog(`${who} not ready and will watch this race. Start anyway?`, "Start anyway", "Wait for them");
+      // The host pressed Start: if the last of them gets ready meanwhile, that start is the one meant.
+      const ready = new Promise((resolve) => { everyoneReady = resolve; });
+      const yes = await confirmDialog(`${who} not ready and will watch this race. Start anyway?`, "Start anyway", "Wait for them", ready);
+      everyoneReady = null;
       if (!yes) return;
     }
     session.start().catch((e) => toast(e.message));
