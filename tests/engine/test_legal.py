@@ -1,4 +1,5 @@
-"""Legal moves found by target agree with the scan, move for move and in order."""
+"""Legal moves found by target agree with the scan, move for move and in order; their text
+(what a view sends) is each move's text."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from .helpers import choices, deals, presets
 
 @settings(max_examples=150, deadline=None)
 @given(deals, presets, choices)
-def test_moves_by_target_are_the_scans_moves_in_the_same_order(
+def test_moves_by_target_are_the_scans_moves_in_the_same_order_and_texts_their_text(
     deal: int, preset: str, picks: list[int]
 ) -> None:
     game = Game.new(deal, preset)
@@ -22,6 +23,7 @@ def test_moves_by_target_are_the_scans_moves_in_the_same_order(
         if rules.build != "any-suit" and (rules.empty == "kings" or all(game.columns)):
             position = game.columns, game.down, game.reserve
             assert moves_by_target(*position) == moves_by_scan(rules, *position)
+        assert game.legal_texts() == [str(move) for move in moves]
         if not moves:
             break
         game.play(moves[pick % len(moves)])

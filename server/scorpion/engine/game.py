@@ -32,7 +32,7 @@ from .cards import (
 )
 from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
-from .legal import RESERVE, legal_moves
+from .legal import RESERVE, legal_moves, legal_texts
 from .moves import Move
 from .progress import ordered_cards
 from .rules import Rules, get_rules, preset_name
@@ -211,6 +211,12 @@ class Game:
         if self.over:
             return []
         return legal_moves(self.rules, self.columns, self.down, self.reserve, bool(self.stock))
+
+    def legal_texts(self) -> list[str]:
+        """:meth:`legal_moves` as move text (``str`` of each), in the same order."""
+        if self.over:
+            return []
+        return legal_texts(self.rules, self.columns, self.down, self.reserve, bool(self.stock))
 
     # -------------------------------------------------------------- resolving
     def _locate(self, card: Card) -> tuple[int, int]:
@@ -514,7 +520,7 @@ class Game:
             "ordered": ordered_cards(self),  # cards in their final order: the progress bar
             # Every legal move as move text: the client's drag aid and keys use these (it
             # never works out a rule itself). Face-up cards only: nothing hidden is named.
-            "legal": [str(move) for move in self.legal_moves()],
+            "legal": self.legal_texts(),
         }
         self._view = (key, view)
         return view

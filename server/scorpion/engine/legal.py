@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import Card
-from .moves import DEAL, Move
+from .moves import DEAL, DEAL_TEXT, Move, move_text
 from .rules import Rules
 
 RESERVE: Final = -1  # the source "column" of a card played from a Three Blind Mice reserve cell
@@ -41,8 +41,29 @@ def legal_moves(
     return moves
 
 
+def legal_texts(
+    rules: Rules, columns: list[list[Card]], down: list[int], reserve: list[Card], stock: bool
+) -> list[str]:
+    """:func:`legal_moves` as move text, in the same order: what every view sends, so the
+    common case goes from card to text without building a :class:`Move` for each."""
+    if rules.build == "any-suit" or (rules.empty != "kings" and not all(columns)):
+        texts = [str(move) for move in moves_by_scan(rules, columns, down, reserve)]
+    else:
+        texts = [move_text(card, to) for _, _, card, to in found_by_target(columns, down, reserve)]
+    if stock:
+        texts.append(DEAL_TEXT)
+    return texts
+
+
 def moves_by_target(columns: list[list[Card]], down: list[int], reserve: list[Card]) -> list[Move]:
     """The moves of a same-suit game whose empty columns take only Kings (not the deal)."""
+    return [Move(card, to) for _, _, card, to in found_by_target(columns, down, reserve)]
+
+
+def found_by_target(
+    columns: list[list[Card]], down: list[int], reserve: list[Card]
+) -> list[tuple[int, int, Card, int]]:
+    """:func:`moves_by_target`'s moves as (source column, index, card, to), in order."""
     targets: list[tuple[Card, int]] = []  # (the card that may go there, the column)
     empties: list[int] = []
     for j, col in enumerate(columns):
@@ -65,7 +86,7 @@ def moves_by_target(columns: list[list[Card]], down: list[int], reserve: list[Ca
             if card in reserve:  # the reserve's cards come after the columns'
                 found.append((len(columns), reserve.index(card), card, dest))
     found.sort()
-    return [Move(card, dest) for _, _, card, dest in found]
+    return found
 
 
 def moves_by_scan(

@@ -53,12 +53,21 @@ class Move(NamedTuple):
             return DEAL_TEXT
         if self.to is None:
             return card_text(self.card)
-        if self.to < 10:
-            return _TEXTS[self.card][self.to]
-        return f"{card_text(self.card)}>{self.to + 1}"
+        return move_text(self.card, self.to)
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
 
 DEAL = Move(None, None)
+
+
+def move_text(card: Card, to: int) -> str:
+    """The text of moving ``card`` onto 0-based column ``to`` (``str(Move(card, to))``).
+
+    >>> move_text(3, 6)
+    '4S>7'
+    """
+    if to < 10:
+        return _TEXTS[card][to]
+    return f"{card_text(card)}>{to + 1}"
