@@ -7,11 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_race_layer_benchmark_plays_every_command() -> None:
+@pytest.mark.parametrize("collector", ["served", "default"])
+def test_the_race_layer_benchmark_plays_every_command(collector: str) -> None:
     command = ["benchmarks/referee_speed.py", "--rooms", "3", "--moves", "600", "--runs", "1"]
+    command += ["--collector", collector]
     done = subprocess.run(
         [sys.executable, *command],
         cwd=ROOT,
