@@ -26,6 +26,8 @@ from .moves import DEAL, DEAL_TEXT, Move, move_text
 from .rules import Rules
 
 RESERVE: Final = -1  # the source "column" of a card played from a Three Blind Mice reserve cell
+EMPTY: Final = -1  # found_by_target: a King, wanted by every empty column
+NOWHERE: Final = -2  # found_by_target: a card no column takes
 
 
 def legal_moves(
@@ -63,29 +65,36 @@ def moves_by_target(columns: list[list[Card]], down: list[int], reserve: list[Ca
 def found_by_target(
     columns: list[list[Card]], down: list[int], reserve: list[Card]
 ) -> list[tuple[int, int, Card, int]]:
-    """:func:`moves_by_target`'s moves as (source column, index, card, to), in order."""
-    targets: list[tuple[Card, int]] = []  # (the card that may go there, the column)
+    """:func:`moves_by_target`'s moves as (source column, index, card, to), in order.
+
+    One pass over the face-up cards (and the reserve), each looked up in a table by card
+    of where it may go: looking each wanted card up column by column cost a list scan per
+    card and column, most of them misses (and a dict, hashing every card, was no cheaper).
+    """
+    wanted = [NOWHERE] * 52  # by card: the column whose top takes it, EMPTY, or NOWHERE
     empties: list[int] = []
     for j, col in enumerate(columns):
         if not col:
             empties.append(j)
         elif col[-1] % 13:  # nothing goes onto an Ace
-            targets.append((col[-1] - 1, j))
+            wanted[col[-1] - 1] = j  # one card per top, never a King
     if empties:
-        targets += [(suit * 13 + 12, j) for suit in range(4) for j in empties]
+        for suit in range(4):
+            wanted[suit * 13 + 12] = EMPTY
     found: list[tuple[int, int, Card, int]] = []  # (source column, index, card, to)
-    for card, dest in targets:
-        for j, col in enumerate(columns):
-            if card in col:
-                index = col.index(card)
-                # Face up, not onto itself, and not a whole column into an empty one.
-                if index >= down[j] and j != dest and (index or down[j] or columns[dest]):
+    sources = len(columns)
+    for j in range(sources + 1):
+        col, first = (columns[j], down[j]) if j < sources else (reserve, 0)
+        for index in range(first, len(col)):  # face up
+            card = col[index]
+            dest = wanted[card]
+            if dest == NOWHERE:
+                continue
+            if dest != EMPTY:
+                if dest != j:  # not onto its own column
                     found.append((j, index, card, dest))
-                break
-        else:
-            if card in reserve:  # the reserve's cards come after the columns'
-                found.append((len(columns), reserve.index(card), card, dest))
-    found.sort()
+            elif index or first or j == sources:  # not a whole column into an empty one
+                found += [(j, index, card, empty) for empty in empties]
     return found
 
 
