@@ -15,7 +15,6 @@ COMPILED = ("engine", "solver", "race")
 # Kept interpreted (none is hot in benchmarks/referee_speed.py's profile):
 INTERPRETED = {
     # dataclasses with a ClassVar, which mypyc turns into a field (mypyc/mypyc#1122)
-    "race/commands.py",
     "race/records.py",
     # a generic dataclass with slots, which mypyc cannot build
     "race/search_queue.py",

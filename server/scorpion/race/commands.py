@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Final, TypeAlias
+from typing import Final, TypeAlias
 
 from .errors import RaceError
 from .protocol import player_daily_key, practice_key
@@ -30,85 +30,122 @@ MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    name: ClassVar[str] = "join"
     seq: int
     role: Role
+
+    @property
+    def name(self) -> str:
+        return "join"
 
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    name: ClassVar[str] = "leave"
     seq: int
+
+    @property
+    def name(self) -> str:
+        return "leave"
 
 
 @dataclass(frozen=True, slots=True)
 class Ready:
-    name: ClassVar[str] = "ready"
     seq: int
     ready: bool = True
+
+    @property
+    def name(self) -> str:
+        return "ready"
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    name: ClassVar[str] = "start"
     seq: int
+
+    @property
+    def name(self) -> str:
+        return "start"
 
 
 @dataclass(frozen=True, slots=True)
 class Follow:
-    name: ClassVar[str] = "follow"
     seq: int
     player: str | None  # None: stop following
+
+    @property
+    def name(self) -> str:
+        return "follow"
 
 
 @dataclass(frozen=True, slots=True)
 class Rematch:
-    name: ClassVar[str] = "rematch"
     seq: int
     round: int | None = None  # the round just finished
 
+    # The host's controls (docs/protocol.md section 2, "Host controls") and a name report.
 
-# The host's controls (docs/protocol.md section 2, "Host controls") and a name report.
+    @property
+    def name(self) -> str:
+        return "rematch"
+
+
 @dataclass(frozen=True, slots=True)
 class Kick:
-    name: ClassVar[str] = "kick"
     seq: int
     player: str  # a seated player: they watch from now on, and may not take a seat again
+
+    @property
+    def name(self) -> str:
+        return "kick"
 
 
 @dataclass(frozen=True, slots=True)
 class Lock:
-    name: ClassVar[str] = "lock"
     seq: int
     locked: bool = True
+
+    @property
+    def name(self) -> str:
+        return "lock"
 
 
 @dataclass(frozen=True, slots=True)
 class List:
-    name: ClassVar[str] = "list"
     seq: int
     listed: bool = True  # on the home page's open rooms (anyone may join)
+
+    @property
+    def name(self) -> str:
+        return "list"
 
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    name: ClassVar[str] = "rating"
     seq: int
     rated: bool = True  # the room's next rounds are rated (docs/rules.md, "Rated rooms")
+
+    @property
+    def name(self) -> str:
+        return "rating"
 
 
 @dataclass(frozen=True, slots=True)
 class League:
-    name: ClassVar[str] = "league"
     seq: int
     league: bool = True  # a standing league (docs/rules.md, "A league among friends")
+
+    @property
+    def name(self) -> str:
+        return "league"
 
 
 @dataclass(frozen=True, slots=True)
 class HandHost:
-    name: ClassVar[str] = "hand-host"
     seq: int
     player: str  # a seated player
+
+    @property
+    def name(self) -> str:
+        return "hand-host"
 
 
 MAX_REASON: Final = 200  # characters of a report's reason
@@ -116,31 +153,39 @@ MAX_REASON: Final = 200  # characters of a report's reason
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    name: ClassVar[str] = "report"
     seq: int
     player: str  # whose name is offensive
     reason: str = ""
+
+    @property
+    def name(self) -> str:
+        return "report"
 
 
 @dataclass(frozen=True, slots=True)
 class NewDeal:
     """Practice only: end the game in hand (if any) and deal a new one."""
 
-    name: ClassVar[str] = "new-deal"
     seq: int
     preset: str | None = None  # None: the preset of the game in hand (classic at first)
+
+    @property
+    def name(self) -> str:
+        return "new-deal"
 
 
 @dataclass(frozen=True, slots=True)
 class Ping:
-    name: ClassVar[str] = "ping"
     seq: int
+
+    @property
+    def name(self) -> str:
+        return "ping"
 
 
 # Game commands act on the sender's own game. ``seat`` may name it (another seat is refused).
 @dataclass(frozen=True, slots=True)
 class Move:
-    name: ClassVar[str] = "move"
     seq: int
     seat: str | None
     move: str  # move text like "4H>7", or a card alone (tap-to-move)
@@ -149,47 +194,75 @@ class Move:
     def action(self) -> str:
         return self.move
 
+    @property
+    def name(self) -> str:
+        return "move"
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    name: ClassVar[str] = "deal"
-    action: ClassVar[str] = "deal"
     seq: int
     seat: str | None
+
+    @property
+    def name(self) -> str:
+        return "deal"
+
+    @property
+    def action(self) -> str:
+        return "deal"
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    name: ClassVar[str] = "undo"
-    action: ClassVar[str] = "undo"
     seq: int
     seat: str | None
+
+    @property
+    def name(self) -> str:
+        return "undo"
+
+    @property
+    def action(self) -> str:
+        return "undo"
 
 
 @dataclass(frozen=True, slots=True)
 class GiveUp:
-    name: ClassVar[str] = "give-up"
-    action: ClassVar[str] = "give-up"
     seq: int
     seat: str | None
+
+    @property
+    def name(self) -> str:
+        return "give-up"
+
+    @property
+    def action(self) -> str:
+        return "give-up"
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
     """Asks for a search: answered when the search is done (docs/protocol.md, section 3)."""
 
-    name: ClassVar[str] = "hint"
     seq: int
     seat: str | None
+
+    @property
+    def name(self) -> str:
+        return "hint"
 
 
 @dataclass(frozen=True, slots=True)
 class Auto:
     """Asks for a search, then plays its first move (or concedes a proved loss)."""
 
-    name: ClassVar[str] = "auto"
     seq: int
     seat: str | None
+
+    @property
+    def name(self) -> str:
+        return "auto"
 
 
 Action: TypeAlias = Move | Deal | Undo | GiveUp  # a change to the game, logged as its text
