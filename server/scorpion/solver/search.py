@@ -25,8 +25,9 @@ search in tests/solver/test_agreement.py:
   ordinary move) and a column's tail down to its Ace onto its successor
   (:func:`_split`) are forced, and a pile put into the last empty column must be of
   use to the next move (:func:`.parks.idle_park`) and must leave a column that can be
-  emptied (:func:`.parks.dead_parks`); with no column empty, only a stubborn set's links
-  are tried (:func:`.phase.stubborn_links`).
+  emptied (:func:`.parks.dead_parks`) and that some link of the stubborn set after it
+  needs (:func:`unused_park`); with no column empty, only a stubborn set's links are tried
+  (:func:`.phase.stubborn_links`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
