@@ -38,6 +38,7 @@ from scorpion.solver.state import State, Step, is_won, moves, play
 from .helpers import (
     BLOCKED,
     IDLE_PARKS,
+    KING_ON_CHAIN,
     KING_PARK,
     RUN_LEFT_BEHIND,
     TAIL_TO_ACE,
@@ -551,3 +552,17 @@ def test_an_unused_park_is_never_the_only_way_to_a_win(case: tuple[str, str]) ->
 def test_wasp_with_one_empty_column_agrees_with_plain_search(case: tuple[str, str]) -> None:
     """Wasp, no stock, one empty column: the unused parks are dropped from the start."""
     assert_agrees_with_plain_search(*case)
+
+
+def test_a_king_on_a_kings_chain_is_not_the_card_to_pick_up() -> None:
+    """The KH dealt on column 1's chain leaves with its run, completed in place: the card
+    that column waits for is the next card of the last chain (the 8H onto the 9H), and the
+    position, which the plain search wins, is not called lost."""
+    game = Game.from_text(KING_ON_CHAIN, "wasp")
+    state, rules = State.of(game), game.rules
+    assert plain_search(game) is True
+    assert (card_text(emptying_cards(state.cols)[0][0])) == "8H"
+    assert not never_emptied(state, rules)
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert replay(game, solution.line).won

@@ -131,8 +131,8 @@ def _king_target(cols: tuple[bytes, ...], pile: bytes) -> int:
     ``pile``, a King's: the first card that breaks the chain from the King, or the card
     that goes on the chain's last (-1 when the pile is a complete run: no pick-up needed)."""
     i = 1
-    while i < len(pile) and pile[i] == pile[i - 1] - 1:
-        i += 1
+    while i < len(pile) and (pile[i] == pile[i - 1] - 1 or pile[i] % 13 == KING0):
+        i += 1  # a King starts a chain of its own (as in :func:`.prune.emptying_cards`)
     if i < len(pile):
         return pile[i]
     last = pile[-1]

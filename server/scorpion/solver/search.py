@@ -254,9 +254,13 @@ def unused_park(
     targets = emptying_cards(after.cols)
     if targets is None:
         return None  # a column empties with no pick-up: no stubborn set
-    # The links that would need the park (:func:`.phase.park_used`).
     col = before.cols[step.src]
     y = col[step.at - 1]
+    if not y % 13:
+        # An Ace under the pile: a link that carries it (from its column) onto its successor
+        # after the park may complete its run, which carrying the pile too would not.
+        return None
+    # The links that would need the park (:func:`.phase.park_used`).
     wanted = [y - 1] if y % 13 else []
     if step.at == before.down[step.src]:
         wanted.append(y)
