@@ -61,9 +61,11 @@ def idle_park(state: State, step: Step, rules: Rules) -> bool:
     if len(pile) >= 13 and pile[-13:] == RUNS[pile[-1] // 13]:
         return False  # it removes a run
     if y % 13 == 0:
-        if rules.runs == "any":
-            return False  # a complete run under the pile would go
-    elif pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
+        # Under ``any``, a complete run under the pile would go; under ``placed``, a card
+        # that carries the Ace onto its successor next may complete the Ace's run, which
+        # it would not with the pile still on the Ace.
+        return False
+    if pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
         return False  # y - 1 (face up, not under y) can go onto y
     top = pile[-1]
     if turned:
