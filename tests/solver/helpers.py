@@ -115,3 +115,15 @@ def replay(game: Game, line: list[str]) -> Game:
     for move in line:
         trial.play(move)
     return trial
+
+
+# A King dealt on a King's chain (the KH on the 9S): its run is completed there and removed,
+# no pick-up of the KH needed; the emptiness test once named the KH as column 1's card to
+# pick up and called this won position lost (found by the agreement tests).
+KING_ON_CHAIN = """
+stock: -
+1: | KS QS JS TS 9S KH QH JH TH 9H
+2: | 6S 2H AH 8H 7H 6H 5H 4H 3H
+3: | 7S 8S 5S 4S 3S 2S AS
+runs: D C
+"""

@@ -19,7 +19,12 @@ from scorpion.engine import Game, Rules, card_text
 from scorpion.solver import solve
 from scorpion.solver.best_first import GUIDES, BestFirst, unpack
 from scorpion.solver.parks import dead_parks, idle_park
-from scorpion.solver.phase import Reach, on_plateau, plateau_lost, stubborn_links
+from scorpion.solver.phase import (
+    Reach,
+    on_plateau,
+    plateau_lost,
+    stubborn_links,
+)
 from scorpion.solver.prune import (
     doomed_any,
     emptying_cards,
@@ -27,12 +32,13 @@ from scorpion.solver.prune import (
     pick_needs,
     spread,
 )
-from scorpion.solver.search import children
-from scorpion.solver.state import State, is_won, moves, play
+from scorpion.solver.search import children, unused_park
+from scorpion.solver.state import State, Step, is_won, moves, play
 
 from .helpers import (
     BLOCKED,
     IDLE_PARKS,
+    KING_ON_CHAIN,
     KING_PARK,
     RUN_LEFT_BEHIND,
     TAIL_TO_ACE,
@@ -449,3 +455,114 @@ def test_the_shared_plateau_closure_on_real_play() -> None:
                 break
             state = play(state, draw.choice(steps), rules)
     assert checked >= 100  # the plateau is met, not skipped
+
+
+# Unused parks (docs/solver.md): a park into the last empty column (stock dealt) is tried
+# only if a link of the stubborn set of the position it leads to needs it.
+def unused_parks(state: State, rules: Rules) -> list[Step]:
+    """The parks into the last empty column that the search drops (:func:`unused_park`)."""
+    if sum(not col for col in state.cols) != 1:
+        return []
+    out = []
+    for step in moves(state, rules):
+        judged = unused_park(state, step, play(state, step, rules), rules)
+        if judged is not None and judged[0]:
+            out.append(step)
+    return out
+
+
+def assert_unused_parks_commute(state: State, rules: Rules) -> int:
+    """For each park the search drops and each link ``t`` of the stubborn set after it, ``t``
+    is legal before the park, and ``t`` then a park of the pile from the same card (or no
+    park, when ``t`` completed a run with it) reaches the position the park then ``t``
+    reaches. Returns the parks checked."""
+    checked = 0
+    for park in unused_parks(state, rules):
+        after = play(state, park, rules)
+        links = stubborn_links(after, rules)
+        assert links is not None
+        for step in moves(after, rules):
+            if step.card not in links:
+                continue
+            goal = play(after, step, rules).key()
+            onto = after.cols[step.dest][-1]
+            first = [
+                s
+                for s in moves(state, rules)
+                if s.card == step.card and state.cols[s.dest] and state.cols[s.dest][-1] == onto
+            ]
+            assert len(first) == 1, (state, park, step)
+            mid = play(state, first[0], rules)
+            reached = {mid.key()}
+            for s in moves(mid, rules):
+                if s.src >= 0 and not mid.cols[s.dest] and s.card == park.card:
+                    reached.add(play(mid, s, rules).key())  # the pile from the same card
+            assert goal in reached, (state, park, step)
+        checked += 1
+    return checked
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, empty_columns=1))
+def test_an_unused_park_commutes_with_every_stubborn_link(case: tuple[str, str]) -> None:
+    preset, text = case
+    game = Game.from_text(text, preset)
+    assert_unused_parks_commute(State.of(game), game.rules)
+
+
+def test_unused_parks_commute_on_real_play() -> None:
+    """The same on positions with one empty column from random games of Wasp deals 1-40,
+    where the search drops parks (it does drop some)."""
+    checked = 0
+    for deal in range(1, 41):
+        game = Game.new(deal, "wasp")
+        state, rules, draw = State.of(game), game.rules, random.Random(deal)
+        for _ in range(300):
+            if not state.stock:
+                checked += assert_unused_parks_commute(state, rules)
+            steps = moves(state, rules)
+            if not steps:
+                break
+            state = play(state, draw.choice(steps), rules)
+    assert checked >= 20  # the rule fires on real play
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, empty_columns=1))
+def test_an_unused_park_is_never_the_only_way_to_a_win(case: tuple[str, str]) -> None:
+    """Where the plain search wins, it still wins from some move the search keeps (without
+    the unused parks), unless the search takes a forced move instead."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    state, rules = State.of(game), game.rules
+    unused = {step.text() for step in unused_parks(state, rules)}
+    if not unused or plain_search(game) is not True:
+        return
+    kept = {step.text() for step, _, _ in children(state, rules)} - unused
+    wins = []
+    for text_ in kept:
+        after = game.copy()
+        after.play(text_)
+        wins.append(after.won or plain_search(after))
+    assert any(win is True for win in wins) or None in wins, (preset, text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, empty_columns=1))
+def test_wasp_with_one_empty_column_agrees_with_plain_search(case: tuple[str, str]) -> None:
+    """Wasp, no stock, one empty column: the unused parks are dropped from the start."""
+    assert_agrees_with_plain_search(*case)
+
+
+def test_a_king_on_a_kings_chain_is_not_the_card_to_pick_up() -> None:
+    """The KH dealt on column 1's chain leaves with its run, completed in place: the card
+    that column waits for is the next card of the last chain (the 8H onto the 9H), and the
+    position, which the plain search wins, is not called lost."""
+    game = Game.from_text(KING_ON_CHAIN, "wasp")
+    state, rules = State.of(game), game.rules
+    assert plain_search(game) is True
+    assert (card_text(emptying_cards(state.cols)[0][0])) == "8H"
+    assert not never_emptied(state, rules)
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert replay(game, solution.line).won

@@ -61,9 +61,11 @@ def idle_park(state: State, step: Step, rules: Rules) -> bool:
     if len(pile) >= 13 and pile[-13:] == RUNS[pile[-1] // 13]:
         return False  # it removes a run
     if y % 13 == 0:
-        if rules.runs == "any":
-            return False  # a complete run under the pile would go
-    elif pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
+        # Under ``any``, a complete run under the pile would go; under ``placed``, a card
+        # that carries the Ace onto its successor next may complete the Ace's run, which
+        # it would not with the pile still on the Ace.
+        return False
+    if pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
         return False  # y - 1 (face up, not under y) can go onto y
     top = pile[-1]
     if turned:
@@ -131,8 +133,8 @@ def _king_target(cols: tuple[bytes, ...], pile: bytes) -> int:
     ``pile``, a King's: the first card that breaks the chain from the King, or the card
     that goes on the chain's last (-1 when the pile is a complete run: no pick-up needed)."""
     i = 1
-    while i < len(pile) and pile[i] == pile[i - 1] - 1:
-        i += 1
+    while i < len(pile) and (pile[i] == pile[i - 1] - 1 or pile[i] % 13 == KING0):
+        i += 1  # a King starts a chain of its own (as in :func:`.prune.emptying_cards`)
     if i < len(pile):
         return pile[i]
     last = pile[-1]

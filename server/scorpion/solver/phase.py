@@ -115,19 +115,29 @@ def stubborn_links(state: State, rules: Rules, reach: Reach | None = None) -> se
     position's closure (:func:`plateau_lost`), when the caller has built it."""
     if not on_plateau(state, rules):
         return None
-    cols, down = state.cols, state.down
     if reach is None:
-        targets = emptying_cards(cols)
+        targets = emptying_cards(state.cols)
         if targets is None:
             return None
         reach = Reach(state, targets)
-    col_of, at, cover = reach.col_of, reach.at, reach.cover
     # The cards that can ever be picked up before a column empties (the emptiness test's
     # closure, an over-approximation): a link of any other card never happens.
-    pickable = reach.pickable()
+    return _stubborn(state, reach.targets, (reach.col_of, reach.at, reach.cover), reach.pickable())
+
+
+def _stubborn(
+    state: State,
+    targets: list[tuple[int, int, int]],
+    index: tuple[list[int], list[int], list[int]],
+    pickable: bytes | bytearray,
+) -> set[int]:
+    """The stubborn set's playable links, from the emptying cards, the columns' index and
+    the cards that can be picked up (see :func:`stubborn_links`)."""
+    cols, down = state.cols, state.down
+    col_of, at, cover = index
     chosen = bytearray(52)
     playable: set[int] = set()
-    work = [t for t, _, _ in reach.targets]
+    work = [t for t, _, _ in targets]
     while work:
         x = work.pop()
         if chosen[x]:
@@ -154,7 +164,7 @@ def stubborn_links(state: State, rules: Rules, reach: Reach | None = None) -> se
 
 
 def _conflicts(
-    cols: tuple[bytes, ...], col_of: list[int], at: list[int], pickable: bytearray, x: int
+    cols: tuple[bytes, ...], col_of: list[int], at: list[int], pickable: bytes | bytearray, x: int
 ) -> list[int]:
     """The cards whose link could ever, with no column empty, put ``x + 1`` on the pile
     that ``x`` carries (the only links that do not commute with ``x``'s).
@@ -195,3 +205,33 @@ def _conflicts(
                     out.append(v)
                 stack.append(v + 1)
     return out
+
+
+def plateau_view(state: State, rules: Rules) -> tuple[bool, set[int] | None] | None:
+    """What the search asks of a plateau position: whether it is lost
+    (:func:`plateau_lost`) and, if not, its stubborn set's playable links (None: the
+    reduction does not apply); None when the position is not on the plateau."""
+    if not on_plateau(state, rules):
+        return None
+    lost, reach = plateau_lost(state)
+    if lost:
+        return True, None
+    return False, stubborn_links(state, rules, reach)
+
+
+def park_used(state: State, src: int, at: int, links: set[int]) -> bool:
+    """Whether one of ``links`` (the stubborn set after the park) needs the park of the pile
+    from ``src``'s card ``at`` (docs/solver.md, "Unused parks"): ``y - 1`` onto ``y``, the
+    card the pile lay on; ``y`` itself when the park turned it over; a card of ``y``'s
+    column onto the pile's top card. Every other link is legal before the park too, and
+    played first gives the same position (the argument of :func:`.parks.idle_park`)."""
+    col = state.cols[src]
+    if at == 0:
+        return True  # no card under the pile: not a park this rule knows
+    y = col[at - 1]
+    if at == state.down[src] and y in links:
+        return True
+    if y % 13 and y - 1 in links:
+        return True
+    top = col[-1]
+    return bool(top % 13) and top - 1 in links and 0 <= col.find(top - 1) < at

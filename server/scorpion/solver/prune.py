@@ -250,7 +250,11 @@ def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
     A non-King bottom card empties its column when picked up. A King's column empties only
     with its run: the first card that breaks the chain from the King must leave, and only
     its own pick-up takes it off (every card under it lies on its successor, or is the King:
-    none of them is picked before); if the whole column is that chain, its next card.
+    none of them is picked before); if the whole column is that chain, its next card. A
+    King on the chain starts a chain of its own (its run may be completed in place and
+    removed, no pick-up needed): the first card that is no King and breaks a chain, or the
+    next card of the last chain (a position the plain search wins was called lost when a
+    King counted as the card that breaks the chain).
     """
     targets: list[tuple[int, int, int]] = []
     for j, col in enumerate(cols):
@@ -261,7 +265,9 @@ def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
             targets.append((bottom, j, 0))
             continue
         i = 1
-        while i < len(col) and col[i] == col[i - 1] - 1:
+        # A King on the chain (dealt there: a King goes onto no card) starts a chain of its
+        # own, whose run may be completed in place and removed with no pick-up: read on.
+        while i < len(col) and (col[i] == col[i - 1] - 1 or col[i] % 13 == KING0):
             i += 1
         if i < len(col):
             targets.append((col[i], j, i))

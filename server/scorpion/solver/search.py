@@ -25,8 +25,9 @@ search in tests/solver/test_agreement.py:
   ordinary move) and a column's tail down to its Ace onto its successor
   (:func:`_split`) are forced, and a pile put into the last empty column must be of
   use to the next move (:func:`.parks.idle_park`) and must leave a column that can be
-  emptied (:func:`.parks.dead_parks`); with no column empty, only a stubborn set's links
-  are tried (:func:`.phase.stubborn_links`).
+  emptied (:func:`.parks.dead_parks`) and that some link of the stubborn set after it
+  needs (:func:`unused_park`); with no column empty, only a stubborn set's links are tried
+  (:func:`.phase.stubborn_links`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -43,8 +44,15 @@ from scorpion.engine import Rules
 
 from .cache import LostPositions
 from .parks import dead_parks, idle_park
-from .phase import Reach, on_plateau, plateau_lost, stubborn_links
-from .prune import applies, doomed, never_emptied
+from .phase import (
+    Reach,
+    on_plateau,
+    park_used,
+    plateau_lost,
+    plateau_view,
+    stubborn_links,
+)
+from .prune import applies, doomed, emptying_cards, never_emptied
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
 # The move to a node (None: a deferral), the position it is played from, the deferred cards.
@@ -187,13 +195,18 @@ def _splits_off(state: State, step: Step) -> bool:
 
 
 def children(
-    state: State, rules: Rules, deferred: bytes = b"", reach: Reach | None = None
+    state: State,
+    rules: Rules,
+    deferred: bytes = b"",
+    reach: Reach | None = None,
+    links: set[int] | None = None,
 ) -> list[Node]:
     """The moves worth trying from a node, best first, with the nodes they lead to.
 
     A node is a position and the cards whose placement is deferred (see :func:`_split`);
     a child with no move is the same position with one more deferred card. ``reach``: the
-    position's plateau closure, when the emptiness test built it (:func:`.phase.plateau_lost`).
+    position's plateau closure, when the emptiness test built it (:func:`.phase.plateau_lost`);
+    ``links``: its stubborn links, when known already (:func:`unused_park`).
     """
     steps = moves(state, rules)
     split = _split(state, rules, steps, deferred)
@@ -202,7 +215,8 @@ def children(
     if deferred:
         steps = [s for s in steps if not (s.card in deferred and not _others_linked(state, s.card))]
     if rules.empty == "any" and rules.build == "same-suit":
-        links = stubborn_links(state, rules, reach)  # no column empty: a stubborn set of links
+        if links is None:
+            links = stubborn_links(state, rules, reach)  # no column empty: a stubborn set
         if links is not None:
             # No column is empty: no split-off, no park (the filters below would keep all).
             steps = [s for s in steps if s.card in links]
@@ -222,6 +236,50 @@ def children(
     # A stable sort, highest first (reverse keeps equal moves in their order).
     order = sorted(range(len(steps)), key=scores.__getitem__, reverse=True)
     return [(steps[i], state, deferred) for i in order]
+
+
+def unused_park(
+    before: State, step: Step, after: State, rules: Rules
+) -> tuple[bool, bool, set[int] | None] | None:
+    """Whether ``step``, played from ``before`` to ``after``, is a park into the last empty
+    column (stock dealt) that no link of the stubborn set after it needs (docs/solver.md,
+    "Unused parks"): such a park is not tried. None when the rule does not apply (not such
+    a park, ``after`` not on the plateau, no stubborn set); else (unused, lost, links):
+    ``after`` lost (no column can ever be emptied), and its stubborn links when they were
+    worked out (None: not needed), for the search to reuse."""
+    if step.src < 0 or before.cols[step.dest] or before.stock or not all(after.cols):
+        return None  # not a park, a stock left, or a column still empty (a run removed)
+    if not on_plateau(after, rules):
+        return None
+    targets = emptying_cards(after.cols)
+    if targets is None:
+        return None  # a column empties with no pick-up: no stubborn set
+    col = before.cols[step.src]
+    y = col[step.at - 1]
+    if not y % 13:
+        # An Ace under the pile: a link that carries it (from its column) onto its successor
+        # after the park may complete its run, which carrying the pile too would not.
+        return None
+    # The links that would need the park (:func:`.phase.park_used`).
+    wanted = [y - 1] if y % 13 else []
+    if step.at == before.down[step.src]:
+        wanted.append(y)
+    top = col[-1]
+    if top % 13 and 0 <= col.find(top - 1) < step.at:
+        wanted.append(top - 1)
+    # One of them an emptying card that can move at once: in every stubborn set, and the
+    # position is not lost. No closure needed.
+    tops = {c[-1]: j for j, c in enumerate(after.cols)}
+    for t, j, i in targets:
+        if t in wanted and i >= after.down[j] and t % 13 != KING0 and tops.get(t + 1, j) != j:
+            return False, False, None
+    view = plateau_view(after, rules)
+    if view is None:
+        return None
+    lost, links = view
+    if lost:
+        return False, True, None
+    return links is not None and not park_used(before, step.src, step.at, links), False, links
 
 
 def _tightens(step: Step | None, after: State) -> bool:
@@ -285,6 +343,7 @@ class Search:
         """
         rules, seen, prune, prune_empty = self.rules, self.seen, self.prune, self.prune_empty
         step, state, deferred = node
+        before = state
         if step is not None:
             state = play(state, step, rules)
         steps: list[Step | None] = [step]
@@ -297,24 +356,43 @@ class Search:
                 return None
             if self.lost is not None and plain in self.lost:
                 return None  # a dead end, as if seen
+            reach = None
+            links = None
+            park = (
+                unused_park(before, step, state, rules)
+                if prune_empty
+                and step is not None
+                and step.src >= 0
+                and not before.cols[step.dest]
+                and sum(not col for col in before.cols) == 1
+                else None
+            )
+            if park is not None:
+                unused, lost, links = park
+                if unused:  # not tried (nor marked seen: another way here may need it)
+                    if len(steps) == 1:
+                        return None
+                    return steps[:-1], before, []  # the only child was this park
+                if lost:
+                    seen.add(key)
+                    self._tick()
+                    return steps, state, []
             seen.add(key)
             self._tick()
             if is_won(state, rules):
                 return steps, state, []
-            reach = None
-            if prune_empty:
+            if park is None and prune_empty:  # (a kept park: on the plateau, not lost)
                 if on_plateau(state, rules):  # the closure built once, for both questions
                     lost, reach = plateau_lost(state)
                 else:
                     lost = never_emptied(state, rules)
                 if lost:
                     return steps, state, []  # lost: no column can ever be emptied again
-            kids = children(state, rules, deferred, reach)
+            kids = children(state, rules, deferred, reach, links)
             if len(kids) != 1:
                 break
-            step, state, deferred = kids[0]
-            if step is not None:
-                state = play(state, step, rules)
+            step, before, deferred = kids[0]
+            state = before if step is None else play(before, step, rules)
             steps.append(step)
             check = check or (prune and (step is None or _tightens(step, state)))
         if kids and check and doomed(state, rules):
