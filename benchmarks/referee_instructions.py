@@ -26,17 +26,24 @@ ROOT = Path(__file__).resolve().parent.parent
 COLLECTED = re.compile(r"Collected : ([\d,]+)")
 
 
-def instructions(moves: int, server_code: str | None) -> int:
-    """Every instruction callgrind counted in one run of referee_speed.py."""
+def environment(server_code: str | None) -> dict[str, str]:
+    """This process's environment, ``server_code`` first on the path, the hash seed fixed."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     if server_code:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [server_code, env.get("PYTHONPATH")]))
+    return env
+
+
+def instructions(moves: int, server_code: str | None) -> int:
+    """Every instruction callgrind counted in one run of referee_speed.py."""
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
         sys.executable, str(ROOT / "benchmarks" / "referee_speed.py"),
         "--rooms", "20", "--moves", str(moves), "--runs", "1",
     ]  # fmt: skip
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        command, env=environment(server_code), capture_output=True, text=True, timeout=1800
+    )
     found = COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"callgrind failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -53,7 +60,7 @@ def main() -> None:
     per_command = (twice - once) / args.moves
     build = subprocess.run(
         [sys.executable, "-c", "from scorpion.build import build; print(build())"],
-        env={**os.environ, "PYTHONPATH": args.server_code or os.environ.get("PYTHONPATH", "")},
+        env=environment(args.server_code),
         capture_output=True,
         text=True,
         check=True,

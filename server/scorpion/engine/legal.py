@@ -30,11 +30,17 @@ EMPTY: Final = -1  # found_by_target: a King, wanted by every empty column
 NOWHERE: Final = -2  # found_by_target: a card no column takes
 
 
+def by_scan(rules: Rules, columns: list[list[Card]]) -> bool:
+    """Whether the moves are found by trying every face-up card (any-suit building, or an
+    empty column that takes any card), not by target."""
+    return rules.build == "any-suit" or (rules.empty != "kings" and not all(columns))
+
+
 def legal_moves(
     rules: Rules, columns: list[list[Card]], down: list[int], reserve: list[Card], stock: bool
 ) -> list[Move]:
     """Every legal move of a game not over (``stock``: cards are left to deal)."""
-    if rules.build == "any-suit" or (rules.empty != "kings" and not all(columns)):
+    if by_scan(rules, columns):
         moves = moves_by_scan(rules, columns, down, reserve)
     else:
         moves = moves_by_target(columns, down, reserve)
@@ -48,7 +54,7 @@ def legal_texts(
 ) -> list[str]:
     """:func:`legal_moves` as move text, in the same order: what every view sends, so the
     common case goes from card to text without building a :class:`Move` for each."""
-    if rules.build == "any-suit" or (rules.empty != "kings" and not all(columns)):
+    if by_scan(rules, columns):
         texts = [str(move) for move in moves_by_scan(rules, columns, down, reserve)]
     else:
         texts = [move_text(card, to) for _, _, card, to in found_by_target(columns, down, reserve)]
