@@ -12,12 +12,9 @@ from setuptools import setup
 # but the package's __init__, which only gathers names: mypyc would give a compiled package
 # a wrong __path__ when its shared library is not at the top level.
 COMPILED = ("engine", "solver", "race")
-# Kept interpreted (together a few per cent of a command in callgrind's profile of
-# benchmarks/referee_instructions.py: a record built per action):
+# Kept interpreted (none of them on a move's path in callgrind's profile of
+# benchmarks/referee_instructions.py):
 INTERPRETED = {
-    # dataclasses with a ClassVar, which mypyc turns into a field (mypyc/mypyc#1122), and a
-    # to_dict that reads the slots
-    "race/records.py",
     # a generic dataclass with slots, which mypyc cannot build
     "race/search_queue.py",
     # types only (TypedDicts), whose annotations the tests read

@@ -503,11 +503,14 @@ class Game:
         if self._view is not None and self._view[0] == key:
             return self._view[1]
         texts = CARD_TEXTS  # a table lookup per card
+        # The columns by index: compiled, a zip is a Python iterator (docs/compiled.md).
+        columns, downs = self.columns, self.down
+        shown: list[dict[str, object]] = []
+        for j in range(len(columns)):
+            d = downs[j]
+            shown.append({"down": d, "up": [texts[c] for c in columns[j][d:]]})
         view: dict[str, object] = {
-            "columns": [
-                {"down": d, "up": [texts[c] for c in col[d:]]}
-                for col, d in zip(self.columns, self.down, strict=True)
-            ],
+            "columns": shown,
             "stock": len(self.stock),
             "reserve": [texts[c] for c in self.reserve],
             "runs": ["SHDC"[s] for s in self._runs],

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import KeysView, Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
-from scorpion.engine import Game, card_text
+from scorpion.engine import Game
 from scorpion.engine.cards import CARD_TEXTS, HIDDEN
 
 MASK: Final = HIDDEN  # "??": how a masked face-up card is sent
@@ -68,8 +68,9 @@ def face_down(game: Game) -> frozenset[str]:
     >>> len(face_down(Game.new(1, "classic")))  # 4 columns of 3, and 3 in the stock
     15
     """
-    texts = CARD_TEXTS
-    down = [texts[c] for col, d in zip(game.columns, game.down, strict=True) for c in col[:d]]
+    texts, columns, downs = CARD_TEXTS, game.columns, game.down
+    # The columns by index: compiled, a zip is a Python iterator (docs/compiled.md).
+    down = [texts[c] for j in range(len(columns)) for c in columns[j][: downs[j]]]
     down.extend(texts[c] for c in game.stock)
     return frozenset(down)
 
@@ -81,8 +82,10 @@ def face_up(game: Game) -> frozenset[str]:
     >>> len(face_up(Game.new(1, "classic")))  # 49 dealt, 12 of them face down
     37
     """
-    up = [card_text(c) for col, d in zip(game.columns, game.down, strict=True) for c in col[d:]]
-    return frozenset(up).union(card_text(c) for c in game.reserve)
+    texts, columns, downs = CARD_TEXTS, game.columns, game.down
+    up = [texts[c] for j in range(len(columns)) for c in columns[j][downs[j] :]]
+    up.extend(texts[c] for c in game.reserve)
+    return frozenset(up)
 
 
 class HiddenCards:

@@ -55,7 +55,9 @@ def shown_ordered(game: Game, hidden: Container[str]) -> int:
         return ordered_cards(game)
     texts = CARD_TEXTS
     count = 13 * len(game.runs)
-    for column, down in zip(game.columns, game.down, strict=True):
+    columns, downs = game.columns, game.down
+    for j in range(len(columns)):  # by index: see ordered_cards
+        column, down = columns[j], downs[j]
         size = len(column)
         if size > down == 0 and column[0] % 13 == KING_INDEX and texts[column[0]] not in hidden:
             count += 1

@@ -13,22 +13,24 @@ True
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
-from typing import ClassVar, TypeAlias
+from typing import Final, TypeAlias
 
 from .states import Status
 
 
 class _Base:
     __slots__ = ()
-    kind: ClassVar[str]
+
+    @property
+    def kind(self) -> str:
+        """The record's name in the log (``action``, ``round-started``...)."""
+        return _KIND_OF[type(self)]
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON data with the record's ``kind``."""
         data: dict[str, object] = {"kind": self.kind}
-        # The slots are the fields (frozen, slotted data classes). Not asdict(): it copies
-        # every nested value, and a record is written once per move.
-        names: tuple[str, ...] = getattr(self, "__slots__")  # noqa: B009 (the subclass's)
-        for name in names:
+        # Not asdict(): it copies every nested value, and a record is written once per move.
+        for name in _names(type(self)):
             data[name] = getattr(self, name)
         return data
 
@@ -37,7 +39,6 @@ class _Base:
 class RoomOpened(_Base):
     """A room was created. ``settings`` is ``RoomSettings.to_dict()``."""
 
-    kind: ClassVar[str] = "room-opened"
     room: str
     creator: str
     creator_name: str
@@ -50,7 +51,6 @@ class RoomOpened(_Base):
 class RoundStarted(_Base):
     """A round's countdown began: its secret deal, clock and racing players (id, name)."""
 
-    kind: ClassVar[str] = "round-started"
     room: str
     round: int
     deal: int
@@ -68,7 +68,6 @@ class ActionRecord(_Base):
     the player's attempt number). ``action`` is move text, ``undo`` or ``give-up``.
     """
 
-    kind: ClassVar[str] = "action"
     room: str
     round: int
     player: str
@@ -82,7 +81,6 @@ class ActionRecord(_Base):
 class GameResult(_Base):
     """A finished game, for statistics and game records (one per player per round/attempt)."""
 
-    kind: ClassVar[str] = "game-result"
     room: str
     round: int
     player: str
@@ -110,7 +108,6 @@ class GameResult(_Base):
 class RoundFinished(_Base):
     """A round's results: the ranking entries as sent in the ``results`` event."""
 
-    kind: ClassVar[str] = "round-finished"
     room: str
     round: int
     deal: int
@@ -122,7 +119,6 @@ class RoundFinished(_Base):
 class Rematched(_Base):
     """A rematch was asked after ``round``: the room is back in its lobby."""
 
-    kind: ClassVar[str] = "rematch"
     room: str
     round: int
     by: str
@@ -133,7 +129,6 @@ class Rematched(_Base):
 class RoomClosed(_Base):
     """A room was idle long enough to be dropped from memory."""
 
-    kind: ClassVar[str] = "room-closed"
     room: str
     at: float
 
@@ -142,7 +137,6 @@ class RoomClosed(_Base):
 class DailyStarted(_Base):
     """A player started an attempt at a daily (attempt 1 of today is the ranked one)."""
 
-    kind: ClassVar[str] = "daily-started"
     date: str
     player: str
     name: str
@@ -161,7 +155,6 @@ class HostAction(_Base):
     from the next one), ``league``, ``unleague`` (a standing league) or ``hand-host``
     (``player`` is the new host)."""
 
-    kind: ClassVar[str] = "host-action"
     room: str
     action: str
     player: str | None
@@ -173,7 +166,6 @@ class HostAction(_Base):
 class NameReported(_Base):
     """A player reported another's name as offensive (kept for the operator)."""
 
-    kind: ClassVar[str] = "name-reported"
     room: str
     player: str
     name: str
@@ -186,7 +178,6 @@ class NameReported(_Base):
 class PracticeDealt(_Base):
     """A player dealt a practice game (``game`` numbers them, per player)."""
 
-    kind: ClassVar[str] = "practice-dealt"
     player: str
     name: str
     game: int
@@ -209,11 +200,31 @@ Record: TypeAlias = (
     | NameReported
 )
 
-_KINDS: dict[str, type[Record]] = {
-    cls.kind: cls
-    for cls in (RoomOpened, RoundStarted, ActionRecord, GameResult, RoundFinished, Rematched,
-                RoomClosed, DailyStarted, PracticeDealt, HostAction, NameReported)
-}  # fmt: skip
+# The kind each record is logged under: one table for both ways (a class attribute would
+# be a dataclass field when compiled, mypyc/mypyc#1122).
+KINDS: Final[dict[str, type[Record]]] = {
+    "room-opened": RoomOpened,
+    "round-started": RoundStarted,
+    "action": ActionRecord,
+    "game-result": GameResult,
+    "round-finished": RoundFinished,
+    "rematch": Rematched,
+    "room-closed": RoomClosed,
+    "daily-started": DailyStarted,
+    "practice-dealt": PracticeDealt,
+    "host-action": HostAction,
+    "name-reported": NameReported,
+}
+_KIND_OF: Final[dict[type, str]] = {cls: kind for kind, cls in KINDS.items()}
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The fields of a record class, in order (looked up once per class)."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def record_from_dict(data: dict[str, object]) -> Record:
@@ -221,19 +232,20 @@ def record_from_dict(data: dict[str, object]) -> Record:
 
     Fields added later have defaults, so records written before still load.
     """
-    cls = _KINDS.get(str(data.get("kind")))
+    kind = str(data.get("kind"))
+    cls = KINDS.get(kind)
     if cls is None:
         raise ValueError(f"unknown record kind {data.get('kind')!r}")
     values: dict[str, object] = {}
     for f in fields(cls):
         if f.name not in data:
             if f.default is MISSING:
-                raise ValueError(f"a {cls.kind} record needs {f.name!r}")
+                raise ValueError(f"a {kind} record needs {f.name!r}")
             continue
         value = data[f.name]
         if f.name in ("players", "actions", "ranking"):
             if not isinstance(value, list | tuple):
-                raise ValueError(f"{f.name!r} of a {cls.kind} record must be a list")
+                raise ValueError(f"{f.name!r} of a {kind} record must be a list")
             items = list(value)
             value = tuple(items) if f.name == "ranking" else tuple(tuple(i) for i in items)
         values[f.name] = value
