@@ -152,6 +152,16 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
                       mode == "paced")  # fmt: skip
         frames = sum(e.get("follower_frames", 0) for e in result.extra)
         row.note = f"{racers // args.room_size} followers read {frames / seconds:.0f} frames/s"
+        # What the server sends for each command (the echo: one frame): the answer, the
+        # room's progress events and the followers' boards (docs/compiled.md).
+        to_racers = sum(e.get("window_racer_frames", 0) for e in result.extra)
+        to_followers = sum(e.get("window_follower_frames", 0) for e in result.extra)
+        if row.acked:
+            per = [n / row.acked for n in (to_racers + to_followers, to_racers, to_followers)]
+            row.note += (
+                f"; frames sent per acknowledged command {per[0]:.2f} (to racers {per[1]:.2f},"
+                f" to followers {per[2]:.2f})"
+            )
         rows.append(row)
     return rows
 

@@ -155,6 +155,20 @@ async def closed(conn: Conn, steps: Iterator[Step], t0: float, t1: float) -> Non
             return
 
 
+async def frames_in_window(
+    racing: list[Conn], following: list[Conn], t0: float, t1: float
+) -> dict[str, int]:
+    """Frames the racers' and the followers' sockets read between ``t0`` and ``t1``: with
+    the answers counted (``Record.samples``), what the server sends per command."""
+    await sleep_until(t0)
+    before = [c.frames for c in racing], [c.frames for c in following]
+    await sleep_until(t1)
+    return {
+        "window_racer_frames": sum(c.frames for c in racing) - sum(before[0]),
+        "window_follower_frames": sum(c.frames for c in following) - sum(before[1]),
+    }
+
+
 @role("racers")
 async def racers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
     """Rooms of racers replaying winning lines of known deals, a follower per room if asked.
@@ -201,9 +215,13 @@ async def racers(spec: dict[str, Any], record: Record, ready: Ready) -> None:
                     plays.append(closed(conn, steps, t0, t1))
                 else:
                     plays.append(paced(conn, steps, spec["rate"], t0, t1))
+        racing = [c for conns, _, _ in rooms for c in conns]
+        following = [f for _, fs, _ in rooms for f in fs]
+        window = asyncio.create_task(frames_in_window(racing, following, t0, t1))
         await asyncio.gather(*plays)
         await answered(everyone, t1 + drain)
-        record.extra.append({"follower_frames": sum(f.frames for _, fs, _ in rooms for f in fs)})
+        record.extra.append({"follower_frames": sum(f.frames for f in following)})
+        record.extra.append(await window)
         if readers:
             record.extra.append({"readers": [await drain_reader(r) for r in readers]})
         if spec.get("resume"):
