@@ -28,7 +28,8 @@ MAX_SEQ: Final = 2**53 - 1  # what JavaScript numbers hold exactly
 MAX_TEXT: Final = 64  # longest move text, token or id accepted in a field
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, for the cost of building one per move (see records.py); never changed.
+@dataclass(slots=True)
 class Join:
     seq: int
     role: Role
@@ -38,7 +39,7 @@ class Join:
         return "join"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Leave:
     seq: int
 
@@ -47,7 +48,7 @@ class Leave:
         return "leave"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ready:
     seq: int
     ready: bool = True
@@ -57,7 +58,7 @@ class Ready:
         return "ready"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Start:
     seq: int
 
@@ -66,7 +67,7 @@ class Start:
         return "start"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Follow:
     seq: int
     player: str | None  # None: stop following
@@ -76,7 +77,7 @@ class Follow:
         return "follow"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rematch:
     seq: int
     round: int | None = None  # the round just finished
@@ -88,7 +89,7 @@ class Rematch:
         return "rematch"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Kick:
     seq: int
     player: str  # a seated player: they watch from now on, and may not take a seat again
@@ -98,7 +99,7 @@ class Kick:
         return "kick"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Lock:
     seq: int
     locked: bool = True
@@ -108,7 +109,7 @@ class Lock:
         return "lock"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class List:
     seq: int
     listed: bool = True  # on the home page's open rooms (anyone may join)
@@ -118,7 +119,7 @@ class List:
         return "list"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rating:
     seq: int
     rated: bool = True  # the room's next rounds are rated (docs/rules.md, "Rated rooms")
@@ -128,7 +129,7 @@ class Rating:
         return "rating"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class League:
     seq: int
     league: bool = True  # a standing league (docs/rules.md, "A league among friends")
@@ -138,7 +139,7 @@ class League:
         return "league"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandHost:
     seq: int
     player: str  # a seated player
@@ -151,7 +152,7 @@ class HandHost:
 MAX_REASON: Final = 200  # characters of a report's reason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Report:
     seq: int
     player: str  # whose name is offensive
@@ -162,7 +163,7 @@ class Report:
         return "report"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NewDeal:
     """Practice only: end the game in hand (if any) and deal a new one."""
 
@@ -174,7 +175,7 @@ class NewDeal:
         return "new-deal"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ping:
     seq: int
 
@@ -184,7 +185,7 @@ class Ping:
 
 
 # Game commands act on the sender's own game. ``seat`` may name it (another seat is refused).
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Move:
     seq: int
     seat: str | None
@@ -199,7 +200,7 @@ class Move:
         return "move"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Deal:
     seq: int
     seat: str | None
@@ -213,7 +214,7 @@ class Deal:
         return "deal"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Undo:
     seq: int
     seat: str | None
@@ -227,7 +228,7 @@ class Undo:
         return "undo"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GiveUp:
     seq: int
     seat: str | None
@@ -241,7 +242,7 @@ class GiveUp:
         return "give-up"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Hint:
     """Asks for a search: answered when the search is done (docs/protocol.md, section 3)."""
 
@@ -253,7 +254,7 @@ class Hint:
         return "hint"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Auto:
     """Asks for a search, then plays its first move (or concedes a proved loss)."""
 
@@ -274,7 +275,7 @@ Command: TypeAlias = (
 ) | GameCommand
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Hello:
     """The first message of a connection (the web layer checks the token)."""
 

@@ -26,7 +26,8 @@ is a :data:`~.messages.ServerMessage` (typed, :mod:`.messages`)."""
 __all__ = ["Close", "ConnId", "Message", "Output", "Persist", "Send", "refused"]
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, for the cost of building one per move (see records.py); never changed.
+@dataclass(slots=True)
 class Send:
     """Send ``message`` (one JSON object) to every connection in ``conns``.
 
@@ -39,14 +40,14 @@ class Send:
     encoded: bytes | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Persist:
     """Write ``record`` to the store before sending anything in the same batch."""
 
     record: Record
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Close:
     """Close the connection with a websocket close code (after sending what came before)."""
 

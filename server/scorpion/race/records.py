@@ -18,6 +18,9 @@ from typing import Final, TypeAlias
 from .states import Status
 
 
+# Data classes, not frozen: a frozen one's __init__ sets each field through a generic call,
+# four times a plain one's cost compiled, and one is built per move (docs/compiled.md).
+# Nothing changes them once built.
 class _Base:
     __slots__ = ()
 
@@ -35,7 +38,7 @@ class _Base:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoomOpened(_Base):
     """A room was created. ``settings`` is ``RoomSettings.to_dict()``."""
 
@@ -47,7 +50,7 @@ class RoomOpened(_Base):
     quick: dict[str, object] | None = None  # a quick race's QuickSeats (absent: a friends' room)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundStarted(_Base):
     """A round's countdown began: its secret deal, clock and racing players (id, name)."""
 
@@ -60,7 +63,7 @@ class RoundStarted(_Base):
     verified: bool = False  # the solver proved the deal winnable (absent in older logs)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ActionRecord(_Base):
     """One applied action of one player's game: written before it is acknowledged.
 
@@ -77,7 +80,7 @@ class ActionRecord(_Base):
     auto: bool = False  # Auto played it (help: counted in the result)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameResult(_Base):
     """A finished game, for statistics and game records (one per player per round/attempt)."""
 
@@ -104,7 +107,7 @@ class GameResult(_Base):
         return self.status == "won"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundFinished(_Base):
     """A round's results: the ranking entries as sent in the ``results`` event."""
 
@@ -115,7 +118,7 @@ class RoundFinished(_Base):
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rematched(_Base):
     """A rematch was asked after ``round``: the room is back in its lobby."""
 
@@ -125,7 +128,7 @@ class Rematched(_Base):
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoomClosed(_Base):
     """A room was idle long enough to be dropped from memory."""
 
@@ -133,7 +136,7 @@ class RoomClosed(_Base):
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DailyStarted(_Base):
     """A player started an attempt at a daily (attempt 1 of today is the ranked one)."""
 
@@ -148,7 +151,7 @@ class DailyStarted(_Base):
     new_player: bool = False  # the player was made less than a day before (absent before)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HostAction(_Base):
     """The host acted: ``action`` is ``kick`` (``player`` may not sit again), ``lock``,
     ``unlock``, ``list``, ``unlist`` (the open rooms), ``rate``, ``unrate`` (rated rounds
@@ -162,7 +165,7 @@ class HostAction(_Base):
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NameReported(_Base):
     """A player reported another's name as offensive (kept for the operator)."""
 
@@ -174,7 +177,7 @@ class NameReported(_Base):
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PracticeDealt(_Base):
     """A player dealt a practice game (``game`` numbers them, per player)."""
 
