@@ -185,11 +185,14 @@ class Ping:
 
 
 # Game commands act on the sender's own game. ``seat`` may name it (another seat is refused).
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)  # its own __init__: compiled, see records.py
 class Move:
     seq: int
     seat: str | None
     move: str  # move text like "4H>7", or a card alone (tap-to-move)
+
+    def __init__(self, seq: int, seat: str | None, move: str) -> None:
+        self.seq, self.seat, self.move = seq, seat, move
 
     @property
     def action(self) -> str:

@@ -26,8 +26,9 @@ is a :data:`~.messages.ServerMessage` (typed, :mod:`.messages`)."""
 __all__ = ["Close", "ConnId", "Message", "Output", "Persist", "Send", "refused"]
 
 
-# Not frozen, for the cost of building one per move (see records.py); never changed.
-@dataclass(slots=True)
+# Not frozen, with their own __init__, for the cost of building them per move (see
+# records.py); never changed.
+@dataclass(slots=True, init=False)
 class Send:
     """Send ``message`` (one JSON object) to every connection in ``conns``.
 
@@ -39,12 +40,20 @@ class Send:
     message: ServerMessage
     encoded: bytes | None = None
 
+    def __init__(
+        self, conns: tuple[ConnId, ...], message: ServerMessage, encoded: bytes | None = None
+    ) -> None:
+        self.conns, self.message, self.encoded = conns, message, encoded
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Persist:
     """Write ``record`` to the store before sending anything in the same batch."""
 
     record: Record
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
 
 
 @dataclass(slots=True)

@@ -20,7 +20,8 @@ from .states import Status
 
 # Data classes, not frozen: a frozen one's __init__ sets each field through a generic call,
 # four times a plain one's cost compiled, and one is built per move (docs/compiled.md).
-# Nothing changes them once built.
+# Nothing changes them once built. The one built for every move has its own __init__ too:
+# the one dataclasses writes is interpreted code, a compiled one sets the fields directly.
 class _Base:
     __slots__ = ()
 
@@ -63,7 +64,7 @@ class RoundStarted(_Base):
     verified: bool = False  # the solver proved the deal winnable (absent in older logs)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ActionRecord(_Base):
     """One applied action of one player's game: written before it is acknowledged.
 
@@ -78,6 +79,24 @@ class ActionRecord(_Base):
     action: str
     elapsed: float
     auto: bool = False  # Auto played it (help: counted in the result)
+
+    def __init__(
+        self,
+        room: str,
+        round: int,
+        player: str,
+        seq: int,
+        action: str,
+        elapsed: float,
+        auto: bool = False,
+    ) -> None:
+        self.room = room
+        self.round = round
+        self.player = player
+        self.seq = seq
+        self.action = action
+        self.elapsed = elapsed
+        self.auto = auto
 
 
 @dataclass(slots=True)
