@@ -10,7 +10,8 @@ them all empty), reached by links only. A *stubborn set* ``T`` of links, built h
 three properties (docs/solver.md, "Stubborn sets on the plateau"):
 
 - every way to empty a column picks up a card of ``T`` (each column's emptying card,
-  :func:`.prune.emptying_cards`, is in ``T``);
+  :func:`.prune.emptying_cards`, is in ``T``, or for a King's column a card it waits for
+  that can never be picked up: :func:`_seeds`);
 - a link of ``T`` that cannot be played yet cannot be made playable by links outside
   ``T`` (``T`` holds, for it, every card one of which must be picked up first);
 - a link of ``T`` that can be played commutes with every link outside ``T`` (``T`` holds
