@@ -127,3 +127,29 @@ stock: -
 3: | 7S 8S 5S 4S 3S 2S AS
 runs: D C
 """
+
+
+# A King dealt on a card (the KH on the 6D, face down under it) leaves with its run, completed
+# in place (6H>1) and removed: the 6D is turned over and the 5D goes onto it. The emptiness
+# test once took a King that is not a column's bottom card to stay for good (no King moves
+# while no column is empty) and called this won position lost (found in the ninth pass).
+KING_ON_CARD = """
+stock: -
+1: 9D 6D | KH QH JH TH 9H 8H 7H
+2: | 5D 6H 5H 4H 3H 2H AH
+3: | KD QD JD TD 8D 7D 4D 3D 2D AD
+runs: S C
+"""
+
+# Column 1's emptying card, the 6S, can go onto the 7S at once, but the KS leaves only with
+# its run, completed in place: every spade not on its successor must be picked up first, and
+# the QS (face down under 8S 4S 7S) never can be while no column is empty. No other column can
+# be emptied either: lost, and the emptiness test says so (before the ninth pass it asked only
+# for the 6S).
+KINGS_RUN_STUCK = """
+stock: -
+1:  | KS 6S TS JS
+2: QS 8S 4S | 7S
+3: 5S 9S AS | 3S 2S
+runs: H D C
+"""

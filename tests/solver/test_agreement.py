@@ -38,8 +38,10 @@ from scorpion.solver.state import State, Step, is_won, moves, play
 from .helpers import (
     BLOCKED,
     IDLE_PARKS,
+    KING_ON_CARD,
     KING_ON_CHAIN,
     KING_PARK,
+    KINGS_RUN_STUCK,
     RUN_LEFT_BEHIND,
     TAIL_TO_ACE,
     WON_IN_TWO,
@@ -431,7 +433,7 @@ def assert_one_closure_answers_both(state: State, rules: Rules) -> None:
     if targets is None:
         assert alone is None
         return
-    missing, waiting, free = pick_needs(state.cols, state.down)
+    missing, waiting, free = pick_needs(state.cols, state.down, None, True)
     whole = bytearray(52)
     spread(free, missing, waiting, bytearray(52), whole, bytearray(52))
     assert Reach(state, targets).pickable() == whole
@@ -567,3 +569,42 @@ def test_a_king_on_a_kings_chain_is_not_the_card_to_pick_up() -> None:
     solution = solve(game)
     assert solution.verdict == "won"
     assert replay(game, solution.line).won
+
+
+def test_a_king_on_a_card_leaves_with_its_run() -> None:
+    """The KH, dealt on the face-down 6D, leaves with its run completed in place (6H>1): the
+    emptiness test and the stubborn set count that (the card under a King is not stuck for
+    good), and the position, which the plain search wins, is won."""
+    game = Game.from_text(KING_ON_CARD, "wasp")
+    state, rules = State.of(game), game.rules
+    assert plain_search(game) is True
+    assert not never_emptied(state, rules)
+    assert not plateau_lost(state)[0]
+    assert stubborn_links(state, rules) == {card for card in range(52) if card_text(card) == "6H"}
+    solution = solve(game)
+    assert solution.verdict == "won"
+    assert replay(game, solution.line).won
+
+
+def test_a_bottom_kings_column_waits_for_its_whole_suit() -> None:
+    """Column 1's emptying card (6S) is free, but the KS leaves only with its run, and the QS
+    can never be picked up while no column is empty: lost, as the plain search says."""
+    game = Game.from_text(KINGS_RUN_STUCK, "wasp")
+    state, rules = State.of(game), game.rules
+    assert plain_search(game) is False
+    assert never_emptied(state, rules)
+    assert plateau_lost(state)[0]
+    assert solve(game).verdict == "lost"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions(WASP, full=True))
+def test_a_plateau_position_whose_columns_can_never_empty_cannot_be_won(
+    case: tuple[str, str],
+) -> None:
+    """The emptiness test on the plateau (Kings dealt on cards, Kings' columns waiting for
+    their suits), where the search asks it most: it never throws a win away."""
+    preset, text = case
+    game = Game.from_text(text, preset)
+    if never_emptied(State.of(game), game.rules):
+        assert plain_search(game) is not True, (preset, text)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from scorpion.engine import Rules
 
-from .prune import emptying_cards, meet, pick_needs, spread
+from .prune import emptying_cards, goals, meet, pick_needs, spread
 from .state import KING0, RUNS, State, Step
 
 
@@ -100,10 +100,8 @@ def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
     targets = emptying_cards(cols)
     if targets is None:
         return set()
-    target = bytearray(52)
-    for t, _, _ in targets:
-        target[t] = 1
-    missing, waiting, free = pick_needs(cols, down)
+    target = goals(cols)
+    missing, waiting, free = pick_needs(cols, down, None, True)
     options_met, picked = bytearray(52), bytearray(52)
     if spread(free, missing, waiting, options_met, picked, target):
         return set()  # a column can be emptied without a park

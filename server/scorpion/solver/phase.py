@@ -10,7 +10,8 @@ them all empty), reached by links only. A *stubborn set* ``T`` of links, built h
 three properties (docs/solver.md, "Stubborn sets on the plateau"):
 
 - every way to empty a column picks up a card of ``T`` (each column's emptying card,
-  :func:`.prune.emptying_cards`, is in ``T``);
+  :func:`.prune.emptying_cards`, is in ``T``, or for a King's column a card it waits for
+  that can never be picked up: :func:`_seeds`);
 - a link of ``T`` that cannot be played yet cannot be made playable by links outside
   ``T`` (``T`` holds, for it, every card one of which must be picked up first);
 - a link of ``T`` that can be played commutes with every link outside ``T`` (``T`` holds
@@ -45,7 +46,15 @@ from __future__ import annotations
 
 from scorpion.engine import Rules
 
-from .prune import emptying_cards, pick_needs, spread, tableau_index, target_free
+from .prune import (
+    emptying_cards,
+    goals,
+    king_waits,
+    pick_needs,
+    spread,
+    tableau_index,
+    target_free,
+)
 from .state import KING0, State
 
 
@@ -62,11 +71,9 @@ class Reach:
         index = tableau_index(cols)
         self.targets = targets
         self.col_of, self.at, self.cover = index
-        self._needs = pick_needs(cols, state.down, index)
+        self._needs = pick_needs(cols, state.down, index, True)
         self._options_met, self._picked = bytearray(52), bytearray(52)
-        target = bytearray(52)
-        for t, _, _ in targets:
-            target[t] = 1
+        target = goals(cols)
         missing, waiting, free = self._needs
         self.emptiable = spread(free, missing, waiting, self._options_met, self._picked, target)
         self._stopped = self.emptiable
@@ -137,19 +144,25 @@ def _stubborn(
     col_of, at, cover = index
     chosen = bytearray(52)
     playable: set[int] = set()
-    work = [t for t, _, _ in targets]
+    work = _seeds(cols, targets, col_of, pickable)
     while work:
         x = work.pop()
         if chosen[x]:
             continue
         chosen[x] = 1
         if not pickable[x]:
-            continue  # never picked up while no column is empty (Kings among them)
+            continue  # never picked up while no column is empty
         j, i = col_of[x], at[x]
         col = cols[j]
         # Why it cannot be played yet: each reason names cards one of which must go first.
         if i < down[j]:
             work.append(col[i + 1])  # face down: the card on it must be picked up
+            continue
+        if x % 13 == KING0:
+            # A King (not a column's bottom card) leaves only with its run, completed in
+            # place: every card of :func:`.prune.king_waits` must be linked first; one of
+            # them will do (none: a complete run, which no link removes).
+            work.extend(sorted(king_waits(col, i, _linked(cols), col_of))[:1])
             continue
         c = cover[x + 1]
         if c >= 0:
@@ -161,6 +174,38 @@ def _stubborn(
         playable.add(x)
         work.extend(_conflicts(cols, col_of, at, pickable, x))
     return playable
+
+
+def _seeds(
+    cols: tuple[bytes, ...],
+    targets: list[tuple[int, int, int]],
+    col_of: list[int],
+    pickable: bytes | bytearray,
+) -> list[int]:
+    """One card per column that must be linked before the column empties: its emptying card,
+    except in a column whose bottom card is a King, which waits for every card of
+    :func:`.prune.king_waits` (its emptying card among them): one of those that can never
+    be picked up, if any (the column never empties, and that card adds nothing to the set),
+    else its emptying card."""
+    seeds: list[int] = []
+    linked: bytearray | None = None
+    for col, (t, _, _) in zip((col for col in cols if col), targets, strict=True):
+        if col[0] % 13 == KING0 and pickable[t]:
+            if linked is None:
+                linked = _linked(cols)
+            t = next((c for c in king_waits(col, 0, linked, col_of) if not pickable[c]), t)
+        seeds.append(t)
+    return seeds
+
+
+def _linked(cols: tuple[bytes, ...]) -> bytearray:
+    """Per card: whether it lies on its successor (never picked up while no column is empty)."""
+    linked = bytearray(52)
+    for col in cols:
+        for k in range(1, len(col)):
+            if col[k - 1] == col[k] + 1 and col[k] % 13 != KING0:
+                linked[col[k]] = 1
+    return linked
 
 
 def _conflicts(
@@ -200,7 +245,7 @@ def _conflicts(
         seen[c] = 1
         below = cols[col_of[c]][: at[c] + 1]
         for k, v in enumerate(below):
-            if pickable[v] and not (k and below[k - 1] == v + 1):
+            if pickable[v] and v % 13 != KING0 and not (k and below[k - 1] == v + 1):
                 if tops[v + 1]:
                     out.append(v)
                 stack.append(v + 1)

@@ -209,14 +209,17 @@ def never_emptied(state: State, rules: Rules) -> bool:
     A win removes every run, so it empties every column: a position with no empty column
     where none can ever be emptied is lost. Until the first column is emptied, no move
     goes to an empty column, so every card picked up lands on its suit's successor and
-    no King moves: the cards that can be picked up before then are the least set closed
-    under those needs (a face-down card needs the card on it picked; a landing on ``w``
-    needs the card on ``w`` picked and, if ``w`` lies above the card in its column, one of
-    the cards from just above it up to ``w``; a ``w`` in the stock is taken as free). A
-    column empties only when its bottom card leaves: a non-King only by being picked up,
-    a King only with its run, which needs the first card that breaks the chain from the
-    King picked up (or, if the whole column is that chain, its next card). Same-suit building
-    and runs that leave the tableau (``runs`` not ``keep``) only; anything else: False.
+    no King moves (a King leaves only with its run, completed in place and removed): the
+    cards that can be picked up before then are the least set closed under those needs (a
+    face-down card needs the card on it picked; a landing on ``w`` needs the card on ``w``
+    picked and, if ``w`` lies above the card in its column, one of the cards from just above
+    it up to ``w``; a ``w`` in the stock is taken as free; a King's removal, which uncovers
+    the card under it, needs every card of its suit not on its successor picked). A column
+    empties only when its bottom card leaves: a non-King only by being picked up, a King
+    only with its run, which needs the first card that breaks the chain from the King picked
+    up (or, if the whole column is that chain, its next card) and every card of its suit
+    not on its successor (:func:`goals`). Same-suit building and runs that leave the
+    tableau (``runs`` not ``keep``) only; anything else: False.
     """
     if rules.build != "same-suit" or rules.runs == "keep" or state.reserve:
         return False
@@ -226,20 +229,35 @@ def never_emptied(state: State, rules: Rules) -> bool:
     targets = emptying_cards(cols)
     if targets is None or target_free(cols, down, targets):
         return False
-    target = bytearray(52)
-    for t, _, _ in targets:
-        target[t] = 1
-    missing, waiting, free = pick_needs(cols, down)
+    target = goals(cols)
+    missing, waiting, free = pick_needs(cols, down, None, True)
     return not spread(free, missing, waiting, bytearray(52), bytearray(52), target)
 
 
 def target_free(
     cols: Sequence[bytes], down: Sequence[int], targets: list[tuple[int, int, int]]
 ) -> bool:
-    """Whether some emptying card can be picked up at once (face up, its successor a top
-    elsewhere): most positions have one, and this is much cheaper than the closure."""
+    """Whether some column's bottom card (not a King) can be picked up at once (face up, its
+    successor a top elsewhere), which empties it: most positions have one, and this is much
+    cheaper than the closure. (A King's column also needs every card of the King's suit put
+    on its successor: the closure's question, see :func:`goals`.)"""
     tops = {col[-1]: j for j, col in enumerate(cols)}
-    return any(i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0 for t, j, i in targets)
+    return any(
+        not i and i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0
+        for t, j, i in targets
+    )
+
+
+def goals(cols: Sequence[bytes]) -> bytearray:
+    """The cards whose pick-up in the closure means a column can empty: each column's bottom
+    card. A King there is picked up in the closure of :func:`pick_needs` (with ``bottoms``)
+    once its run can be complete and removed (:func:`king_waits`: its emptying card, the
+    breaker of the chain from it, and every card of its suit not on its successor)."""
+    mark = bytearray(52)
+    for col in cols:
+        if col:
+            mark[col[0]] = 1
+    return mark
 
 
 def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
@@ -289,25 +307,40 @@ def pick_needs(
     cols: Sequence[bytes],
     down: Sequence[int],
     index: tuple[list[int], list[int], list[int]] | None = None,
+    bottoms: bool = False,
 ) -> tuple[list[int], list[list[int]], list[int]]:
     """What each card needs before it can be picked up with no empty column: ``missing[x]``
     the count of its unmet needs, ``waiting[u]`` the needs that ``u``'s pick-up meets (each
     ``4 * card + kind``: kind 0 turn it over, 1 the card on its successor, 2 one of the cards
-    up to its successor), and the cards free at once. Kings and cards on their successor
-    are never free (no empty column: a King stays, and such a card has nowhere to land).
+    up to its successor, 3 a card a King's run waits for), and the cards free at once. Cards
+    on their successor are never free (no empty column: such a card has nowhere to land).
+
+    A King is never picked up, but one that is not a column's bottom card leaves with its
+    run, completed in place and removed, uncovering the card under it: it counts as picked
+    up once that can happen (:func:`king_waits`; turned over first if face down). Without
+    that, a card under a King was taken to wait for good, and a won position was called
+    lost (``KING_ON_CARD`` in tests/solver/helpers.py). ``bottoms``: a column's bottom King
+    too, whose leaving empties its column (the mark of that in :func:`goals`).
     ``index``: the columns' :func:`tableau_index`, when the caller has it already."""
     col_of, at, cover = tableau_index(cols) if index is None else index
     missing = [0] * 52
     waiting: list[list[int]] = [[] for _ in range(52)]
     free: list[int] = []
+    kings: list[tuple[int, int]] = []
+    linked = bytearray(52)  # on its successor
     for j, col in enumerate(cols):
         d = down[j]
         under = -1  # the card under x
         for i, x in enumerate(col):
-            if x % 13 == KING0 or under == x + 1:
+            if under == x + 1 and x % 13 != KING0:
+                linked[x] = 1
                 under = x
                 continue
             under = x
+            if x % 13 == KING0:
+                if i or bottoms:
+                    kings.append((j, i))
+                continue
             needs = 0
             if i < d:
                 needs = 1
@@ -326,7 +359,49 @@ def pick_needs(
                 missing[x] = needs
             else:
                 free.append(x)
+    for j, i in kings:
+        col = cols[j]
+        k = col[i]
+        needs = 0
+        if i < down[j]:
+            needs = 1
+            waiting[col[i + 1]].append(4 * k)
+        for c in king_waits(col, i, linked, col_of):
+            needs += 1
+            waiting[c].append(4 * k + 3)
+        if needs:
+            missing[k] = needs
+        else:
+            free.append(k)
     return missing, waiting, free
+
+
+def king_waits(col: bytes, i: int, linked: bytearray, col_of: Sequence[int]) -> set[int]:
+    """The cards that must be picked up before the King ``col[i]`` leaves, with no column
+    empty: it leaves only with its run, complete on top of it and removed, so every card
+    above it must have left and every card of its suit must lie on its successor. Above it
+    lie chains (each card on its successor) and Kings dealt on them, up to the first card
+    that is neither (the *breaker*, as in :func:`emptying_cards`): the breaker leaves only
+    by its own pick-up (the cards under it down to the King are never picked up: on their
+    successor, or Kings), and each of those Kings leaves only with its own run first. So:
+    the breaker (or, when the chains reach the top, the next card of the last, if on the
+    tableau), and for the King and each of those Kings every card of its suit not on its
+    successor and on the tableau (one in the stock may be dealt onto its successor; none
+    of them can reach it by being carried: a card leaves the card it lies on only by its
+    own pick-up)."""
+    out: set[int] = set()
+    n = len(col)
+    e = i + 1
+    while e < n and (col[e] == col[e - 1] - 1 or col[e] % 13 == KING0):
+        e += 1
+    if e < n:
+        out.add(col[e])
+    elif col[-1] % 13 and col_of[col[-1] - 1] >= 0:
+        out.add(col[-1] - 1)
+    for k in col[i:e]:
+        if k % 13 == KING0:
+            out.update(c for c in range(k - 12, k) if not linked[c] and col_of[c] >= 0)
+    return out
 
 
 def spread(

@@ -271,7 +271,9 @@ def unused_park(
     # position is not lost. No closure needed.
     tops = {c[-1]: j for j, c in enumerate(after.cols)}
     for t, j, i in targets:
-        if t in wanted and i >= after.down[j] and t % 13 != KING0 and tops.get(t + 1, j) != j:
+        # A bottom card (not a King): its pick-up empties its column (a King's column also
+        # waits for the King's suit, :func:`.prune.goals`).
+        if t in wanted and not (i or after.down[j]) and t % 13 != KING0 and tops.get(t + 1, j) != j:
             return False, False, None
     view = plateau_view(after, rules)
     if view is None:
