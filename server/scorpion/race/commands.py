@@ -82,13 +82,12 @@ class Rematch:
     seq: int
     round: int | None = None  # the round just finished
 
-    # The host's controls (docs/protocol.md section 2, "Host controls") and a name report.
-
     @property
     def name(self) -> str:
         return "rematch"
 
 
+# The host's controls (docs/protocol.md section 2, "Host controls") and a name report.
 @dataclass(slots=True)
 class Kick:
     seq: int
@@ -214,7 +213,7 @@ class Deal:
 
     @property
     def action(self) -> str:
-        return "deal"
+        return self.name
 
 
 @dataclass(slots=True)
@@ -228,7 +227,7 @@ class Undo:
 
     @property
     def action(self) -> str:
-        return "undo"
+        return self.name
 
 
 @dataclass(slots=True)
@@ -242,7 +241,7 @@ class GiveUp:
 
     @property
     def action(self) -> str:
-        return "give-up"
+        return self.name
 
 
 @dataclass(slots=True)
