@@ -243,8 +243,7 @@ def target_free(
     on its successor: the closure's question, see :func:`goals`.)"""
     tops = {col[-1]: j for j, col in enumerate(cols)}
     return any(
-        not i and i >= down[j] and tops.get(t + 1, j) != j and t % 13 != KING0
-        for t, j, i in targets
+        not (i or down[j]) and tops.get(t + 1, j) != j and t % 13 != KING0 for t, j, i in targets
     )
 
 

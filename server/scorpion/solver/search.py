@@ -52,7 +52,7 @@ from .phase import (
     plateau_view,
     stubborn_links,
 )
-from .prune import applies, doomed, emptying_cards, never_emptied
+from .prune import applies, doomed, emptying_cards, never_emptied, target_free
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
 # The move to a node (None: a deferral), the position it is played from, the deferred cards.
@@ -267,14 +267,10 @@ def unused_park(
     top = col[-1]
     if top % 13 and 0 <= col.find(top - 1) < step.at:
         wanted.append(top - 1)
-    # One of them an emptying card that can move at once: in every stubborn set, and the
-    # position is not lost. No closure needed.
-    tops = {c[-1]: j for j, c in enumerate(after.cols)}
-    for t, j, i in targets:
-        # A bottom card (not a King): its pick-up empties its column (a King's column also
-        # waits for the King's suit, :func:`.prune.goals`).
-        if t in wanted and not (i or after.down[j]) and t % 13 != KING0 and tops.get(t + 1, j) != j:
-            return False, False, None
+    # One of them a column's bottom card that can move at once, emptying it: in every
+    # stubborn set, and the position is not lost. No closure needed.
+    if target_free(after.cols, after.down, [e for e in targets if e[0] in wanted]):
+        return False, False, None
     view = plateau_view(after, rules)
     if view is None:
         return None
