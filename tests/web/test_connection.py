@@ -88,6 +88,31 @@ async def test_a_send_that_need_not_wait_goes_at_once_without_a_task() -> None:
     assert conn._frames is None and conn._writer is None
 
 
+async def test_the_sockets_own_writer_is_tried_first_and_send_taken_when_it_declines() -> None:
+    """send_text (web/ws_protocol.py) writes while it can; when it declines (flow control)
+    the frame takes the ASGI send, and later ones queue behind it, in order."""
+    ws = FakeSocket()
+    direct: list[str] = []
+    open_ = [True]
+
+    def send_text(frame: str) -> bool:
+        if open_[0]:
+            direct.append(frame)
+        return open_[0]
+
+    metrics = Metrics()
+    conn = Connection(8, ws, ws.send, Limits(send_queue=8), metrics, send_text=send_text)  # type: ignore[arg-type]
+    assert conn.deliver("a") and conn.deliver("b")
+    assert direct == ["a", "b"] and ws.sent == [] and conn._writer is None
+    open_[0] = False  # paused: the ASGI send waits for the reader
+    assert conn.deliver("c") and conn.deliver("d")
+    assert conn._writer is not None and ws.sent == []
+    ws.reading.set()
+    await asyncio.wait_for(asyncio.shield(conn._writer), 5)
+    assert ws.sent == ["c", "d"] and direct == ["a", "b"]
+    assert metrics.registry.get_sample_value("scorpion_frames_sent_total") == 4
+
+
 async def test_the_plain_path_sends_every_frame_through_the_writer_in_order() -> None:
     ws = FakeSocket()
     ws.reading.set()

@@ -22,7 +22,7 @@ from websockets.asyncio.client import connect
 
 from scorpion.web.config import Limits
 from scorpion.web.http_protocol import bounded_http
-from scorpion.web.ws_protocol import ClosingWebSockets
+from scorpion.web.ws_protocol import SEND_TEXT, ClosingWebSockets
 from scorpion_dev.server import free_port
 
 SOCKETS = 6
@@ -62,8 +62,8 @@ def recording(ws: type, http: type) -> tuple[type, type, list[weakref.ref[object
 
 
 @contextlib.asynccontextmanager
-async def serving(ws: type, http: type) -> AsyncIterator[uvicorn.Server]:
-    config = uvicorn.Config(echo, host="127.0.0.1", port=free_port(), ws=ws, http=http,
+async def serving(ws: type, http: type, app: Any = echo) -> AsyncIterator[uvicorn.Server]:
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), ws=ws, http=http,
                             lifespan="off", log_level="warning")  # fmt: skip
     server = uvicorn.Server(config)
     serve = asyncio.create_task(server.serve())
@@ -118,3 +118,60 @@ async def test_uvicorns_own_protocol_leaves_cycles() -> None:
         await live_and_end(server)
         assert len(made) == 2 * SOCKETS
         assert all(ref() is not None for ref in made)
+
+
+# Around each boundary of a frame's length field (RFC 6455, 5.2: 7 bits, 16, 64).
+SIZES = (0, 1, 125, 126, 127, 65535, 65536, 70000)
+
+
+async def test_text_frames_written_directly_reach_a_real_client_whole_and_in_order() -> None:
+    """Each command's text, sent back twice: written directly, then through uvicorn's send
+    (which must not be disturbed by the direct writes), byte lengths at the boundaries."""
+    written: list[bool] = []
+
+    async def twice(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        send_text = scope["extensions"][SEND_TEXT]
+        while (message := await receive())["type"] != "websocket.disconnect":
+            written.append(send_text(message["text"]))
+            await send({"type": "websocket.send", "text": message["text"]})
+
+    texts = ["x" * n for n in SIZES] + ["é♠" * 30000, '{"type": "view"}']
+    async with (
+        serving(ClosingWebSockets, bounded_http(Limits()), twice) as server,
+        connect(f"ws://127.0.0.1:{server.config.port}/", max_size=None) as client,
+    ):
+        for text in texts:
+            await client.send(text)
+        got = [await asyncio.wait_for(client.recv(), 5) for _ in range(2 * len(texts))]
+    assert got == [t for text in texts for t in (text, text)]
+    assert written == [True] * len(texts)
+
+
+async def test_a_direct_write_refuses_what_uvicorns_send_would_wait_for_or_refuse() -> None:
+    """Paused by flow control (send would wait), then closed (send would refuse): False,
+    and nothing written; after resume_writing, True again."""
+    answers: list[bool] = []
+
+    async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        await receive()
+        send_text = scope["extensions"][SEND_TEXT]
+        answers.append(send_text("before accept"))
+        await send({"type": "websocket.accept"})
+        protocol = send_text.__self__
+        protocol.pause_writing()
+        answers.append(send_text("paused"))
+        protocol.resume_writing()
+        answers.append(send_text("resumed"))
+        await send({"type": "websocket.close", "code": 4000})
+        answers.append(send_text("closed"))
+
+    async with (
+        serving(ClosingWebSockets, bounded_http(Limits()), app) as server,
+        connect(f"ws://127.0.0.1:{server.config.port}/") as client,
+    ):
+        assert await asyncio.wait_for(client.recv(), 5) == "resumed"
+        await asyncio.wait_for(client.wait_closed(), 5)
+        assert client.close_code == 4000
+    assert answers == [False, False, True, False]

@@ -84,6 +84,7 @@ class Connection:
         "_frames",
         "_reason",
         "_send",
+        "_send_text",
         "_writer",
         "bucket",
         "close_code",
@@ -109,6 +110,7 @@ class Connection:
         on_drop: Callable[[Connection], None] | None = None,
         *,
         inline: bool = True,
+        send_text: Callable[[str], bool] | None = None,
     ) -> None:
         self.id = conn_id
         # Send a frame at once when nothing waits (stepping uvicorn's send by hand); False
@@ -118,6 +120,9 @@ class Connection:
         # Frames go to the ASGI send ``ws`` was made with (see ws_endpoint); the close
         # goes through ``ws``.
         self._send = send
+        # The socket's own writer of a text frame (web/ws_protocol.py), tried first by an
+        # inline send: False when it would have to wait, and ``send`` is taken.
+        self._send_text = send_text
         self.metrics = metrics
         self.on_drop = on_drop
         self.limit = limits.send_queue  # frames waiting at most (the one being sent aside)
@@ -195,6 +200,9 @@ class Connection:
 
     def _send_now(self, frame: str) -> _Resumed | None:
         """Send ``frame`` now; what is left of the send if it has to wait, else None."""
+        if self._send_text is not None and self._send_text(frame):
+            self.metrics.frames_sent.inc()
+            return None
         sending = self._send({"type": "websocket.send", "text": frame})
         # uvicorn's send is a coroutine, stepped here by hand; any other awaitable is
         # wrapped in one.

@@ -35,6 +35,7 @@ from .dailies import Asker, DailyRefused
 from .limits import FloodGauge, address_key
 from .logs import CONN_ID
 from .services import Services
+from .ws_protocol import SEND_TEXT
 
 log = logging.getLogger("scorpion.web")
 
@@ -89,7 +90,10 @@ async def ws_endpoint(websocket: WebSocket, receive: Receive, send: Send) -> Non
     conn_id = svc.connections.new_id()
     CONN_ID.set(conn_id)  # in every log line of this connection (and its writer task)
     shortcuts = svc.settings.shortcuts == "on"
-    conn = Connection(conn_id, websocket, send, limits, svc.metrics, inline=shortcuts)
+    send_text = (websocket.scope.get("extensions") or {}).get(SEND_TEXT) if shortcuts else None
+    conn = Connection(
+        conn_id, websocket, send, limits, svc.metrics, inline=shortcuts, send_text=send_text
+    )
     svc.connections.add(conn, key)
     attached = False
     try:
