@@ -141,6 +141,24 @@ async def test_one_failing_write_does_not_fail_its_group(store: Store) -> None:
     assert await log_of(store, "r") == [{"n": 3}]  # the failed call kept none of its writes
 
 
+async def test_a_group_applies_its_writes_in_order_between_opens_and_closes(store: Store) -> None:
+    """SQLite appends the log entries that follow each other in a group at once: the order
+    of every write, and an open or a close between them, still holds."""
+    await store.write([OpenRoom("a", None, {}), OpenRoom("c", None, {})])
+    before = store.commits
+    await asyncio.gather(
+        store.write([AppendLog("a", {"n": 1})]),
+        store.write([OpenRoom("b", None, {}), AppendLog("b", {"n": 2})]),
+        store.write([AppendLog("a", {"n": 3}), AppendLog("c", {"n": 4})]),
+        store.write([CloseRoom("c")]),
+        store.write([AppendLog("b", {"n": 5}), AppendLog("a", {"n": 6})]),
+    )
+    assert store.commits - before < 5  # grouped
+    assert await log_of(store, "a") == [{"n": 1}, {"n": 3}, {"n": 6}]
+    assert await log_of(store, "b") == [{"n": 2}, {"n": 5}]
+    assert await log_of(store, "c") == []  # closed after its entry: its log is gone
+
+
 async def save(store: Store, *records: SavedGame) -> None:
     for r in records:  # one write each: an update must see the insert before it
         await store.write([SaveGame(r)])

@@ -29,6 +29,7 @@ from .base import (
     StoreError,
     Write,
 )
+from .group import Outcome
 from .reads import SharedReads
 from .rows import (
     dumps,
@@ -39,24 +40,76 @@ from .sqlite_quick import QuickAndRatings, list_room
 from .worker import Op, SQLiteWorker
 
 
+class Append:
+    """A log entry to append (the log's order is its AUTOINCREMENT id)."""
+
+    __slots__ = ("room_id", "text")
+
+    def __init__(self, room_id: str, text: str) -> None:
+        self.room_id, self.text = room_id, text
+
+    def __call__(self, c: sqlite3.Connection) -> None:
+        if not c.execute(Q.APPEND_LOG, (self.text, self.room_id)).rowcount:
+            raise StoreError(f"no open room {self.room_id!r}")
+
+
+class Writes:
+    """One ``write`` call's ops: all committed or none."""
+
+    __slots__ = ("ops",)
+
+    def __init__(self, ops: list[Op]) -> None:
+        self.ops = ops
+
+    def __call__(self, c: sqlite3.Connection) -> None:
+        for op in self.ops:
+            op(c)
+
+
+def _append_rows(c: sqlite3.Connection, rows: list[tuple[str, str]]) -> None:
+    """Append ``rows`` (entry, room) and empty it; StoreError if a room was not open."""
+    if rows:
+        added = c.executemany(Q.APPEND_LOG, rows).rowcount
+        if added != len(rows):
+            raise StoreError(f"{len(rows) - added} of {len(rows)} log entries not appended")
+        rows.clear()
+
+
 class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker, SharedReads):
     """The default :class:`~scorpion.store.base.Store`: a SQLite file (or ':memory:')."""
 
     # ---------------------------------------------------------- batch writes
     async def write(self, writes: Sequence[Write]) -> None:
         """Apply ``writes`` in one transaction (all or nothing); return once committed."""
-        ops = [self._op(w) for w in writes]
+        if writes:
+            await self._write(Writes([self._op(w) for w in writes]))
 
-        def op(c: sqlite3.Connection) -> None:
-            for fn in ops:
-                fn(c)
-
-        if ops:
-            await self._write(op)
+    def _apply(self, conn: sqlite3.Connection, ops: list[Op]) -> list[Outcome]:
+        """As the worker's, with the log appends that follow each other in the batch (one a
+        move, most of a busy batch) in one ``executemany``: a call into SQLite and back to
+        the interpreter per batch rather than per move. Order is kept (a log's order is
+        its id); a closed room's append makes the count short and the batch is retried an
+        op at a time, where it fails alone and is named."""
+        results: list[Outcome] = []
+        rows: list[tuple[str, str]] = []
+        for op in ops:
+            if not isinstance(op, Writes):
+                _append_rows(conn, rows)
+                results.append((True, op(conn)))
+                continue
+            for part in op.ops:
+                if isinstance(part, Append):
+                    rows.append((part.text, part.room_id))
+                else:
+                    _append_rows(conn, rows)
+                    part(conn)
+            results.append((True, None))
+        _append_rows(conn, rows)
+        return results
 
     def _op(self, w: Write) -> Op:
         if isinstance(w, AppendLog):
-            return self._append_op(w.room_id, dumps(w.entry))
+            return Append(w.room_id, dumps(w.entry))
         if isinstance(w, SaveGame):
             return self._save_game_op(w.record)
         if isinstance(w, OpenRoom):
@@ -131,17 +184,6 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker, SharedReads)
         now = time.time()
         sql = Q.OPEN_ROOM + (Q.REOPEN if reopen else "")
         return lambda c: c.execute(sql, (room_id, creator, settings, now))
-
-    @staticmethod
-    def _append_op(room_id: str, text: str) -> Op:
-        """The log's order is its AUTOINCREMENT id."""
-
-        def op(c: sqlite3.Connection) -> None:
-            added = c.execute(Q.APPEND_LOG, (text, room_id)).rowcount
-            if not added:
-                raise StoreError(f"no open room {room_id!r}")
-
-        return op
 
     async def close_rooms_before(self, prefix: str, created_before: float) -> int:
         """Close the open rooms whose id starts with ``prefix`` created before a time."""

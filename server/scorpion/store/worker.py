@@ -146,7 +146,7 @@ class SQLiteWorker(GroupCommit):
         conn = self._db()
         conn.execute("BEGIN IMMEDIATE")
         try:
-            results: list[Outcome] = [(True, op(conn)) for op in ops]
+            results = self._apply(conn, ops)
             conn.execute("COMMIT")
             return results
         except (sqlite3.Error, ValueError):
@@ -155,6 +155,10 @@ class SQLiteWorker(GroupCommit):
             conn.execute("ROLLBACK")
             raise
         return self._commit_each(ops)
+
+    def _apply(self, conn: sqlite3.Connection, ops: list[Op]) -> list[Outcome]:
+        """Every op, in order, in the open transaction (any error: the caller rolls back)."""
+        return [(True, op(conn)) for op in ops]
 
     def _commit_each(self, ops: list[Op]) -> list[Outcome]:
         conn = self._db()
