@@ -147,6 +147,7 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
             extra = real_play(args, mode, mode=mode, followers=True)
             result = run(racer_parts(args, server, racers, extra), {mode: (0.0, seconds)},
                          server.usage)  # fmt: skip
+            gc_note = collector_note(server)
         what = "closed loop" if mode == "closed" else f"paced at {args.play_rate:g}/s"
         row = measure(result, "play", f"{racers} racers, {what}", mode, "racer", racers,
                       mode == "paced")  # fmt: skip
@@ -162,6 +163,7 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
                 f"; frames sent per acknowledged command {per[0]:.2f} (to racers {per[1]:.2f},"
                 f" to followers {per[2]:.2f})"
             )
+        row.note += gc_note
         rows.append(row)
     return rows
 
@@ -355,6 +357,7 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
                 f"; per process: players {percents(sockets)}, commands {percents(commands)}, "
                 f"CPU {app_cpu(result)}, forwarded commands {sum(forwarded):.0f}"
             )
+        shares += "" if rolling else collector_note(server)
     row = measure(result, "daily", f"{players} playing at {args.daily_rate:g}/s", "daily",
                   "daily", players, True)  # fmt: skip
     frames = sum(e.get("watcher_frames", 0) for e in result.extra)
@@ -369,6 +372,35 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
         t0 = result.extra[-1]["go"]["windows"]["daily"][0]
         row.note += "\n" + " " * 9 + rolling.note(t0, result.extra)
     return [row]
+
+
+GC_BOUNDS = ("0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25")
+
+
+def collector_note(server: ServerProcess | Deployment) -> str:
+    """The garbage collector's pauses over the server's life, set-up included
+    (``scorpion_gc_pause_seconds``, web/collector.py): share of its CPU, mean, longest."""
+    apps = server.samples()
+
+    def total(name: str) -> float:
+        return sum(app.get(name, 0.0) for app in apps)
+
+    def under(bound: str) -> float:
+        return total(f'scorpion_gc_pause_seconds_bucket{{le="{bound}"}}')
+
+    paused = total("scorpion_gc_pause_seconds_sum")
+    pauses = total("scorpion_gc_pause_seconds_count")
+    cpu = total("process_cpu_seconds_total")
+    if not (pauses and cpu):
+        return ""
+    longest = next(
+        (f"under {1000 * float(b):g} ms" for b in GC_BOUNDS if under(b) >= pauses), "over 250 ms"
+    )
+    return (
+        f"; garbage collector {100 * paused / cpu:.1f}% of its CPU, {pauses:.0f} pauses,"
+        f" {1000 * paused / pauses:.1f} ms on average, {pauses - under('0.01'):.0f} over 10 ms,"
+        f" the longest {longest}"
+    )
 
 
 def percents(values: list[float]) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -156,6 +155,19 @@ def fresh_database(url: str) -> str:
     return url.rsplit("/", 1)[0] + "/" + name
 
 
+def samples(url: str) -> dict[str, float]:
+    """Every sample of the server's /metrics, by name with its labels as written there."""
+    with urllib.request.urlopen(url + "/metrics", timeout=10.0) as answer:
+        text = answer.read().decode()
+    found = (line.rpartition(" ") for line in text.splitlines() if not line.startswith("#"))
+    return {name: float(value) for name, _, value in found if name}
+
+
+def metric(url: str, name: str) -> float:
+    """A sample from the server's /metrics, labels written out as there (0 when absent)."""
+    return samples(url).get(name, 0.0)
+
+
 class ServerProcess:
     """One server in a subprocess; ``start`` waits for ``/readyz``."""
 
@@ -207,6 +219,14 @@ class ServerProcess:
 
     def usage(self) -> Usage:
         return Usage.of(self.pid)
+
+    def counter(self, name: str) -> list[float]:
+        """As :meth:`Deployment.counter`, for this one process."""
+        return [metric(self.url, name)]
+
+    def samples(self) -> list[dict[str, float]]:
+        """As :meth:`Deployment.samples`, for this one process."""
+        return [samples(self.url)]
 
     def start(self, timeout: float = 60.0) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCORPION_")}
@@ -346,13 +366,11 @@ class Deployment(Loopback):
 
     def counter(self, name: str) -> list[float]:
         """A counter of each app process, read from its /metrics (0 when absent)."""
-        found = []
-        for app in self.apps:
-            with urllib.request.urlopen(app.url + "/metrics", timeout=10.0) as answer:
-                text = answer.read().decode()
-            value = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
-            found.append(float(value.group(1)) if value else 0.0)
-        return found
+        return [metric(app.url, name) for app in self.apps]
+
+    def samples(self) -> list[dict[str, float]]:
+        """Every sample of each app process's /metrics, read at once."""
+        return [samples(app.url) for app in self.apps]
 
     def log(self) -> str:
         return "\n".join(app.log() for app in self.apps) + self.nginx.log()

@@ -43,5 +43,7 @@ def test_every_phase_runs_and_prints_the_table(tmp_path: Path) -> None:
     assert "idle authenticated sockets" in rows[5]["note"]
     assert "never-reading sockets" in rows[6]["note"]
     assert "frames per socket per second" in rows[7]["note"]
+    for row in (rows[3], rows[4], rows[7]):  # play (closed, paced) and the daily
+        assert "; garbage collector " in row["note"] and " pauses, " in row["note"], row
     # kill -9 in the middle of play: every acknowledged move is in the records
     assert " LOST 0," in rows[8]["note"] and "sockets resumed 4/4" in rows[8]["note"]

@@ -1,5 +1,6 @@
-"""The garbage collector's policy: what survives a middle-aged collection is frozen, and
-a major collection still reclaims garbage cycles among frozen objects."""
+"""The garbage collector's policy: young collections on a clock (CPython's own trigger
+only past a burst), what survives a middle-aged collection frozen, a major collection
+still reclaiming garbage cycles among frozen objects, every pause timed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from scorpion.web import collector
+from scorpion.web.metrics import GC_BUCKETS, Spread
 
 
 class Node:
@@ -25,17 +27,49 @@ def cycle() -> tuple[Node, weakref.ref[Node]]:
 
 
 @pytest.fixture
-def policy() -> Iterator[None]:
-    collector.settle()
-    yield
-    gc.callbacks.remove(collector.freeze_survivors)
-    gc.unfreeze()
+def pauses() -> Iterator[Spread]:
+    spread = Spread("pauses", "", GC_BUCKETS)
+    collector.settle(spread)
+    yield spread
+    collector.unsettle()
     gc.collect()
+
+
+@pytest.fixture
+def policy(pauses: Spread) -> None:
+    pass
 
 
 def test_settle_is_idempotent(policy: None) -> None:
     collector.settle()
     assert gc.callbacks.count(collector.freeze_survivors) == 1
+    assert gc.callbacks.count(collector.PAUSES) == 1
+
+
+def test_unsettle_gives_cpython_its_collector_back(policy: None) -> None:
+    collector.unsettle()
+    assert gc.get_threshold() == collector.DEFAULT_THRESHOLDS
+    assert collector.PAUSES not in gc.callbacks and collector.freeze_survivors not in gc.callbacks
+
+
+def test_young_objects_wait_for_the_clock_below_the_backstop(policy: None) -> None:
+    """Thousands of objects born (CPython's own trigger: 700) start no collection: a
+    garbage cycle made before them is still there until the clock's young collection."""
+    node, alive = cycle()
+    del node
+    born = [[i] for i in range(10 * collector.DEFAULT_THRESHOLDS[0])]
+    assert alive() is not None
+    gc.collect(0)
+    assert alive() is None
+    del born
+
+
+def test_every_pause_is_timed(pauses: Spread) -> None:
+    before = sum(pauses.counts)
+    gc.collect(0)
+    gc.collect(1)
+    assert sum(pauses.counts) == before + 2
+    assert pauses.total > 0
 
 
 def test_survivors_of_a_middle_aged_collection_are_frozen_and_a_major_frees_their_cycles(
@@ -60,7 +94,7 @@ def test_young_garbage_cycles_are_collected_without_a_major(policy: None) -> Non
 async def test_the_collecting_loop_runs_majors(
     policy: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(collector, "YOUNG_EVERY", 0.001)
+    monkeypatch.setattr(collector, "YOUNG_EVERY", (0.001, 0.001))
     monkeypatch.setattr(collector, "MIDDLE_EVERY", 0.002)
     monkeypatch.setattr(collector, "MAJOR_EVERY", 0.0)
     node, alive = cycle()
@@ -73,5 +107,25 @@ async def test_the_collecting_loop_runs_majors(
             if alive() is None:
                 break
         assert alive() is None
+    finally:
+        task.cancel()
+
+
+async def test_what_lives_on_past_a_tick_is_frozen_at_the_next(
+    policy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crowd's objects (here: lists kept) are frozen by the cadence, not after the
+    middle-aged clock's second (set to an hour here)."""
+    monkeypatch.setattr(collector, "YOUNG_EVERY", (0.001, 0.004))
+    monkeypatch.setattr(collector, "MIDDLE_EVERY", 3600.0)
+    frozen = gc.get_freeze_count()
+    kept = [[i] for i in range(10_000)]
+    task = asyncio.create_task(collector.collect())
+    try:
+        for _ in range(2000):  # bounded: a young collection, then a middle-aged one
+            await asyncio.sleep(0.001)
+            if gc.get_freeze_count() >= frozen + len(kept):
+                break
+        assert gc.get_freeze_count() >= frozen + len(kept)
     finally:
         task.cancel()

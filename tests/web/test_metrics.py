@@ -31,6 +31,9 @@ async def test_metrics_show_latency_lag_search_and_process(server: ServerProcess
     assert sample(text, "process_resident_memory_bytes") > 1_000_000
     assert sample(text, "process_cpu_seconds_total") > 0
     assert sample(text, "scorpion_moves_total") >= 2
+    # The collector's clock collected (every 0.25 s) while the race started and the hint ran.
+    assert sample(text, "scorpion_gc_pause_seconds_count") >= 1
+    assert sample(text, "scorpion_gc_pause_seconds_sum") > 0
     for racer in racers.values():
         await racer.client.close()
 

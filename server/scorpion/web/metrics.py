@@ -15,6 +15,7 @@ from prometheus_client.registry import Collector
 
 # Seconds: from a millisecond (a commit on a quiet server) to seconds (a disk in trouble).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 SEARCH_BUCKETS = (0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 LOOP_LAG_EVERY = 0.5  # seconds between two event-loop lag samples
 # The statuses the app answers errors with, and refusals any command can meet: their
@@ -206,11 +207,17 @@ class Metrics:
         self.forwarded_commands = Counter(
             "scorpion_forwarded_commands", "Commands forwarded to another process", registry=r
         )
+        # Observed by web/collector.py's hook, in whichever thread collects.
+        self.gc_pauses = Spread(
+            "scorpion_gc_pause_seconds",
+            "Garbage collector pauses, every collection (young, middle-aged and major)",
+            GC_BUCKETS,
+        )
         self.counted = Counted()
         r.register(self.counted)
-        per_command = (self.moves, self.commands, self.frames_sent, self.ack_seconds,
-                       self.store_write_seconds)  # fmt: skip
-        r.register(Plain(*per_command))
+        plain = (self.moves, self.commands, self.frames_sent, self.ack_seconds,
+                 self.store_write_seconds, self.gc_pauses)  # fmt: skip
+        r.register(Plain(*plain))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -192,7 +192,7 @@ class Services:
             jobs += [(name, loop()) for name, loop in self.cluster.loops().items()]
         shortcuts = self.settings.shortcuts == "on"
         if shortcuts:
-            collector.settle()
+            collector.settle(self.metrics.gc_pauses)
         else:
             log.info("shortcuts off: /ws routed by Starlette, every frame's send awaited, "
                      "CPython's collector as it comes, uvicorn's own HTTP protocol")  # fmt: skip
