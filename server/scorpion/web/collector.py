@@ -169,7 +169,7 @@ async def collect() -> None:
     next_major = time.monotonic() + MAJOR_EVERY
     while True:
         await asyncio.sleep(cadence.wait)
-        middle = len(gc.get_objects(1))  # a list of them: about 1% of walking them
+        middle = len(gc.get_objects(1))  # a list of them: a quarter of walking them, or less
         generation = cadence.plan(middle)
         if time.monotonic() >= next_middle:
             generation = 1
