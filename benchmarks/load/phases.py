@@ -148,6 +148,8 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
             result = run(racer_parts(args, server, racers, extra), {mode: (0.0, seconds)},
                          server.usage)  # fmt: skip
             gc_note = collector_note(server)
+            commits = sum(server.counter("scorpion_store_commits"))
+            moves = sum(server.counter("scorpion_moves_total"))
         what = "closed loop" if mode == "closed" else f"paced at {args.play_rate:g}/s"
         row = measure(result, "play", f"{racers} racers, {what}", mode, "racer", racers,
                       mode == "paced")  # fmt: skip
@@ -164,6 +166,8 @@ def play(args: argparse.Namespace, data: Path) -> list[Row]:
                 f" to followers {per[2]:.2f})"
             )
         row.note += gc_note
+        if moves:  # each a hand-off to the store's thread and back (docs/compiled.md)
+            row.note += f"; {moves / max(commits, 1):.1f} moves per store commit"
         rows.append(row)
     return rows
 
