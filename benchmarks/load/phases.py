@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scorpion.web.metrics import GC_BUCKETS
+
 from . import crowd, roles  # noqa: F401  (registers the roles)
 from .report import Row, measure
 from .rolling import Rolling
@@ -378,9 +380,6 @@ def daily(args: argparse.Namespace, data: Path) -> list[Row]:
     return [row]
 
 
-GC_BOUNDS = ("0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25")
-
-
 def collector_note(server: ServerProcess | Deployment) -> str:
     """The garbage collector's pauses over the server's life, set-up included
     (``scorpion_gc_pause_seconds``, web/collector.py): share of its CPU, mean, longest."""
@@ -398,7 +397,7 @@ def collector_note(server: ServerProcess | Deployment) -> str:
     if not (pauses and cpu):
         return ""
     longest = next(
-        (f"under {1000 * float(b):g} ms" for b in GC_BOUNDS if under(b) >= pauses), "over 250 ms"
+        (f"under {1000 * b:g} ms" for b in GC_BUCKETS if under(str(b)) >= pauses), "longer"
     )
     return (
         f"; garbage collector {100 * paused / cpu:.1f}% of its CPU, {pauses:.0f} pauses,"

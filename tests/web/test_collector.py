@@ -37,7 +37,7 @@ def pauses() -> Iterator[Spread]:
 
 @pytest.fixture
 def policy(pauses: Spread) -> None:
-    pass
+    """The policy settled (its pauses timed into ``pauses``)."""
 
 
 def test_settle_is_idempotent(policy: None) -> None:
