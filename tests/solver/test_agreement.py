@@ -29,6 +29,7 @@ from scorpion.solver.prune import (
     doomed_any,
     emptying_cards,
     never_emptied,
+    no_cards,
     pick_needs,
     spread,
 )
@@ -434,8 +435,8 @@ def assert_one_closure_answers_both(state: State, rules: Rules) -> None:
         assert alone is None
         return
     missing, waiting, free = pick_needs(state.cols, state.down, None, True)
-    whole = bytearray(52)
-    spread(free, missing, waiting, bytearray(52), whole, bytearray(52))
+    whole = no_cards()
+    spread(free, missing, waiting, no_cards(), whole, no_cards())
     assert Reach(state, targets).pickable() == whole
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from scorpion.engine import Rules
 
-from .prune import emptying_cards, goals, meet, pick_needs, spread
+from .prune import emptying_cards, goals, meet, no_cards, pick_needs, spread
 from .state import KING0, RUNS, State, Step
 
 
@@ -102,7 +102,7 @@ def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
         return set()
     target = goals(cols)
     missing, waiting, free = pick_needs(cols, down, None, True)
-    options_met, picked = bytearray(52), bytearray(52)
+    options_met, picked = no_cards(), no_cards()
     if spread(free, missing, waiting, options_met, picked, target):
         return set()  # a column can be emptied without a park
     dead: set[tuple[int, int]] = set()
@@ -119,10 +119,10 @@ def dead_parks(state: State, rules: Rules) -> set[tuple[int, int]]:
             need, met, held = missing[:], options_met[:], picked[:]
             free = []
             meet(c, waiting, need, met, free)  # what c's leaving meets
-            target[t] = 1  # the card whose pick-up now empties the new column
+            target[t] = True  # the card whose pick-up now empties the new column
             if not spread(free, need, waiting, met, held, target):
                 dead.add((j, at))
-            target[t] = 0
+            target[t] = False
     return dead
 
 

@@ -47,9 +47,11 @@ from __future__ import annotations
 from scorpion.engine import Rules
 
 from .prune import (
+    Cards,
     emptying_cards,
     goals,
     king_waits,
+    no_cards,
     pick_needs,
     spread,
     tableau_index,
@@ -72,17 +74,17 @@ class Reach:
         self.targets = targets
         self.col_of, self.at, self.cover = index
         self._needs = pick_needs(cols, state.down, index, True)
-        self._options_met, self._picked = bytearray(52), bytearray(52)
+        self._options_met, self._picked = no_cards(), no_cards()
         target = goals(cols)
         missing, waiting, free = self._needs
         self.emptiable = spread(free, missing, waiting, self._options_met, self._picked, target)
         self._stopped = self.emptiable
 
-    def pickable(self) -> bytearray:
+    def pickable(self) -> Cards:
         """The cards that can ever be picked up while no column is empty."""
         if self._stopped:
             missing, waiting, free = self._needs
-            spread(free, missing, waiting, self._options_met, self._picked, bytearray(52))
+            spread(free, missing, waiting, self._options_met, self._picked, no_cards())
             self._stopped = False
         return self._picked
 
@@ -136,20 +138,20 @@ def _stubborn(
     state: State,
     targets: list[tuple[int, int, int]],
     index: tuple[list[int], list[int], list[int]],
-    pickable: bytes | bytearray,
+    pickable: Cards,
 ) -> set[int]:
     """The stubborn set's playable links, from the emptying cards, the columns' index and
     the cards that can be picked up (see :func:`stubborn_links`)."""
     cols, down = state.cols, state.down
     col_of, at, cover = index
-    chosen = bytearray(52)
+    chosen = no_cards()
     playable: set[int] = set()
     work = _seeds(cols, targets, col_of, pickable)
     while work:
         x = work.pop()
         if chosen[x]:
             continue
-        chosen[x] = 1
+        chosen[x] = True
         if not pickable[x]:
             continue  # never picked up while no column is empty
         j, i = col_of[x], at[x]
@@ -180,7 +182,7 @@ def _seeds(
     cols: tuple[bytes, ...],
     targets: list[tuple[int, int, int]],
     col_of: list[int],
-    pickable: bytes | bytearray,
+    pickable: Cards,
 ) -> list[int]:
     """One card per column that must be linked before the column empties: its emptying card,
     except in a column whose bottom card is a King, which waits for every card of
@@ -188,7 +190,7 @@ def _seeds(
     be picked up, if any (the column never empties, and that card adds nothing to the set),
     else its emptying card."""
     seeds: list[int] = []
-    linked: bytearray | None = None
+    linked: Cards | None = None
     for col, (t, _, _) in zip((col for col in cols if col), targets, strict=True):
         if col[0] % 13 == KING0 and pickable[t]:
             if linked is None:
@@ -198,18 +200,18 @@ def _seeds(
     return seeds
 
 
-def _linked(cols: tuple[bytes, ...]) -> bytearray:
+def _linked(cols: tuple[bytes, ...]) -> Cards:
     """Per card: whether it lies on its successor (never picked up while no column is empty)."""
-    linked = bytearray(52)
+    linked = no_cards()
     for col in cols:
         for k in range(1, len(col)):
             if col[k - 1] == col[k] + 1 and col[k] % 13 != KING0:
-                linked[col[k]] = 1
+                linked[col[k]] = True
     return linked
 
 
 def _conflicts(
-    cols: tuple[bytes, ...], col_of: list[int], at: list[int], pickable: bytes | bytearray, x: int
+    cols: tuple[bytes, ...], col_of: list[int], at: list[int], pickable: Cards, x: int
 ) -> list[int]:
     """The cards whose link could ever, with no column empty, put ``x + 1`` on the pile
     that ``x`` carries (the only links that do not commute with ``x``'s).
@@ -223,7 +225,7 @@ def _conflicts(
     """
     j, i = col_of[x], at[x]
     pile = cols[j][i:]
-    tops = bytearray(52)
+    tops = no_cards()
     stack = [pile[-1]]
     for k in range(1, len(pile)):
         # Left by a pick-up (a card not on its successor) or a run's removal (from its King).
@@ -232,17 +234,17 @@ def _conflicts(
     while stack:
         q = stack.pop()
         if not tops[q]:
-            tops[q] = 1
+            tops[q] = True
             if q % 13 and pickable[q - 1]:
                 stack.append(q - 1)
     out: list[int] = []
-    seen = bytearray(52)
+    seen = no_cards()
     stack = [x + 1]
     while stack:
         c = stack.pop()
         if seen[c]:
             continue
-        seen[c] = 1
+        seen[c] = True
         below = cols[col_of[c]][: at[c] + 1]
         for k, v in enumerate(below):
             if pickable[v] and v % 13 != KING0 and not (k and below[k - 1] == v + 1):

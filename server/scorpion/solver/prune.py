@@ -29,11 +29,21 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TypeAlias
 
 from scorpion.engine import Rules
 
 from .state import KING0, State
+
+Cards: TypeAlias = list[bool]
+"""A flag per card (52, by card number): picked up, linked, a goal... A list, not a
+``bytearray``: compiled, a list of bools is indexed in place, a bytearray through CPython's
+generic item calls (docs/compiled.md)."""
+
+
+def no_cards() -> Cards:
+    """Every card's flag down."""
+    return [False] * 52
 
 
 def applies(rules: Rules) -> bool:
@@ -135,7 +145,7 @@ def doomed_any(state: State, rules: Rules) -> bool:
     # Per card still to settle: the card whose pick turns it over (-1: none), and its
     # landings, each (card that must be picked or -1, cards one of which must be; None: no need).
     pending: list[tuple[int, int, list[tuple[int, bytes | None]]]] = []
-    picked = bytearray(52)
+    picked = no_cards()
     for j, col in enumerate(cols):
         d = down[j]
         for i, x in enumerate(col):
@@ -160,7 +170,7 @@ def doomed_any(state: State, rules: Rules) -> bool:
                     pending.append((x, turn, landings))
                     continue
             if turn < 0:
-                picked[x] = 1
+                picked[x] = True
             else:
                 pending.append((x, turn, [(-1, None)]))
     changed = True
@@ -173,7 +183,7 @@ def doomed_any(state: State, rules: Rules) -> bool:
                 (c < 0 or picked[c]) and (options is None or any(picked[u] for u in options))
                 for c, options in landings
             ):
-                picked[x] = 1
+                picked[x] = True
                 changed = True
             else:
                 waiting.append(entry)
@@ -231,11 +241,11 @@ def never_emptied(state: State, rules: Rules) -> bool:
         return False
     target = goals(cols)
     missing, waiting, free = pick_needs(cols, down, None, True)
-    return not spread(free, missing, waiting, bytearray(52), bytearray(52), target)
+    return not spread(free, missing, waiting, no_cards(), no_cards(), target)
 
 
 def target_free(
-    cols: Sequence[bytes], down: Sequence[int], targets: list[tuple[int, int, int]]
+    cols: tuple[bytes, ...], down: tuple[int, ...], targets: list[tuple[int, int, int]]
 ) -> bool:
     """Whether some column's bottom card (not a King) can be picked up at once (face up, its
     successor a top elsewhere), which empties it: most positions have one, and this is much
@@ -247,19 +257,19 @@ def target_free(
     )
 
 
-def goals(cols: Sequence[bytes]) -> bytearray:
+def goals(cols: tuple[bytes, ...]) -> Cards:
     """The cards whose pick-up in the closure means a column can empty: each column's bottom
     card. A King there is picked up in the closure of :func:`pick_needs` (with ``bottoms``)
     once its run can be complete and removed (:func:`king_waits`: its emptying card, the
     breaker of the chain from it, and every card of its suit not on its successor)."""
-    mark = bytearray(52)
+    mark = no_cards()
     for col in cols:
         if col:
-            mark[col[0]] = 1
+            mark[col[0]] = True
     return mark
 
 
-def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
+def emptying_cards(cols: tuple[bytes, ...]) -> list[tuple[int, int, int]] | None:
     """For each column (empty ones skipped), the card whose pick-up would let it empty,
     with its column and index; None when a column needs none (its run is complete, or the
     card it waits for is in the stock: it comes to a top).
@@ -303,8 +313,8 @@ def emptying_cards(cols: Sequence[bytes]) -> list[tuple[int, int, int]] | None:
 
 
 def pick_needs(
-    cols: Sequence[bytes],
-    down: Sequence[int],
+    cols: tuple[bytes, ...],
+    down: tuple[int, ...],
     index: tuple[list[int], list[int], list[int]] | None = None,
     bottoms: bool = False,
 ) -> tuple[list[int], list[list[int]], list[int]]:
@@ -326,13 +336,13 @@ def pick_needs(
     waiting: list[list[int]] = [[] for _ in range(52)]
     free: list[int] = []
     kings: list[tuple[int, int]] = []
-    linked = bytearray(52)  # on its successor
+    linked = no_cards()  # on its successor
     for j, col in enumerate(cols):
         d = down[j]
         under = -1  # the card under x
         for i, x in enumerate(col):
             if under == x + 1 and x % 13 != KING0:
-                linked[x] = 1
+                linked[x] = True
                 under = x
                 continue
             under = x
@@ -375,7 +385,7 @@ def pick_needs(
     return missing, waiting, free
 
 
-def king_waits(col: bytes, i: int, linked: bytearray, col_of: Sequence[int]) -> set[int]:
+def king_waits(col: bytes, i: int, linked: Cards, col_of: list[int]) -> set[int]:
     """The cards that must be picked up before the King ``col[i]`` leaves, with no column
     empty: it leaves only with its run, complete on top of it and removed, so every card
     above it must have left and every card of its suit must lie on its successor. Above it
@@ -407,9 +417,9 @@ def spread(
     free: list[int],
     missing: list[int],
     waiting: list[list[int]],
-    options_met: bytearray,
-    picked: bytearray,
-    target: bytearray,
+    options_met: Cards,
+    picked: Cards,
+    target: Cards,
 ) -> bool:
     """Pick up the free cards and those they free in turn (marking ``picked``, updating
     ``missing`` and ``options_met``); True as soon as a ``target`` card is picked up (left
@@ -419,13 +429,13 @@ def spread(
         if target[u]:
             free.append(u)
             return True
-        picked[u] = 1
+        picked[u] = True
         meet(u, waiting, missing, options_met, free)
     return False
 
 
 def meet(
-    u: int, waiting: list[list[int]], missing: list[int], options_met: bytearray, free: list[int]
+    u: int, waiting: list[list[int]], missing: list[int], options_met: Cards, free: list[int]
 ) -> None:
     """Count ``u``'s pick-up against the needs it meets (an option need once); a card left
     with none is appended to ``free``."""
@@ -434,13 +444,13 @@ def meet(
         if kind == 2:
             if options_met[x]:
                 continue
-            options_met[x] = 1
+            options_met[x] = True
         missing[x] -= 1
         if not missing[x]:
             free.append(x)
 
 
-def tableau_index(cols: Sequence[Sequence[int]]) -> tuple[list[int], list[int], list[int]]:
+def tableau_index(cols: tuple[bytes, ...]) -> tuple[list[int], list[int], list[int]]:
     """Per card: its column (-1 off the tableau), its index there, the card directly on it
     (-1 for none)."""
     col_of, at, cover = [-1] * 52, [0] * 52, [-1] * 52
