@@ -38,10 +38,11 @@ from .state import KING0, RUNS, State, Step
 
 def _face_up(state: State, card: int) -> bool:
     """Whether ``card`` lies face up on the tableau."""
-    for col, d in zip(state.cols, state.down, strict=True):
-        i = col.find(card)
+    cols, down = state.cols, state.down
+    for j in range(len(cols)):  # by index: compiled, a zip is a Python iterator
+        i = cols[j].find(card)
         if i >= 0:
-            return i >= d
+            return i >= down[j]
     return False
 
 

@@ -245,8 +245,9 @@ def _conflicts(
         if seen[c]:
             continue
         seen[c] = True
-        below = cols[col_of[c]][: at[c] + 1]
-        for k, v in enumerate(below):
+        below = cols[col_of[c]]
+        for k in range(at[c] + 1):  # by index (compiled, see .prune.tableau_index)
+            v = below[k]
             if pickable[v] and v % 13 != KING0 and not (k and below[k - 1] == v + 1):
                 if tops[v + 1]:
                     out.append(v)

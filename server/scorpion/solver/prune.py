@@ -340,7 +340,8 @@ def pick_needs(
     for j, col in enumerate(cols):
         d = down[j]
         under = -1  # the card under x
-        for i, x in enumerate(col):
+        for i in range(len(col)):  # by index, as in tableau_index
+            x = col[i]
             if under == x + 1 and x % 13 != KING0:
                 linked[x] = True
                 under = x
@@ -362,8 +363,8 @@ def pick_needs(
                     waiting[c].append(4 * x + 1)
                 if j2 == j and at[x + 1] > i:
                     needs += 1
-                    for u in col[i + 1 : at[x + 1] + 1]:
-                        waiting[u].append(4 * x + 2)
+                    for k in range(i + 1, at[x + 1] + 1):
+                        waiting[col[k]].append(4 * x + 2)
             if needs:
                 missing[x] = needs
             else:
@@ -407,7 +408,8 @@ def king_waits(col: bytes, i: int, linked: Cards, col_of: list[int]) -> set[int]
         out.add(col[e])
     elif col[-1] % 13 and col_of[col[-1] - 1] >= 0:
         out.add(col[-1] - 1)
-    for k in col[i:e]:
+    for m in range(i, e):
+        k = col[m]
         if k % 13 == KING0:
             out.update(c for c in range(k - 12, k) if not linked[c] and col_of[c] >= 0)
     return out
@@ -456,7 +458,8 @@ def tableau_index(cols: tuple[bytes, ...]) -> tuple[list[int], list[int], list[i
     col_of, at, cover = [-1] * 52, [0] * 52, [-1] * 52
     for j, col in enumerate(cols):
         previous = -1
-        for i, card in enumerate(col):
+        for i in range(len(col)):  # by index: compiled, a loop over bytes calls __getitem__
+            card = col[i]
             col_of[card] = j
             at[card] = i
             if previous >= 0:

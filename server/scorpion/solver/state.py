@@ -133,7 +133,8 @@ def moves(state: State, rules: Rules, all_empties: bool = False) -> list[Step]:
         for j, col in enumerate(cols):
             # A whole column (no face-down card) into an empty one would change nothing.
             start = down[j] or 1
-            for i, card in enumerate(col[start:], start):
+            for i in range(start, len(col)):
+                card = col[i]
                 if not kings_only or card % 13 == KING0:
                     for e in empties:
                         append(_new(Step, (j, i, e, card)))
