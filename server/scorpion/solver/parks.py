@@ -40,9 +40,9 @@ def _face_up(state: State, card: int) -> bool:
     """Whether ``card`` lies face up on the tableau."""
     cols, down = state.cols, state.down
     for j in range(len(cols)):  # by index: compiled, a zip is a Python iterator
-        i = cols[j].find(card)
-        if i >= 0:
-            return i >= down[j]
+        col = cols[j]
+        if card in col:  # before find, as in .state.moves
+            return col.find(card) >= down[j]
     return False
 
 
@@ -66,7 +66,7 @@ def idle_park(state: State, step: Step, rules: Rules) -> bool:
         # that carries the Ace onto its successor next may complete the Ace's run, which
         # it would not with the pile still on the Ace.
         return False
-    if pile.find(y - 1) >= 0 or (col.find(y - 1) < 0 and _face_up(state, y - 1)):
+    if y - 1 in pile or (y - 1 not in col and _face_up(state, y - 1)):
         return False  # y - 1 (face up, not under y) can go onto y
     top = pile[-1]
     if turned:

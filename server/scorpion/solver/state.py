@@ -119,8 +119,9 @@ def moves(state: State, rules: Rules, all_empties: bool = False) -> list[Step]:
         for base in suits:
             card = top - 1 if base is None else base + rank0 - 1
             for j, col in enumerate(cols):
-                i = col.find(card)
-                if i >= 0:
+                # ``in`` first: a find per column is a method call with its arguments parsed.
+                if card in col:
+                    i = col.find(card)
                     if i >= down[j] and j != dest:
                         append(_new(Step, (j, i, dest, card)))
                     break
