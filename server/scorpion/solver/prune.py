@@ -411,7 +411,8 @@ def king_waits(col: bytes, i: int, linked: Cards, col_of: list[int]) -> set[int]
     for m in range(i, e):
         k = col[m]
         if k % 13 == KING0:
-            for c in range(k - 12, k):  # a loop, not a generator (compiled: an object a call)
+            # A loop: compiled, a generator is an object and a call per card.
+            for c in range(k - 12, k):
                 if not linked[c] and col_of[c] >= 0:
                     out.add(c)
     return out
