@@ -317,6 +317,7 @@ def pick_needs(
     down: tuple[int, ...],
     index: tuple[list[int], list[int], list[int]] | None = None,
     bottoms: bool = False,
+    parks: bool = False,
 ) -> tuple[list[int], list[list[int]], list[int]]:
     """What each card needs before it can be picked up with no empty column: ``missing[x]``
     the count of its unmet needs, ``waiting[u]`` the needs that ``u``'s pick-up meets (each
@@ -330,7 +331,10 @@ def pick_needs(
     that, a card under a King was taken to wait for good, and a won position was called
     lost (``KING_ON_CARD`` in tests/solver/helpers.py). ``bottoms``: a column's bottom King
     too, whose leaving empties its column (the mark of that in :func:`goals`).
-    ``index``: the columns' :func:`tableau_index`, when the caller has it already."""
+    ``index``: the columns' :func:`tableau_index`, when the caller has it already.
+    ``parks``: for a closure in which piles may also be parked (:mod:`.slot`): a King dealt
+    on a King's chain can then leave by a park, carrying the cards on it (:func:`king_waits`
+    with ``next_king``)."""
     col_of, at, cover = tableau_index(cols) if index is None else index
     missing = [0] * 52
     waiting: list[list[int]] = [[] for _ in range(52)]
@@ -376,7 +380,7 @@ def pick_needs(
         if i < down[j]:
             needs = 1
             waiting[col[i + 1]].append(4 * k)
-        for c in king_waits(col, i, linked, col_of):
+        for c in king_waits(col, i, linked, col_of, parks):
             needs += 1
             waiting[c].append(4 * k + 3)
         if needs:
@@ -386,7 +390,9 @@ def pick_needs(
     return missing, waiting, free
 
 
-def king_waits(col: bytes, i: int, linked: Cards, col_of: list[int]) -> set[int]:
+def king_waits(
+    col: bytes, i: int, linked: Cards, col_of: list[int], next_king: bool = False
+) -> set[int]:
     """The cards that must be picked up before the King ``col[i]`` leaves, with no column
     empty: it leaves only with its run, complete on top of it and removed, so every card
     above it must have left and every card of its suit must lie on its successor. Above it
@@ -398,14 +404,20 @@ def king_waits(col: bytes, i: int, linked: Cards, col_of: list[int]) -> set[int]
     tableau), and for the King and each of those Kings every card of its suit not on its
     successor and on the tableau (one in the stock may be dealt onto its successor; none
     of them can reach it by being carried: a card leaves the card it lies on only by its
-    own pick-up)."""
+    own pick-up).
+
+    ``next_king``: where piles may also be parked, a King dealt on the chain can leave by a
+    park, carrying the cards on it, so the King waits for the first such King above it
+    (picked up: parked, or gone with its run) in place of the breaker, and for its own suit."""
     out: set[int] = set()
     n = len(col)
     e = i + 1
     while e < n and (col[e] == col[e - 1] - 1 or col[e] % 13 == KING0):
+        if next_king and col[e] % 13 == KING0:
+            break
         e += 1
     if e < n:
-        out.add(col[e])
+        out.add(col[e])  # the breaker, or with next_king the first King dealt on the chain
     elif col[-1] % 13 and col_of[col[-1] - 1] >= 0:
         out.add(col[-1] - 1)
     for m in range(i, e):

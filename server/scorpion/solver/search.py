@@ -27,7 +27,8 @@ search in tests/solver/test_agreement.py:
   use to the next move (:func:`.parks.idle_park`) and must leave a column that can be
   emptied (:func:`.parks.dead_parks`) and that some link of the stubborn set after it
   needs (:func:`unused_park`); with no column empty, only a stubborn set's links are tried
-  (:func:`.phase.stubborn_links`).
+  (:func:`.phase.stubborn_links`); with one column empty, a position from which no second
+  column can ever be emptied is lost (:func:`.slot.no_second_empty`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
@@ -53,6 +54,7 @@ from .phase import (
     stubborn_links,
 )
 from .prune import applies, doomed, emptying_cards, never_emptied, target_free
+from .slot import no_second_empty
 from .state import DEAL_SOURCE, KING0, RESERVE_SOURCE, RUNS, State, Step, is_won, moves, play
 
 # The move to a node (None: a deferral), the position it is played from, the deferred cards.
@@ -309,6 +311,8 @@ class Search:
         max_nodes: int | None = None,
         max_seconds: float | None = None,
         lost: LostPositions | None = None,
+        *,
+        one_slot: bool = True,
     ) -> None:
         self.rules = rules
         self.lost = lost  # positions proved lost by earlier searches of the same game
@@ -319,6 +323,8 @@ class Search:
         self.prune = applies(rules)
         # Any card into an empty column (Wasp, easy, normal): the emptiness test instead.
         self.prune_empty = rules.empty == "any" and rules.build == "same-suit"
+        # The one-slot bound (slot.py); off only to check it against the search without it.
+        self.one_slot = one_slot
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -382,10 +388,13 @@ class Search:
             if park is None and prune_empty:  # (a kept park: on the plateau, not lost)
                 if on_plateau(state, rules):  # the closure built once, for both questions
                     lost, reach = plateau_lost(state)
-                else:
-                    lost = never_emptied(state, rules)
+                    lost = lost or (self.one_slot and no_second_empty(state, rules))
+                else:  # one empty column: can a second one ever be emptied?
+                    lost = never_emptied(state, rules) or (
+                        self.one_slot and no_second_empty(state, rules)
+                    )
                 if lost:
-                    return steps, state, []  # lost: no column can ever be emptied again
+                    return steps, state, []  # lost: no win empties every column from here
             kids = children(state, rules, deferred, reach, links)
             if len(kids) != 1:
                 break
