@@ -27,8 +27,8 @@ search in tests/solver/test_agreement.py:
   use to the next move (:func:`.parks.idle_park`) and must leave a column that can be
   emptied (:func:`.parks.dead_parks`) and that some link of the stubborn set after it
   needs (:func:`unused_park`); with no column empty, only a stubborn set's links are tried
-  (:func:`.phase.stubborn_links`); with one column empty, a position from which no second
-  column can ever be emptied is lost (:func:`.slot.no_second_empty`).
+  (:func:`.phase.stubborn_links`); with one column empty or none, a position from which
+  two columns can never be empty at once is lost (:func:`.slot.no_second_empty`).
 
 A first version also forced every move onto a successor; the agreement tests
 found positions where that loses a win (the moving pile can cover a card that
