@@ -389,7 +389,7 @@ class Search:
                 if on_plateau(state, rules):  # the closure built once, for both questions
                     lost, reach = plateau_lost(state)
                     lost = lost or (self.one_slot and no_second_empty(state, rules))
-                else:  # one empty column: can a second one ever be emptied?
+                else:  # no column empty, or one: the emptiness test, or the slot's
                     lost = never_emptied(state, rules) or (
                         self.one_slot and no_second_empty(state, rules)
                     )

@@ -119,9 +119,9 @@ class FreeSlot:
 
 
 def no_second_empty(state: State, rules: Rules) -> bool:
-    """Whether, with exactly one column empty (stock dealt, no reserve, same-suit building,
-    runs that leave the tableau), two columns can never be empty at once: the position is
-    lost. Anything else: False."""
+    """Whether, with one column empty or none (stock dealt, no reserve, same-suit building,
+    any card into an empty column, runs that leave the tableau), two columns can never be
+    empty at once: the position is lost. Anything else: False."""
     if (
         rules.build != "same-suit"
         or rules.empty != "any"
