@@ -33,6 +33,14 @@ def test_bad_move_text(bad: str) -> None:
         Move.parse(bad)
 
 
+def test_every_printed_move_parses_to_the_move_the_long_way_gives() -> None:
+    # Printed moves come from a table parsed once; spaces and lower case take the long way.
+    moves = [Move(None), *(Move(card, to) for card in DECK for to in (None, *range(10)))]
+    for move in moves:
+        text = str(move)
+        assert Move.parse(text) == Move.parse(f" {text.lower()} ") == move
+
+
 def test_presets_match_the_rules_table() -> None:
     table = {
         "classic": ("same-suit", "kings", "placed", "never", 100, "points"),

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from scorpion.engine import Game, GameRecord, Move, MoveError, parse_position
 from scorpion.engine.cards import DECK
+from scorpion.engine.progress import ordered_cards
 
 from .helpers import card_count, choices, deals, presets
 
@@ -42,6 +43,29 @@ def test_random_play_keeps_52_cards_and_replays_identically(
     assert (again.text(), again.score, again.moves_made, again.won, again.lost) == (
         game.text(), game.score, game.moves_made, game.won, game.lost,
     )  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(deals, presets, choices)
+def test_a_view_built_from_the_last_ones_parts_equals_one_built_afresh(
+    deal: int, preset: str, picks: list[int]
+) -> None:
+    # view() keeps each column's part while that column's cards are the same; a copy has
+    # kept nothing, so builds every part again. Views are asked for after some actions
+    # only: a part kept may be several actions old.
+    game = Game.new(deal, preset)
+    for pick in picks:
+        if pick % 3:
+            view = game.view()
+            assert view == game.copy().view()
+            assert view["ordered"] == ordered_cards(game)
+        moves = game.legal_moves()
+        if game.over or not (moves or game.can_undo):
+            break
+        if game.can_undo and (pick % 4 == 0 or not moves):
+            game.undo(elapsed=0)
+        else:
+            game.play(moves[pick % len(moves)], elapsed=0)
 
 
 @settings(max_examples=150, deadline=None)

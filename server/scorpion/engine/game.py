@@ -34,7 +34,7 @@ from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
 from .legal import RESERVE, legal_moves, legal_texts
 from .moves import Move
-from .progress import ordered_cards
+from .progress import ordered_in_column
 from .rules import Rules, get_rules, preset_name
 
 RUNS: Final = tuple(run_of(s) for s in range(4))
@@ -56,6 +56,14 @@ class Outcome(NamedTuple):
 # points gained, a timed win's bonus included). A run event is (column, suit, turned).
 _RunEvent = tuple[int, int, bool]
 _Undo = tuple[Move, int, int, int, int, bool, list[_RunEvent], int]
+
+
+class _ShownColumn:
+    """One column's part of a view (``shown``), kept with the cards it shows."""
+
+    def __init__(self, cards: list[Card], down: int, shown: dict[str, object]) -> None:
+        self.cards, self.down, self.shown = cards, down, shown
+        self.ordered = ordered_in_column(cards, down)  # its cards in their final order
 
 
 class Game:
@@ -90,6 +98,7 @@ class Game:
         # Every action with the caller's elapsed time: the game's log (see record.py).
         self.log: list[tuple[str, float | None]] = []
         self._view: tuple[tuple[object, ...], dict[str, object]] | None = None  # see view()
+        self._shown_columns: list[_ShownColumn] = []  # see view()
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -503,12 +512,25 @@ class Game:
         if self._view is not None and self._view[0] == key:
             return self._view[1]
         texts = CARD_TEXTS  # a table lookup per card
-        # The columns by index: compiled, a zip is a Python iterator (docs/compiled.md).
-        columns, downs = self.columns, self.down
+        # A move changes two columns: the others' parts come from the last view, kept by
+        # content (compared, never assumed). The columns by index: compiled, a zip is a
+        # Python iterator (docs/compiled.md).
+        columns, downs, kept = self.columns, self.down, self._shown_columns
         shown: list[dict[str, object]] = []
+        ordered = 13 * len(self._runs)
         for j in range(len(columns)):
-            d = downs[j]
-            shown.append({"down": d, "up": [texts[c] for c in columns[j][d:]]})
+            column, d = columns[j], downs[j]
+            if j < len(kept) and kept[j].down == d and kept[j].cards == column:
+                part = kept[j]
+            else:
+                up = [texts[c] for c in column[d:]]
+                part = _ShownColumn(list(column), d, {"down": d, "up": up})
+                if j < len(kept):
+                    kept[j] = part
+                else:
+                    kept.append(part)
+            shown.append(part.shown)
+            ordered += part.ordered
         view: dict[str, object] = {
             "columns": shown,
             "stock": len(self.stock),
@@ -520,7 +542,7 @@ class Game:
             "won": self._won,
             "lost": self._lost,
             "can_undo": self.can_undo,
-            "ordered": ordered_cards(self),  # cards in their final order: the progress bar
+            "ordered": ordered,  # cards in their final order (ordered_cards): the progress bar
             # Every legal move as move text: the client's drag aid and keys use these (it
             # never works out a rule itself). Face-up cards only: nothing hidden is named.
             "legal": self.legal_texts(),

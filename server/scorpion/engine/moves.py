@@ -31,6 +31,9 @@ class Move(NamedTuple):
         """Parse move text; columns in text count from 1."""
         if not isinstance(text, str):
             raise NotationError(f"move text must be a string, not {type(text).__name__}")
+        known = _PARSED.get(text)  # move text as printed: what clients send, every move
+        if known is not None:
+            return known
         clean = text.strip()
         if clean.lower() == DEAL_TEXT:
             return DEAL
@@ -60,6 +63,12 @@ class Move(NamedTuple):
 
 
 DEAL = Move(None, None)
+# Every move as printed (columns up to ten), parsed once: a Move is immutable.
+_PARSED: Final[dict[str, Move]] = {
+    DEAL_TEXT: DEAL,
+    **{text: Move(card) for card, text in enumerate(CARD_TEXTS)},
+    **{text: Move(card, to) for card, row in enumerate(_TEXTS) for to, text in enumerate(row)},
+}
 
 
 def move_text(card: Card, to: int) -> str:

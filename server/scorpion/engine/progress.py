@@ -32,21 +32,32 @@ KING_INDEX = 12  # card % 13 of a King
 def ordered_cards(game: Game) -> int:
     """Cards in their final same-suit order (0-52): 13 per run removed, every King at the
     bottom of an uncovered column, and every face-up card on its own suit one rank higher."""
-    # Plain loops: every racer's bar is counted after each change, so this runs about once
-    # per move; the columns by index (compiled, docs/compiled.md, a zip is a Python
-    # iterator), a column's face-up cards by slice (interpreted, the faster of the two).
+    # The columns by index: compiled, a zip is a Python iterator (docs/compiled.md).
     count = 13 * len(game.runs)
     columns, downs = game.columns, game.down
     for j in range(len(columns)):
-        column, down = columns[j], downs[j]
-        size = len(column)
-        if size > down == 0 and column[0] % 13 == KING_INDEX:
-            count += 1
-        if size - down > 1:
-            below = column[down]
-            for card in column[down + 1 :]:
-                # One rank lower and the same suit (a King is never on its own suit).
-                if below - card == 1 and card % 13 != KING_INDEX:
-                    count += 1
-                below = card
+        count += ordered_in_column(columns[j], downs[j])
+    return count
+
+
+def ordered_in_column(column: list[int], down: int) -> int:
+    """The cards of one column (``down`` of them face down) in their final order.
+
+    >>> ordered_in_column([51, 50, 49, 20], 0)  # KC at the bottom, QC on it, JC, 8H on JC
+    3
+    >>> ordered_in_column([51, 50, 49], 1)  # KC face down: only JC on QC counts
+    1
+    """
+    # Plain loops; a column's face-up cards by slice (interpreted, the faster of the two).
+    count = 0
+    size = len(column)
+    if size > down == 0 and column[0] % 13 == KING_INDEX:
+        count += 1
+    if size - down > 1:
+        below = column[down]
+        for card in column[down + 1 :]:
+            # One rank lower and the same suit (a King is never on its own suit).
+            if below - card == 1 and card % 13 != KING_INDEX:
+                count += 1
+            below = card
     return count

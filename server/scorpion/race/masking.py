@@ -61,6 +61,9 @@ class Board(NamedTuple):
     playing: bool
 
 
+NOTHING: Final[frozenset[str]] = frozenset()
+
+
 def face_down(game: Game) -> frozenset[str]:
     """The texts of the cards face down on ``game``'s board, the stock's included.
 
@@ -142,6 +145,8 @@ class HiddenCards:
         as they were): the cards no board hides any more."""
         self._hidden_now = set()
         released = self._set(racer_id, racer.game if racer.playing else None)
+        if not released:  # most moves turn nothing: no set built
+            return NOTHING
         return frozenset(c for c in released if c not in self._count)
 
     def _set(self, racer_id: str, game: Game | None) -> set[str]:

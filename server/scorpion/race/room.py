@@ -319,22 +319,24 @@ class Room:
     # ------------------------------------------------------------------ timers
     def next_deadline(self) -> float | None:
         """The earliest time :meth:`tick` has something to do."""
+        # Asked after every command: plain loops and locals (Room is a Python class even
+        # compiled, docs/compiled.md, so each attribute read is a dict lookup).
         times: list[float] = []
         announce = self.feed.progress_batch.deadline()
         if announce is not None:
             times.append(announce)
-        if self.phase == "countdown" and self.started_at is not None:
+        phase = self.phase
+        if phase == "countdown" and self.started_at is not None:
             times.append(self.started_at)
-        if self.quick is not None and self.dealing is None and self.phase == "lobby":
+        if self.quick is not None and self.dealing is None and phase == "lobby":
             times.append(self.quick.start_by)
-        if self.phase == "racing" and self.ends_at is not None:
+        if phase == "racing" and self.ends_at is not None:
             times.append(self.ends_at)
-        times.extend(
-            m.away_since + self.config.grace
-            for m in self.core.members.by_id.values()
-            if m.away_since is not None
-        )
-        if self.idle_since is not None and self.phase in ("lobby", "results") and not self.league:
+        grace = self.config.grace
+        for member in self.core.members.by_id.values():
+            if member.away_since is not None:
+                times.append(member.away_since + grace)
+        if self.idle_since is not None and phase in ("lobby", "results") and not self.league:
             times.append(self.idle_since + self.config.idle_close)
         if self.dealing_until is not None:
             times.append(self.dealing_until)
