@@ -18,7 +18,7 @@ scorpion.engine.errors.MoveError: Rule: cards must be of the same suit
 from __future__ import annotations
 
 from collections import deque
-from typing import Final, NamedTuple
+from typing import Final
 
 from .cards import (
     ACE,
@@ -42,14 +42,30 @@ TIMED_BLOCK: Final = 30  # seconds per timed-scoring deduction
 TIMED_WIN_BONUS: Final = 600_000
 
 
-class Outcome(NamedTuple):
+class Outcome:
     """What one play did, for callers that animate or score it."""
 
-    move: Move
-    source: int | None  # column the card left (RESERVE for a reserve cell, None for a deal)
-    turned: tuple[Card, ...]  # cards that turned face up
-    runs: tuple[int, ...]  # suits of runs that left the tableau
-    points: int  # score gained
+    # A plain class with its own __init__: compiled, a NamedTuple is built through
+    # CPython's generic call, and one is built for every move (docs/compiled.md).
+    def __init__(
+        self,
+        move: Move,
+        source: int | None,
+        turned: tuple[Card, ...],
+        runs: tuple[int, ...],
+        points: int,
+    ) -> None:
+        self.move = move
+        self.source = source  # column the card left (RESERVE for a reserve cell, None: deal)
+        self.turned = turned  # cards that turned face up
+        self.runs = runs  # suits of runs that left the tableau
+        self.points = points  # score gained
+
+    def __repr__(self) -> str:
+        return (
+            f"Outcome(move={self.move!r}, source={self.source}, turned={self.turned}, "
+            f"runs={self.runs}, points={self.points})"
+        )
 
 
 # An undo record: (move, source, index, destination, moved count, source turned, run events,
