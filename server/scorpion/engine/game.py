@@ -33,7 +33,7 @@ from .cards import (
 from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
 from .legal import RESERVE, legal_moves, legal_texts
-from .moves import Move
+from .moves import Move, parse_move
 from .progress import ordered_in_column
 from .rules import Rules, get_rules, preset_name
 
@@ -305,7 +305,7 @@ class Game:
         """The full move with its source column and index (-2, 0 for a deal)."""
         if isinstance(move, str):
             try:
-                move = Move.parse(move)
+                move = parse_move(move)
             except ValueError as exc:
                 raise MoveError("bad-move", str(exc)) from None
         if self.over:

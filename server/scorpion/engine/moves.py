@@ -14,7 +14,7 @@ from typing import Final, NamedTuple
 from .cards import CARD_TEXTS, Card, card_text, parse_card
 from .errors import NotationError
 
-DEAL_TEXT = "deal"
+DEAL_TEXT: Final = "deal"
 # Move text by card and 0-based column, for the ten columns a layout has at most: every
 # view lists its legal moves as text, so they are looked up rather than formatted.
 _TEXTS: Final = tuple(tuple(f"{text}>{to + 1}" for to in range(10)) for text in CARD_TEXTS)
@@ -28,28 +28,8 @@ class Move(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse move text; columns in text count from 1."""
-        if not isinstance(text, str):
-            raise NotationError(f"move text must be a string, not {type(text).__name__}")
-        known = _PARSED.get(text)  # move text as printed: what clients send, every move
-        if known is not None:
-            return known
-        clean = text.strip()
-        if clean.lower() == DEAL_TEXT:
-            return DEAL
-        card_part, sep, column_part = clean.partition(">")
-        if not card_part:
-            raise NotationError(f"bad move {text!r}: expected like '4H>7', '4H' or 'deal'")
-        try:
-            card = parse_card(card_part)
-        except NotationError as exc:
-            raise NotationError(f"bad move {text!r}: {exc}") from None
-        if not sep:
-            return cls(card, None)
-        column = column_part.strip()
-        if not column.isdigit() or not 1 <= int(column) <= 99:
-            raise NotationError(f"bad move {text!r}: column must be a number from 1")
-        return cls(card, int(column) - 1)
+        """Parse move text; columns in text count from 1 (:func:`parse_move`)."""
+        return parse_move(text)
 
     def __str__(self) -> str:
         if self.card is None:
@@ -69,6 +49,32 @@ _PARSED: Final[dict[str, Move]] = {
     **{text: Move(card) for card, text in enumerate(CARD_TEXTS)},
     **{text: Move(card, to) for card, row in enumerate(_TEXTS) for to, text in enumerate(row)},
 }
+
+
+def parse_move(text: str) -> Move:
+    """:meth:`Move.parse`: a function, which compiled code calls directly (a method of a
+    ``NamedTuple`` class is looked up by name and called generically)."""
+    if not isinstance(text, str):
+        raise NotationError(f"move text must be a string, not {type(text).__name__}")
+    known = _PARSED.get(text)  # move text as printed: what clients send, every move
+    if known is not None:
+        return known
+    clean = text.strip()
+    if clean.lower() == DEAL_TEXT:
+        return DEAL
+    card_part, sep, column_part = clean.partition(">")
+    if not card_part:
+        raise NotationError(f"bad move {text!r}: expected like '4H>7', '4H' or 'deal'")
+    try:
+        card = parse_card(card_part)
+    except NotationError as exc:
+        raise NotationError(f"bad move {text!r}: {exc}") from None
+    if not sep:
+        return Move(card, None)
+    column = column_part.strip()
+    if not column.isdigit() or not 1 <= int(column) <= 99:
+        raise NotationError(f"bad move {text!r}: column must be a number from 1")
+    return Move(card, int(column) - 1)
 
 
 def move_text(card: Card, to: int) -> str:

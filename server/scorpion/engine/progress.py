@@ -21,12 +21,12 @@ put on its own suit), and a card moved off its place takes its point away.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # game.py counts a view's ``ordered`` with this module
     from .game import Game
 
-KING_INDEX = 12  # card % 13 of a King
+KING_INDEX: Final = 12  # card % 13 of a King
 
 
 def ordered_cards(game: Game) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from .errors import NotationError
 from .game import Game
@@ -33,7 +33,8 @@ from .moves import Move
 from .rules import Rules, get_rules, preset_name
 
 Action = tuple[str, float | None]
-UNDO, GIVE_UP = "undo", "give-up"
+UNDO: Final = "undo"
+GIVE_UP: Final = "give-up"
 _TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
 _ACTION = re.compile(r"(\d+)\.\s+(\S+)(?:\s+\{([^}]*)\})?")
 

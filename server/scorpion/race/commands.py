@@ -435,7 +435,8 @@ COMMAND_NAMES: Final = frozenset(_PARSERS)
 
 def parse_command(message: object) -> Command:
     """Check a decoded JSON message; raise :class:`RaceError` (with the seq if usable)."""
-    if not isinstance(message, Mapping):
+    # A dict first: compiled, that test is a type check, an ABC's a generic call.
+    if not isinstance(message, dict) and not isinstance(message, Mapping):
         raise RaceError("bad-json", "A message must be a JSON object")
     kind = message.get("type")
     seq = seq_of(message)

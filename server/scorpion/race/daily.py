@@ -35,10 +35,9 @@ from .messages import (
     AnswerFields,
     GameFields,
     ViewMessage,
-    as_answer,
 )
 from .outputs import ConnId, Message, Output, Persist, Send
-from .place import PlaceCore, game_answer, replay_action
+from .place import PlaceCore, as_answer, game_answer, replay_action
 from .players import Player
 from .protocol import daily_key, shard_of
 from .racer import Racer

@@ -19,7 +19,7 @@ room_snapshot), not typed field by field here.
 # No ``from __future__ import annotations``: Required[...] must be seen at run time, so that
 # each TypedDict's __required_keys__ is right (tests/race/typed_frames.py checks every frame
 # the race tests get against its type).
-from typing import Literal, Required, TypeAlias, TypedDict, cast
+from typing import Literal, Required, TypeAlias, TypedDict
 
 from .states import Role, Status
 
@@ -125,13 +125,6 @@ class AnswerFields(GameFields, total=False):
     autos: int
     clean: bool
     ordered: int
-
-
-def as_answer(fields: GameFields) -> AnswerFields:
-    """A game's fields among an answer's (``{"move": ..., **as_answer(fields)}``): mypy
-    cannot tell that a ``GameFields`` holds no other key of ``AnswerFields``, which
-    extends it; every place builds it in one method (``answer_fields``)."""
-    return cast(AnswerFields, fields)
 
 
 class Applied(AnswerFields, total=False):

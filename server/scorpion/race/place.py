@@ -19,7 +19,7 @@ answered ``stale`` at once and its result, when it comes, is dropped.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from scorpion.engine import MoveError
 
@@ -34,7 +34,6 @@ from .messages import (
     HintFound,
     Welcome,
     WelcomePlace,
-    as_answer,
     refused,
 )
 from .outputs import ConnId, Output, Persist, Send
@@ -86,6 +85,14 @@ def replay_action(member: Member, racer: Racer, action: ActionRecord) -> str | N
 
 def stale() -> RaceError:
     return RaceError("stale", "Your game changed before the search ended: ask again")
+
+
+def as_answer(fields: GameFields) -> AnswerFields:
+    """A game's fields among an answer's (``{"move": ..., **as_answer(fields)}``): mypy
+    cannot tell that a ``GameFields`` holds no other key of ``AnswerFields``, which
+    extends it; every place builds it in one method (``answer_fields``). Here, not in the
+    types' module (interpreted when compiled): it is called for every move."""
+    return cast(AnswerFields, fields)
 
 
 def game_answer(racer: Racer) -> GameFields:

@@ -29,9 +29,9 @@ from scorpion.engine import PRESETS, Game, get_rules
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
 from .errors import RaceError
 from .members import Member
-from .messages import AnswerFields, GameFields, PracticeGame, ViewMessage, as_answer
+from .messages import AnswerFields, GameFields, PracticeGame, ViewMessage
 from .outputs import ConnId, Message, Output, Persist, Send
-from .place import PlaceCore, game_answer, replay_action
+from .place import PlaceCore, as_answer, game_answer, replay_action
 from .players import Player
 from .protocol import practice_key
 from .racer import Racer

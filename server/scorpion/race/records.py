@@ -238,7 +238,7 @@ KINDS: Final[dict[str, type[Record]]] = {
     "name-reported": NameReported,
 }
 _KIND_OF: Final[dict[type, str]] = {cls: kind for kind, cls in KINDS.items()}
-_NAMES: dict[type, tuple[str, ...]] = {}
+_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 
 
 def _names(cls: type) -> tuple[str, ...]:

@@ -93,7 +93,7 @@ class Bridge:
         for w in writes:
             # A daily's or a practice's log is "reopened" by each of its writes (usually
             # a no-op): only a room's opening and closing are worth a line.
-            if isinstance(w, OpenRoom | CloseRoom) and not (isinstance(w, OpenRoom) and w.reopen):
+            if isinstance(w, (OpenRoom, CloseRoom)) and not (isinstance(w, OpenRoom) and w.reopen):
                 log.info("room %s %s", w.room_id, "opened" if isinstance(w, OpenRoom) else "closed")
         if writes and self.fence is not None:
             places = {w.room_id for w in writes if isinstance(w, AppendLog | CloseRoom | OpenRoom)}
@@ -110,13 +110,15 @@ class Bridge:
             self.metrics.moves.inc(moves)
             self._deliver(outputs)
             for out in outputs:
-                if isinstance(out, Persist) and isinstance(out.record, GameResult):
-                    rec = out.record
+                if not isinstance(out, Persist):
+                    continue
+                rec = out.record
+                if isinstance(rec, GameResult):
                     self.finished(game_id(place_of(rec), rec.round, rec.player))
-                elif isinstance(out, Persist) and isinstance(out.record, RoundFinished):
-                    self.round_finished(out.record)
-                elif isinstance(out, Persist) and isinstance(out.record, RoundStarted):
-                    self.round_started(out.record)
+                elif isinstance(rec, RoundFinished):
+                    self.round_finished(rec)
+                elif isinstance(rec, RoundStarted):
+                    self.round_started(rec)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -90,6 +90,8 @@ class RecordWriter:
             # unranked attempt or a practice game is never refused by the store.
             out.append(OpenRoom(log, None, {}, reopen=True))
         out.append(AppendLog(log, record.to_dict()))
+        if type(record) is ActionRecord:  # every move: none of the kinds below
+            return out
         if isinstance(record, HostAction) and record.action in ("list", "unlist"):
             out.append(ListRoom(room, record.at if record.action == "list" else None))
         if isinstance(record, RoundStarted):
