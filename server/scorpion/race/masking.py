@@ -95,8 +95,8 @@ class HiddenCards:
     """The cards face down on the board of at least one racer still playing."""
 
     def __init__(self) -> None:
-        # racer id -> (the game, its face-down shape then, the cards it hid then)
-        self._boards: dict[str, tuple[Game, tuple[object, ...], frozenset[str]]] = {}
+        # racer id -> (the game, its face-down counts and stock size then, the cards it hid)
+        self._boards: dict[str, tuple[Game, list[int], int, frozenset[str]]] = {}
         self._count: dict[str, int] = {}  # card -> number of playing boards hiding it
         self._cards: frozenset[str] | None = frozenset()  # None: to rebuild from _count
         self._hidden_now: set[str] = set()  # cards newly hidden by the last sync (an undo)
@@ -152,16 +152,22 @@ class HiddenCards:
     def _set(self, racer_id: str, game: Game | None) -> set[str]:
         """Record ``racer_id``'s board (None: finished or gone); the cards it stopped hiding."""
         known = self._boards.get(racer_id)
-        # Face-down cards never move: the down counts and the stock's size say which they are.
-        shape = (*game.down, len(game.stock)) if game is not None else ()
-        if game is not None and known is not None and known[0] is game and known[1] == shape:
+        # Face-down cards never move: the down counts and the stock's size say which they
+        # are. Compared in place (asked after every move; most turn nothing).
+        if (
+            game is not None
+            and known is not None
+            and known[0] is game
+            and known[2] == len(game.stock)
+            and known[1] == game.down
+        ):
             return set()  # no card turned, turned back or dealt since last time
-        before = known[2] if known is not None else frozenset()
+        before = known[3] if known is not None else frozenset()
         now = face_down(game) if game is not None else frozenset()
         if game is None:
             self._boards.pop(racer_id, None)
         else:
-            self._boards[racer_id] = (game, shape, now)
+            self._boards[racer_id] = (game, list(game.down), len(game.stock), now)
         if before == now:
             return set()
         count = self._count
