@@ -20,11 +20,6 @@ INTERPRETED = {
     # types only (TypedDicts), whose annotations the tests read
     "race/messages.py",
     "race/room_events.py",
-    # a room's parts that hold it by a weakref.proxy typed as the Room: compiled, the
-    # proxy fails the type check on assignment
-    "race/room_commands.py",
-    "race/room_host.py",
-    "race/room_start.py",
 }
 
 

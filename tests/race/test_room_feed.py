@@ -93,7 +93,7 @@ def test_a_spectator_may_watch_every_board_at_once_masked_as_a_followed_one() ->
     room = h.referee.rooms["room1"]
     assert answer["player"] == "*" and set(answer["views"]) == {"a", "b"}  # type: ignore[arg-type]
     for pid in ("a", "b"):
-        assert answer["views"][pid] == room.feed.board(room.racers[pid], "c")  # type: ignore[index]
+        assert answer["views"][pid] == room.feed.board(room, room.racers[pid], "c")  # type: ignore[index]
         assert "legal" not in answer["views"][pid]  # type: ignore[index]
     before = len(c.inbox)
     move = a.last("view")["view"]["legal"][0]  # type: ignore[index]
@@ -103,7 +103,7 @@ def test_a_spectator_may_watch_every_board_at_once_masked_as_a_followed_one() ->
     views = [m for m in c.inbox[before:] if m["type"] == "view"]
     assert {m["player"] for m in views} == {"a", "b"}  # every racer's board as it changes
     for m in views:
-        assert m["view"] == room.feed.board(room.racers[str(m["player"])], "c")
+        assert m["view"] == room.feed.board(room, room.racers[str(m["player"])], "c")
     # A racer may not watch the others while racing, whatever they asked before.
     assert a.command("follow", player="*")["code"] == "not-allowed"
     assert h.referee.rooms["room1"].core.members.get("c").following == "*"  # type: ignore[union-attr]

@@ -22,8 +22,6 @@ import heapq
 import hmac
 from typing import Final, cast
 
-from mypy_extensions import mypyc_attr
-
 from scorpion.engine import Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, Start, Undo
@@ -38,6 +36,7 @@ from .messages import (
 )
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, as_answer, game_answer, replay_action
+from .place_hooks import AnyPlace
 from .players import Player
 from .protocol import daily_key, shard_of
 from .racer import Racer
@@ -138,10 +137,7 @@ class Attempt(Racer):
         return {key: entry[key] for key in PLAYING_FIELDS}
 
 
-# A Python class when compiled (mypyc's native classes take no weak reference): its
-# parts hold it by a weakref.proxy, so closing it frees it without a collection (place.py).
-@mypyc_attr(native_class=False)
-class Daily:
+class Daily(AnyPlace):
     """Everyone playing one day's deal, each on their own clock: their attempts, the
     commands, the time limits. What everyone is told of it ("playing now", the leaderboard,
     ranks: at most one ``playing`` event every ``every`` seconds, from :meth:`tick`) is its
@@ -161,7 +157,6 @@ class Daily:
     ) -> None:
         self.core = PlaceCore(
             daily_key(date),
-            self,
             own_game="You can only play your own attempt",
             keep_events=keep_events,
             version_base=version_base,
@@ -286,7 +281,7 @@ class Daily:
         """Apply one command of ``member`` (ping is answered before it gets here)."""
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
-                return self.core.play(member, conn, command, now, out)
+                return self.core.play(self, member, conn, command, now, out)
             case Start():
                 return self._start(member.player, now, out)
         raise RaceError("not-allowed", f"There is no {command.name} in a daily challenge")
@@ -302,6 +297,9 @@ class Daily:
     def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
         attempt = self.current(ticket.player)
         return attempt if attempt is not None and attempt.round == ticket.round else None
+
+    def dealer(self) -> None:
+        return None  # it searches no deal
 
     def answer_fields(self, racer: Racer) -> GameFields:
         assert isinstance(racer, Attempt)

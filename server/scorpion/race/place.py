@@ -1,11 +1,11 @@
 """What rooms, dailies and practices share: members, versioned events, one answer per seq, the
-game path. Each place holds a :class:`PlaceCore` (composition, no base class).
+game path. Each place holds a :class:`PlaceCore` (composition) and passes itself to its calls.
 
 A place (:class:`~.place_hooks.AnyPlace`) is a room, a day's daily or a player's practice.
 Each answers each command once (:meth:`PlaceCore.handle`, through
 :func:`~.seqs.answer_once`) and plays a racer's game commands through
 :meth:`PlaceCore.play`: the checks, the engine call, the record, the progress and the
-answer. They differ in their hooks (:class:`~.place_hooks.PlaceHooks`): which commands they
+answer. They differ in what :class:`~.place_hooks.AnyPlace` asks of each: which commands they
 take (``run``), which racer a member plays, what follows a change (progress, views, the end
 of a round or an attempt) and what the answer carries.
 
@@ -18,7 +18,6 @@ answered ``stale`` at once and its result, when it comes, is dropped.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Final, cast
 
 from scorpion.engine import MoveError
@@ -54,7 +53,7 @@ from .seqs import answer_once, answer_pending
 from .states import Status
 
 if TYPE_CHECKING:  # the hooks' types only: place_hooks imports this module (AnyPlace.core)
-    from .place_hooks import Dealer, PlaceHooks
+    from .place_hooks import AnyPlace
 
 GIVE_UP: Final = "give-up"
 
@@ -102,23 +101,14 @@ def game_answer(racer: Racer) -> GameFields:
 
 class PlaceCore:
     """Members, versioned events and the game path of one place (a room, a daily or a
-    practice holds one, and gives it its ``hooks``)."""
+    practice holds one). The place passes itself (:class:`~.place_hooks.AnyPlace`)
+    to each call that needs it: a core that kept its place would make a cycle, which would
+    wait for a major collection (an hour with web/collector.py) with every closed room's
+    games, and a reference that is not a cycle (a weak one) the compiled build's classes
+    do not take."""
 
-    def __init__(
-        self,
-        key: str,
-        hooks: PlaceHooks,
-        *,
-        own_game: str,
-        keep_events: int,
-        version_base: int = 0,
-        dealer: Dealer | None = None,
-    ) -> None:
+    def __init__(self, key: str, *, own_game: str, keep_events: int, version_base: int = 0) -> None:
         self.key = key  # room id, daily:<date> or practice:<player>: what records, tickets name
-        # Weak: the place holds its core (a cycle would wait for a major collection, an
-        # hour with web/collector.py, keeping every closed room's games: the soak's growth).
-        self.hooks: PlaceHooks = weakref.proxy(hooks)
-        self.dealer = dealer
         self.own_game = own_game  # refusal of a command naming another seat
         self.members = Members()
         self.log = EventLog(keep_events, base=version_base)
@@ -173,34 +163,38 @@ class PlaceCore:
         return welcome
 
     # ------------------------------------------------------------------ commands
-    def handle(self, conn: ConnId, command: Command, now: float) -> list[Output]:
-        """One checked command from ``conn``: exactly one answer (now, or when its search
-        ends), plus its effects."""
+    def handle(self, place: AnyPlace, conn: ConnId, command: Command, now: float) -> list[Output]:
+        """One checked command from ``conn`` to ``place``: exactly one answer (now, or when
+        its search ends), plus its effects."""
         out: list[Output] = []
-        self.hooks.advance(now, out)
+        place.advance(now, out)
         member = self.members.by_conn.get(conn)
         if member is None:
             out.append(Send((conn,), refused(command.seq, "not-authenticated", "Say hello first")))
             return out
         found = member  # for the closure: mypy does not carry the narrowing into it
-        run = self.hooks.run
 
         def apply(effects: list[Output]) -> AnswerFields | None:
             if isinstance(command, Ping):
                 return {"now": now}
-            return run(found, conn, command, now, effects)
+            return place.run(found, conn, command, now, effects)  # a native call compiled
 
         out.extend(answer_once(conn, member.seqs, command, apply))
         return out
 
     def play(
-        self, member: Member, conn: ConnId, command: GameCommand, now: float, out: list[Output]
+        self,
+        place: AnyPlace,
+        member: Member,
+        conn: ConnId,
+        command: GameCommand,
+        now: float,
+        out: list[Output],
     ) -> AnswerFields | None:
         """A game command on the sender's own game (None: answered when its search ends)."""
         if command.seat is not None and command.seat != member.id:
             raise RaceError("not-your-seat", self.own_game)
-        hooks = self.hooks
-        racer = hooks.racer_for(member)
+        racer = place.racer_for(member)
         if isinstance(command, Hint | Auto):
             if isinstance(command, Hint):
                 racer.check_hints()
@@ -216,9 +210,9 @@ class PlaceCore:
         logged = racer.apply(command.action, racer.elapsed(now))
         out.append(Persist(racer.record(command.seq, logged)))
         out.extend(self.drop_search(racer, member))
-        hooks.after_change(racer, now, out, exclude=conn)
+        place.after_change(racer, now, out, exclude=conn)
         played: AnswerFields = {"move": logged} if isinstance(command, Move | Deal) else {}
-        return {**played, **as_answer(hooks.answer_fields(racer))}
+        return {**played, **as_answer(place.answer_fields(racer))}
 
     def drop_search(self, racer: Racer, member: Member) -> list[Output]:
         """The racer's game changed: a search still running for it no longer applies."""
@@ -232,22 +226,22 @@ class PlaceCore:
         return answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, refuse)
 
     # ------------------------------------------------------------------ searches
-    def search_wanted(self, ticket: SearchTicket) -> bool:
+    def search_wanted(self, place: AnyPlace, ticket: SearchTicket) -> bool:
         """Whether a search's answer would still be used (else the caller may skip it)."""
-        dealer = self.dealer
+        dealer = place.dealer()
         if dealer is not None and dealer.quick_search(ticket):
             return dealer.quick_wanted(ticket)
         member = self.members.get(ticket.player)
         return member is not None and ticket.seq in member.seqs.pending
 
-    def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
+    def searched(self, place: AnyPlace, answer: SearchAnswer, now: float) -> list[Output]:
         """A search's answer: answer the command that asked for it, exactly once (a quick
         race's deal, which no command asked for, goes to the dealer)."""
-        dealer = self.dealer
+        dealer = place.dealer()
         if dealer is not None and dealer.quick_search(answer.ticket):
             return dealer.quick_dealt(answer, now)
         out: list[Output] = []
-        self.hooks.advance(now, out)
+        place.advance(now, out)
         ticket = answer.ticket
         member = self.members.get(ticket.player)
         if member is None or ticket.seq not in member.seqs.pending:
@@ -255,7 +249,7 @@ class PlaceCore:
         found = member
 
         def apply(effects: list[Output]) -> AnswerFields | None:
-            return self._search_result(found, answer, now, effects)
+            return self._search_result(place, found, answer, now, effects)
 
         out.extend(
             answer_pending(tuple(member.conns), member.seqs, ticket.seq, ticket.command, apply)
@@ -265,16 +259,21 @@ class PlaceCore:
         return out
 
     def _search_result(
-        self, member: Member, answer: SearchAnswer, now: float, out: list[Output]
+        self,
+        place: AnyPlace,
+        member: Member,
+        answer: SearchAnswer,
+        now: float,
+        out: list[Output],
     ) -> AnswerFields:
         ticket = answer.ticket
         if isinstance(answer, DealFound) or ticket.command == "start":
             assert isinstance(answer, DealFound | SearchFailed)
-            if self.dealer is None:  # only a room's start searches a deal
+            dealer = place.dealer()
+            if dealer is None:  # only a room's start searches a deal
                 raise stale()
-            return self.dealer.dealt(member, answer, now, out)
-        hooks = self.hooks
-        racer = hooks.racer_by_ticket(ticket)
+            return dealer.dealt(member, answer, now, out)
+        racer = place.racer_by_ticket(ticket)
         if racer is None or racer.search != ticket:
             raise stale()
         racer.search = None
@@ -284,11 +283,11 @@ class PlaceCore:
         if isinstance(answer, HintsFound):
             racer.apply(HINT, racer.elapsed(now))
             out.append(Persist(racer.record(ticket.seq, HINT)))
-            hooks.help_used(racer, now, out)
+            place.help_used(racer, now, out)
             hints: list[HintFound] = [
                 {"move": move, "winnable": winnable} for move, winnable in answer.hints
             ]
-            return {"hints": hints, **as_answer(hooks.answer_fields(racer))}
+            return {"hints": hints, **as_answer(place.answer_fields(racer))}
         assert isinstance(answer, AutoFound)
         if answer.verdict == "lost":
             # Auto never gives a game up: the player is asked, and gives up or plays on. The
@@ -296,17 +295,17 @@ class PlaceCore:
             # logged as one whatever the hints setting (Auto, which gave it, was allowed).
             racer.apply(HINT, racer.elapsed(now), replayed=True)
             out.append(Persist(racer.record(ticket.seq, HINT)))
-            hooks.help_used(racer, now, out)
-            return {"auto": None, "verdict": "lost", **as_answer(hooks.answer_fields(racer))}
+            place.help_used(racer, now, out)
+            return {"auto": None, "verdict": "lost", **as_answer(place.answer_fields(racer))}
         if answer.verdict != "won" or answer.move is None:
             raise RaceError("auto-unknown", "Auto found no line within its search; play on")
         logged = racer.apply(answer.move, racer.elapsed(now))
         racer.autos += 1
         out.append(Persist(racer.record(ticket.seq, logged, auto=True)))
-        hooks.after_change(racer, now, out, exclude=None)
+        place.after_change(racer, now, out, exclude=None)
         return {
             "auto": logged,
             "verdict": "won",
             "move": logged,
-            **as_answer(hooks.answer_fields(racer)),
+            **as_answer(place.answer_fields(racer)),
         }

@@ -22,8 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
 from scorpion.engine import PRESETS, Game, get_rules
 
 from .commands import Auto, Command, Deal, GiveUp, Hint, Move, NewDeal, Undo
@@ -32,6 +30,7 @@ from .members import Member
 from .messages import AnswerFields, GameFields, PracticeGame, ViewMessage
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, as_answer, game_answer, replay_action
+from .place_hooks import AnyPlace
 from .players import Player
 from .protocol import practice_key
 from .racer import Racer
@@ -41,10 +40,7 @@ from .searches import SearchTicket
 PRACTICE_PRESET: Final = "classic"  # the first deal's preset when new-deal names none
 
 
-# A Python class when compiled (mypyc's native classes take no weak reference): its
-# parts hold it by a weakref.proxy, so closing it frees it without a collection (place.py).
-@mypyc_attr(native_class=False)
-class Practice:
+class Practice(AnyPlace):
     """One player's practice: the game in hand, dealt and played on demand."""
 
     def __init__(
@@ -57,7 +53,6 @@ class Practice:
     ) -> None:
         self.core = PlaceCore(
             practice_key(player.id),
-            self,
             own_game="You can only play your own practice game",
             keep_events=keep_events,
             version_base=version_base,
@@ -127,7 +122,7 @@ class Practice:
         """Apply one command of the player (ping is answered before it gets here)."""
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
-                return self.core.play(member, conn, command, now, out)
+                return self.core.play(self, member, conn, command, now, out)
             case NewDeal(preset=preset):
                 return self.new_deal(member, conn, preset, now, out)
         raise RaceError("not-allowed", f"There is no {command.name} in practice")
@@ -143,6 +138,9 @@ class Practice:
     def racer_by_ticket(self, ticket: SearchTicket) -> Racer | None:
         game = self.current
         return game if game is not None and game.round == ticket.round else None
+
+    def dealer(self) -> None:
+        return None  # it searches no deal
 
     def answer_fields(self, racer: Racer) -> GameFields:
         return {**game_answer(racer), "game": racer.round}

@@ -252,7 +252,7 @@ class Referee:
             return [Send((conn,), refused(exc.seq, exc.code, exc.message))]
         if place is None:
             return [Send((conn,), refused(command.seq, "not-authenticated", "Say hello first"))]
-        out = place.core.handle(conn, command, now)
+        out = place.core.handle(place, conn, command, now)
         self._touch(place)
         return out
 
@@ -267,14 +267,14 @@ class Referee:
     def search_wanted(self, ticket: SearchTicket) -> bool:
         """Whether a search's answer would still be used (a caller may skip the search)."""
         place = self._place_of(ticket)
-        return place is not None and place.core.search_wanted(ticket)
+        return place is not None and place.core.search_wanted(place, ticket)
 
     def searched(self, answer: SearchAnswer, now: float) -> list[Output]:
         """The answer of a search this referee asked for (an output of an earlier call)."""
         place = self._place_of(answer.ticket)
         if place is None:
             return []
-        out = place.core.searched(answer, now)
+        out = place.core.searched(place, answer, now)
         self._touch(place)
         return out
 

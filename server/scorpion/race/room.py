@@ -7,10 +7,9 @@ Sans-I/O: every method takes ``now`` (server time, seconds) and returns outputs
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from scorpion.engine import Game
 
+from . import room_commands, room_host, room_start
 from .commands import (
     Auto,
     Command,
@@ -39,27 +38,24 @@ from .members import EVERYONE, Member
 from .messages import AnswerFields, GameFields, Row
 from .outputs import ConnId, Message, Output, Persist, Send
 from .place import PlaceCore, game_answer
+from .place_hooks import AnyPlace
 from .players import Player
 from .quick_room import QuickSeats
 from .racer import Racer
 from .ranking import rank_entries
 from .records import RoomClosed, RoomOpened, RoundFinished, RoundStarted
-from .room_commands import RoomCommands
 from .room_events import Joined, LeftReason, RoomEvent
 from .room_feed import RoomFeed
-from .room_host import LEAGUE, LIST, LOCK, RATING, HostControls
+from .room_host import LEAGUE, LIST, LOCK, RATING
 from .room_snapshot import snapshot, timeline
 from .room_snapshot import summary as room_summary
-from .room_start import COUNTDOWN, RoundStart
-from .searches import SearchTicket
+from .room_start import COUNTDOWN
+from .searches import DealFound, SearchAnswer, SearchFailed, SearchTicket
 from .settings import RoomSettings
 from .states import RACING, Phase
 
 
-# A Python class when compiled (mypyc's native classes take no weak reference): its
-# parts hold it by a weakref.proxy, so closing it frees it without a collection (place.py).
-@mypyc_attr(native_class=False)
-class Room:
+class Room(AnyPlace):
     """One room. Build it with :meth:`open` (new) or ``recovery.restore_room`` (from records)."""
 
     def __init__(
@@ -73,18 +69,13 @@ class Room:
         version_base: int = 0,
         quick: QuickSeats | None = None,
     ) -> None:
-        self.starter = RoundStart(self)  # Start, a winnable deal's search, the countdown
         self.core = PlaceCore(
             room_id,
-            self,
             own_game="You can only play on your own seat",
             keep_events=config.keep_events,
             version_base=version_base,
-            dealer=self.starter,
         )
-        self.feed = RoomFeed(self, self.core, config.progress_interval)
-        self.commands = RoomCommands(self)  # seats and rounds
-        self.host_controls = HostControls(self)
+        self.feed = RoomFeed(self.core, config.progress_interval)
         self.id = room_id
         self.creator = creator
         self.host = creator.id  # who may start, remove, lock and hand over (host controls)
@@ -117,7 +108,7 @@ class Room:
     def emit(self, out: list[Output], event: RoomEvent, exclude: ConnId | None = None) -> None:
         """A room event to everyone here (``exclude``: but that connection), after the
         progress made before it."""
-        self.feed.emit(out, event, exclude)
+        self.feed.emit(self, out, event, exclude)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -195,52 +186,73 @@ class Room:
     def after_change(
         self, racer: Racer, now: float, out: list[Output], exclude: ConnId | None
     ) -> None:
-        self.feed.progress(out, racer, now)
-        self.feed.send_view(out, racer, exclude=exclude, followers=False)
+        self.feed.progress(self, out, racer, now)
+        self.feed.send_view(self, out, racer, exclude=exclude, followers=False)
         if not any(r.playing for r in self.racers.values()):
             self.finish_round(now, out)
 
     def help_used(self, racer: Racer, now: float, out: list[Output]) -> None:
-        self.feed.progress(out, racer, now)
+        self.feed.progress(self, out, racer, now)
 
     def answer_fields(self, racer: Racer) -> GameFields:
         return game_answer(racer)
+
+    # ------------------------------------------------------------------ its deals' searches
+    # (race/room_start.py: a start's, and a quick race's own)
+    def dealer(self) -> Room:
+        return self
+
+    def dealt(
+        self, member: Member, found: DealFound | SearchFailed, now: float, out: list[Output]
+    ) -> AnswerFields:
+        return room_start.dealt(self, member, found, now, out)
+
+    def after_search(self, out: list[Output]) -> None:
+        room_start.after_search(self, out)
+
+    def quick_search(self, ticket: SearchTicket) -> bool:
+        return room_start.quick_search(ticket)
+
+    def quick_wanted(self, ticket: SearchTicket) -> bool:
+        return room_start.quick_wanted(self, ticket)
+
+    def quick_dealt(self, answer: SearchAnswer, now: float) -> list[Output]:
+        return room_start.quick_dealt(self, answer, now)
 
     # ------------------------------------------------------------------ commands
     def run(
         self, member: Member, conn: ConnId, command: Command, now: float, out: list[Output]
     ) -> AnswerFields | None:
         """Apply one command of ``member`` (ping is answered before it gets here)."""
-        seats, host = self.commands, self.host_controls
         match command:
             case Move() | Deal() | Undo() | GiveUp() | Hint() | Auto():
-                return self.core.play(member, conn, command, now, out)
+                return self.core.play(self, member, conn, command, now, out)
             case Join(role=role):
-                return seats.join(member, role, out)
+                return room_commands.join(self, member, role, out)
             case Leave():
-                return seats.leave(member, now, out)
+                return room_commands.leave(self, member, now, out)
             case Ready(ready=ready):
-                return seats.set_ready(member, ready, out)
+                return room_commands.set_ready(self, member, ready, out)
             case Start(seq=seq):
-                return seats.start(member, seq, now, out)
+                return room_commands.start(self, member, seq, now, out)
             case Follow(player=player):
-                return seats.follow(member, player)
+                return room_commands.follow(self, member, player)
             case Rematch(round=round_):
-                return seats.rematch(member, round_, now, out)
+                return room_commands.rematch(self, member, round_, now, out)
             case Kick(player=player):
-                return host.kick(member, player, now, out)
+                return room_host.kick(self, member, player, now, out)
             case Lock(locked=locked):
-                return host.switch(member, LOCK, locked, now, out)
+                return room_host.switch(self, member, LOCK, locked, now, out)
             case List(listed=listed):
-                return host.switch(member, LIST, listed, now, out)
+                return room_host.switch(self, member, LIST, listed, now, out)
             case Rating(rated=rated):
-                return host.switch(member, RATING, rated, now, out)
+                return room_host.switch(self, member, RATING, rated, now, out)
             case League(league=league):
-                return host.switch(member, LEAGUE, league, now, out)
+                return room_host.switch(self, member, LEAGUE, league, now, out)
             case HandHost(player=player):
-                return host.hand_host(member, player, now, out)
+                return room_host.hand_host(self, member, player, now, out)
             case Report(player=player, reason=reason):
-                return host.report(member, player, reason, now, out)
+                return room_host.report(self, member, player, reason, now, out)
         raise RaceError("not-allowed", f"There is no {command.name} in a room")
 
     # ------------------------------------------------------------------ snapshot
@@ -260,7 +272,7 @@ class Room:
         out: list[Output] = []
         self.advance(now, out)
         # What waits goes to those already here; the newcomer's welcome holds it.
-        self.feed.announce_progress(out, None)
+        self.feed.announce_progress(self, out, None)
         member, new = self.core.members.ensure(player)
         was_away = member.away_since is not None
         self.core.members.attach(conn, member)
@@ -289,10 +301,10 @@ class Room:
             now,
             status=racer.status if racer else None,
             state=self.state(now),
-            view=self.feed.board(watched, player.id),
+            view=self.feed.board(self, watched, player.id),
         )
         out.append(Send((conn,), welcome))
-        self.starter.quick_start(now, out)  # the last matched player is here: deal
+        room_start.quick_start(self, now, out)  # the last matched player is here: deal
         return out
 
     def disconnect(self, conn: ConnId, now: float) -> list[Output]:
@@ -352,10 +364,10 @@ class Room:
             return
         self.core.members.forget_answers_of_away(now)
         if self.feed.progress_batch.due(now):
-            self.feed.announce_progress(out, now)
+            self.feed.announce_progress(self, out, now)
         if self.dealing_until is not None and now >= self.dealing_until:
-            self.starter.deal_unverified(now, out)
-        self.starter.quick_start(now, out)
+            room_start.deal_unverified(self, now, out)
+        room_start.quick_start(self, now, out)
         if self.phase == "countdown" and self.started_at is not None and now >= self.started_at:
             self._start_race(out)
         if self.phase == "racing" and self.ends_at is not None and now >= self.ends_at:
@@ -363,7 +375,7 @@ class Room:
             for racer in self.racers.values():
                 if racer.playing:
                     racer.stop("timed-out", round(self.ends_at - racer.started_at, 3) or limit)
-                    self.feed.progress(out, racer, now)
+                    self.feed.progress(self, out, racer, now)
             self.finish_round(now, out)
         for member in list(self.core.members.by_id.values()):
             if member.away_since is not None and now >= member.away_since + self.config.grace:
@@ -386,7 +398,7 @@ class Room:
             racer.stop("left", racer.elapsed(now))
             # Seq 0: no command asked for it; replayed by restore like any action.
             out.append(Persist(racer.record(0, "left")))
-            self.feed.progress(out, racer, now)
+            self.feed.progress(self, out, racer, now)
         seated = member.role == "player"
         self.core.members.remove(member)
         for other in self.core.members.by_id.values():
@@ -415,11 +427,11 @@ class Room:
         racers, feed = self.racers.values(), self.feed
         self.emit(
             out,
-            {"event": "progress", "players": [feed.shown(r) for r in racers],
-             "ranks": feed.shown_ranks()},
+            {"event": "progress", "players": [feed.shown(self, r) for r in racers],
+             "ranks": feed.shown_ranks(self)},
         )  # fmt: skip
         for racer in racers:
-            feed.send_view(out, racer, None)
+            feed.send_view(self, out, racer, None)
 
     def finish_round(self, now: float, out: list[Output]) -> None:
         if self.phase != "racing":

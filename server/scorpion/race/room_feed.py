@@ -15,7 +15,6 @@ A room holds its :class:`RoomFeed` (composition): the feed reads the room's race
 
 from __future__ import annotations
 
-import weakref
 from typing import Protocol
 
 from .masking import HiddenCards, face_up, mask_view
@@ -39,8 +38,7 @@ class FeedSource(Protocol):
 class RoomFeed:
     """The progress and boards of a room's racers."""
 
-    def __init__(self, room: FeedSource, core: PlaceCore, progress_interval: float) -> None:
-        self.room: FeedSource = weakref.proxy(room)  # the room holds this: no cycle (place.py)
+    def __init__(self, core: PlaceCore, progress_interval: float) -> None:
         self.core = core
         self.members = core.members
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
@@ -48,28 +46,29 @@ class RoomFeed:
         # racer id -> (her progress entry, the hidden set's version, the entry others see)
         self._shown: dict[str, tuple[ProgressRow, int, ProgressRow]] = {}
 
-    def board(self, racer: Racer | None, viewer: str | None) -> dict[str, object] | None:
+    def board(
+        self, room: FeedSource, racer: Racer | None, viewer: str | None
+    ) -> dict[str, object] | None:
         """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
         the deal during the countdown (a reconnect or a follow then would give a head
         start). Anyone but the racer gets it masked (see :mod:`.masking`), with the numbers
         others may see (see :mod:`.observed`)."""
-        room = self.room
         if racer is None or room.phase == "countdown":
             return None
         if viewer == racer.player.id:
             return racer.view()
         self.hidden.sync(room.racers)
         masked = mask_view(racer.game.view(), self.hidden.cards)
-        shown = self.shown(racer)
+        shown = self.shown(room, racer)
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
         return masked
 
-    def shown(self, racer: Racer) -> ProgressRow:
+    def shown(self, room: FeedSource, racer: Racer) -> ProgressRow:
         """``racer``'s progress entry as everyone but her may see it (exact once the round
         is over). Call after the hidden cards are synced; the same dict comes back until
         her game or the hidden cards change: treat it as read-only."""
         progress = racer.progress()
-        if self.room.phase not in RACING:
+        if room.phase not in RACING:
             return progress
         pid, version = racer.player.id, self.hidden.version
         cached = self._shown.get(pid)
@@ -79,15 +78,15 @@ class RoomFeed:
         self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
         return shown
 
-    def shown_ranks(self) -> dict[str, int]:
+    def shown_ranks(self, room: FeedSource) -> dict[str, int]:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
-        return shown_ranks(self.shown(r) for r in self.room.racers.values())
+        return shown_ranks(self.shown(room, r) for r in room.racers.values())
 
-    def _view_message(self, racer: Racer, viewer: str | None) -> ViewMessage:
+    def _view_message(self, room: FeedSource, racer: Racer, viewer: str | None) -> ViewMessage:
         return {
             "type": "view",
             "player": racer.player.id,
-            "view": self.board(racer, viewer),
+            "view": self.board(room, racer, viewer),
             "status": racer.status,
             "elapsed": racer.last_elapsed,
         }
@@ -103,26 +102,31 @@ class RoomFeed:
         )
 
     def send_view(
-        self, out: list[Output], racer: Racer, exclude: ConnId | None, followers: bool = True
+        self,
+        room: FeedSource,
+        out: list[Output],
+        racer: Racer,
+        exclude: ConnId | None,
+        followers: bool = True,
     ) -> None:
         """The racer's board to the racer's other tabs, and masked to its followers (unless
         ``followers`` is False: after a move they get it with the progress announcement)."""
-        if self.room.phase == "countdown":
+        if room.phase == "countdown":
             return  # see board()
         pid = racer.player.id
         own = self.members.get(pid)
         conns = tuple(c for c in own.conns if c != exclude) if own else ()
         if conns:
-            out.append(Send(conns, self._view_message(racer, pid)))
+            out.append(Send(conns, self._view_message(room, racer, pid)))
         if followers:
-            self._send_followers(out, racer)
+            self._send_followers(room, out, racer)
 
-    def _send_followers(self, out: list[Output], racer: Racer) -> None:
+    def _send_followers(self, room: FeedSource, out: list[Output], racer: Racer) -> None:
         followers = self._followers(racer.player.id)
         if followers:
-            out.append(Send(followers, self._view_message(racer, None)))
+            out.append(Send(followers, self._view_message(room, racer, None)))
 
-    def progress(self, out: list[Output], racer: Racer, now: float) -> None:
+    def progress(self, room: FeedSource, out: list[Output], racer: Racer, now: float) -> None:
         """``racer``'s numbers changed: announced at once, or with the next batch. Cards whose
         masking changed with it (released by her last turn or her finish, or hidden again by
         her undo) change what others see of the boards showing them: those racers' boards
@@ -130,35 +134,37 @@ class RoomFeed:
         changed = self.hidden.sync_one_changes(racer.player.id, racer)
         others = [
             other
-            for other in self.room.racers.values()
+            for other in room.racers.values()
             if changed and other is not racer and not changed.isdisjoint(face_up(other.game))
         ]
         due = self.progress_batch.changed(racer.player.id, now)
         for other in others:
             self.progress_batch.changed(other.player.id, now)
         if due:
-            self.announce_progress(out, now)
-        elif self.room.phase != "countdown":
+            self.announce_progress(room, out, now)
+        elif room.phase != "countdown":
             for other in others:
-                self._send_followers(out, other)
+                self._send_followers(room, out, other)
 
-    def announce_progress(self, out: list[Output], now: float | None) -> None:
+    def announce_progress(self, room: FeedSource, out: list[Output], now: float | None) -> None:
         """What the batch holds goes out now (``now`` None: whether its interval is up or
         not, before an event or a newcomer's welcome)."""
-        racers = self.room.racers
+        racers = room.racers
         changed = [racers[pid] for pid in self.progress_batch.take(now) if pid in racers]
         if not changed:
             return
         # Every racer's live rank: the server ranks, the client only shows it.
-        ranks = self.shown_ranks()
-        players = [self.shown(r) for r in changed]
+        ranks = self.shown_ranks(room)
+        players = [self.shown(room, r) for r in changed]
         self.core.emit(out, {"event": "progress", "players": players, "ranks": ranks})
-        if self.room.phase != "countdown":  # followers get the boards with their numbers
+        if room.phase != "countdown":  # followers get the boards with their numbers
             for racer in changed:
-                self._send_followers(out, racer)
+                self._send_followers(room, out, racer)
 
-    def emit(self, out: list[Output], event: RoomEvent, exclude: ConnId | None = None) -> None:
+    def emit(
+        self, room: FeedSource, out: list[Output], event: RoomEvent, exclude: ConnId | None = None
+    ) -> None:
         """A room event, after the progress made before it (which goes out first)."""
         if self.progress_batch.waiting:
-            self.announce_progress(out, None)
+            self.announce_progress(room, out, None)
         self.core.emit(out, event, exclude)

@@ -9,7 +9,6 @@ returns the ``applied`` answer's extra fields.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -57,139 +56,125 @@ LEAGUE = Switch("league", "league", "unleague", "make the room a league",
 link every week), or an ordinary room again."""
 
 
-class HostControls:
-    """The host's commands on one room (the room owns it and dispatches to it)."""
+def check_may_sit(room: Room, member: Member) -> None:
+    """A seat is refused to a player the host removed, and to newcomers of a locked room."""
+    if member.id in room.removed:
+        raise RaceError("removed", "The host removed you from the seats: you can watch")
+    if room.locked:
+        raise RaceError("room-locked", "The host has locked the room: you can watch")
 
-    def __init__(self, room: Room) -> None:
-        self.room: Room = weakref.proxy(room)  # the room holds this: no cycle (place.py)
 
-    def check_may_sit(self, member: Member) -> None:
-        """A seat is refused to a player the host removed, and to newcomers of a locked room."""
-        room = self.room
-        if member.id in room.removed:
-            raise RaceError("removed", "The host removed you from the seats: you can watch")
-        if room.locked:
-            raise RaceError("room-locked", "The host has locked the room: you can watch")
+def check_host(room: Room, member: Member, what: str) -> None:
+    if room.quick_race:  # strangers the queue matched: none of them rules the others
+        raise RaceError("not-allowed", f"Nobody can {what} in a quick race")
+    if member.id != room.host:
+        raise RaceError("not-creator", f"Only the room's host can {what}")
 
-    def check_host(self, member: Member, what: str) -> None:
-        room = self.room
-        if room.quick_race:  # strangers the queue matched: none of them rules the others
-            raise RaceError("not-allowed", f"Nobody can {what} in a quick race")
-        if member.id != room.host:
-            raise RaceError("not-creator", f"Only the room's host can {what}")
 
-    def seated(self, player: str, what: str) -> Member:
-        room = self.room
-        target = room.core.members.get(player)
-        if target is None or target.role != "player":
-            raise RaceError("unknown-player", f"Nobody called {player!r} is seated here to {what}")
-        return target
+def seated(room: Room, player: str, what: str) -> Member:
+    target = room.core.members.get(player)
+    if target is None or target.role != "player":
+        raise RaceError("unknown-player", f"Nobody called {player!r} is seated here to {what}")
+    return target
 
-    def kick(self, host: Member, player: str, now: float, out: list[Output]) -> AnswerFields:
-        """The host removes a seated player: they watch from now on (a game under way ends as
-        ``left``) and may not take a seat again in this room."""
-        room = self.room
-        self.check_host(host, "remove a player")
-        if player == host.id:
-            raise RaceError(
-                "not-allowed", "You cannot remove yourself: leave, or hand the host role"
-            )
-        target = self.seated(player, "remove")
-        racer = room.racers.get(player)
-        if (
-            racer is not None
-            and racer.playing
-            and room.phase in RACING
-            and (room.rated or room.league)
-        ):
-            # Removed, a racer would place last: the host would win their rating or points.
-            raise RaceError(
-                "not-allowed", "A rated or league race's racers play it out: remove them after it"
-            )
-        if racer is not None and racer.playing and room.phase in RACING:
-            racer.stop("left", racer.elapsed(now) if room.phase == "racing" else 0.0)
-            # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
-            out.append(Persist(racer.record(0, "left")))
-            out.extend(room.core.drop_search(racer, target))
-            room.feed.progress(out, racer, now)
-            room.feed.send_view(out, racer, exclude=None, followers=False)
-        target.role, target.ready = "spectator", False
-        room.removed.add(player)
-        out.append(Persist(HostAction(room.id, "kick", player, host.id, now)))
-        room.emit(
-            out,
-            {
-                "event": "left",
-                "player": player,
-                "reason": "removed",
-                "watching": True,
-                "by": host.id,
-            },
+
+def kick(room: Room, host: Member, player: str, now: float, out: list[Output]) -> AnswerFields:
+    """The host removes a seated player: they watch from now on (a game under way ends as
+    ``left``) and may not take a seat again in this room."""
+    check_host(room, host, "remove a player")
+    if player == host.id:
+        raise RaceError("not-allowed", "You cannot remove yourself: leave, or hand the host role")
+    target = seated(room, player, "remove")
+    racer = room.racers.get(player)
+    if racer is not None and racer.playing and room.phase in RACING and (room.rated or room.league):
+        # Removed, a racer would place last: the host would win their rating or points.
+        raise RaceError(
+            "not-allowed", "A rated or league race's racers play it out: remove them after it"
         )
-        if room.phase == "racing" and not any(r.playing for r in room.racers.values()):
-            room.finish_round(now, out)
-        return {"player": player, "role": "spectator"}
+    if racer is not None and racer.playing and room.phase in RACING:
+        racer.stop("left", racer.elapsed(now) if room.phase == "racing" else 0.0)
+        # Seq 0: no command of theirs asked for it; restore replays it like a lost seat.
+        out.append(Persist(racer.record(0, "left")))
+        out.extend(room.core.drop_search(racer, target))
+        room.feed.progress(room, out, racer, now)
+        room.feed.send_view(room, out, racer, exclude=None, followers=False)
+    target.role, target.ready = "spectator", False
+    room.removed.add(player)
+    out.append(Persist(HostAction(room.id, "kick", player, host.id, now)))
+    room.emit(
+        out,
+        {
+            "event": "left",
+            "player": player,
+            "reason": "removed",
+            "watching": True,
+            "by": host.id,
+        },
+    )
+    if room.phase == "racing" and not any(r.playing for r in room.racers.values()):
+        room.finish_round(now, out)
+    return {"player": player, "role": "spectator"}
 
-    def switch(
-        self, host: Member, control: Switch, on: bool, now: float, out: list[Output]
-    ) -> AnswerFields:
-        """The host turns ``control`` on or off; the same value again changes nothing."""
-        room = self.room
-        self.check_host(host, control.what)
-        if control.lobby_only is not None and (room.phase != "lobby" or room.dealing is not None):
-            raise RaceError("not-in-lobby", control.lobby_only)
-        if on and control.no_chosen_deal:
-            self.check_no_chosen_deal()
-        holder: object = room.settings if control.in_settings else room
-        if getattr(holder, control.name) != on:
-            if control.in_settings:
-                changed: dict[str, Any] = {control.name: on}
-                room.settings = replace(room.settings, **changed)
-            else:
-                setattr(room, control.name, on)
-            action = control.on if on else control.off
-            out.append(Persist(HostAction(room.id, action, None, host.id, now)))
-            room.emit(out, switched(control.name, on, host.id))
-        return switch_answer(control.name, on)
 
-    def check_no_chosen_deal(self) -> None:
-        """A rated or league round never deals the number its host chose (who may know its
-        face-down cards); the chosen number deals the first round only, so from then on any
-        room may be rated or made a league."""
-        room = self.room
-        if isinstance(room.settings.deal, int) and room.round == 0:
-            raise RaceError(
-                "not-allowed",
-                "This room first deals the number its host chose: it can be rated or a league "
-                "from its rematch on (whoever picks a deal's number may know its face-down cards)",
-            )
+def switch(
+    room: Room, host: Member, control: Switch, on: bool, now: float, out: list[Output]
+) -> AnswerFields:
+    """The host turns ``control`` on or off; the same value again changes nothing."""
+    check_host(room, host, control.what)
+    if control.lobby_only is not None and (room.phase != "lobby" or room.dealing is not None):
+        raise RaceError("not-in-lobby", control.lobby_only)
+    if on and control.no_chosen_deal:
+        check_no_chosen_deal(room)
+    holder: object = room.settings if control.in_settings else room
+    if getattr(holder, control.name) != on:
+        if control.in_settings:
+            changed: dict[str, Any] = {control.name: on}
+            room.settings = replace(room.settings, **changed)
+        else:
+            setattr(room, control.name, on)
+        action = control.on if on else control.off
+        out.append(Persist(HostAction(room.id, action, None, host.id, now)))
+        room.emit(out, switched(control.name, on, host.id))
+    return switch_answer(control.name, on)
 
-    def hand_host(self, host: Member, player: str, now: float, out: list[Output]) -> AnswerFields:
-        room = self.room
-        self.check_host(host, "hand the host role over")
-        if player == host.id:
-            return {"host": player}
-        self.seated(player, "hand the host role to")
-        room.host = player
-        out.append(Persist(HostAction(room.id, "hand-host", player, host.id, now)))
-        room.emit(out, {"event": "host", "player": player, "by": host.id})
+
+def check_no_chosen_deal(room: Room) -> None:
+    """A rated or league round never deals the number its host chose (who may know its
+    face-down cards); the chosen number deals the first round only, so from then on any
+    room may be rated or made a league."""
+    if isinstance(room.settings.deal, int) and room.round == 0:
+        raise RaceError(
+            "not-allowed",
+            "This room first deals the number its host chose: it can be rated or a league "
+            "from its rematch on (whoever picks a deal's number may know its face-down cards)",
+        )
+
+
+def hand_host(room: Room, host: Member, player: str, now: float, out: list[Output]) -> AnswerFields:
+    check_host(room, host, "hand the host role over")
+    if player == host.id:
         return {"host": player}
+    seated(room, player, "hand the host role to")
+    room.host = player
+    out.append(Persist(HostAction(room.id, "hand-host", player, host.id, now)))
+    room.emit(out, {"event": "host", "player": player, "by": host.id})
+    return {"host": player}
 
-    def report(
-        self, member: Member, player: str, reason: str, now: float, out: list[Output]
-    ) -> AnswerFields:
-        """Keep a report of ``player``'s name for the operator (once per reporter and player).
-        Nobody else is told: a report is not an accusation in front of the room."""
-        room = self.room
-        if player == member.id:
-            raise RaceError("not-allowed", "You cannot report your own name")
-        target = room.core.members.get(player)
-        name = target.player.name if target else None
-        if name is None and player in room.racers:
-            name = room.racers[player].player.name
-        if name is None:
-            raise RaceError("unknown-player", f"Nobody called {player!r} is in this room")
-        if (member.id, player) not in room.reports:
-            room.reports.add((member.id, player))
-            out.append(Persist(NameReported(room.id, player, name, member.id, reason, now)))
-        return {"reported": player}
+
+def report(
+    room: Room, member: Member, player: str, reason: str, now: float, out: list[Output]
+) -> AnswerFields:
+    """Keep a report of ``player``'s name for the operator (once per reporter and player).
+    Nobody else is told: a report is not an accusation in front of the room."""
+    if player == member.id:
+        raise RaceError("not-allowed", "You cannot report your own name")
+    target = room.core.members.get(player)
+    name = target.player.name if target else None
+    if name is None and player in room.racers:
+        name = room.racers[player].player.name
+    if name is None:
+        raise RaceError("unknown-player", f"Nobody called {player!r} is in this room")
+    if (member.id, player) not in room.reports:
+        room.reports.add((member.id, player))
+        out.append(Persist(NameReported(room.id, player, name, member.id, reason, now)))
+    return {"reported": player}

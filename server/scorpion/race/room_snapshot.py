@@ -32,7 +32,7 @@ def snapshot(room: Room, now: float) -> Message:
     if racing:
         feed = room.feed
         feed.hidden.sync(room.racers)
-        ranks = feed.shown_ranks()  # numbers and ranks as others see them (observed.py)
+        ranks = feed.shown_ranks(room)  # numbers and ranks as others see them (observed.py)
         for pid, racer in room.racers.items():
             seat = room.core.members.get(pid)
             entry: Message = {
@@ -41,7 +41,7 @@ def snapshot(room: Room, now: float) -> Message:
                 "ready": True,
                 "connected": bool(seat and seat.connected),
             }
-            entry.update(feed.shown(racer))
+            entry.update(feed.shown(room, racer))
             entry["rank"] = ranks[pid]
             del entry["player"]
             players.append(entry)
