@@ -15,9 +15,10 @@ Modules, one concept each:
   interface the referee drives (``place.core`` for what all do alike; each place
   dispatches its own commands: ``run``).
 - ``room``: one room's state machine (lobby, countdown, racing, results), its commands'
-  dispatch, timers; the parts it holds: ``room_commands`` (seats and rounds),
-  ``room_host`` (the host's controls), ``room_start`` (Start, a winnable deal's search,
-  the countdown), ``room_feed`` (progress and boards); ``room_snapshot``: its snapshot.
+  dispatch, timers; its commands, functions over the room: ``room_commands`` (seats and
+  rounds), ``room_host`` (the host's controls), ``room_start`` (Start, a winnable deal's
+  search, the countdown); ``room_feed`` (progress and boards), which it holds;
+  ``room_snapshot``: its snapshot.
 - ``daily``: the daily challenge (deal from date and secret, attempts, time limits);
   ``daily_feed``: what it tells everyone (playing now, leaderboard, ranks: aggregated
   events); ``leaderboard``: a day's leaderboard kept in order, served in pages.

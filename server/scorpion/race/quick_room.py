@@ -3,7 +3,7 @@
 The matched players are seated and ready as they arrive (nobody presses Start: no stranger
 is anyone's host: :meth:`.room.Room.seat_matched`); the race is dealt as soon as all of
 them are here, or when :data:`ARRIVAL` seconds have passed with at least ``MIN_RACERS``
-here (:meth:`.room_start.RoundStart.quick_start`). Fewer than that by then and the room is
+here (:func:`.room_start.quick_start`). Fewer than that by then and the room is
 void: the players are told to wait in the queue again. The deal is a winnable one where
 the solver can prove one (the "winnable deals only" search).
 

@@ -331,8 +331,7 @@ class Room(AnyPlace):
     # ------------------------------------------------------------------ timers
     def next_deadline(self) -> float | None:
         """The earliest time :meth:`tick` has something to do."""
-        # Asked after every command: plain loops and locals (Room is a Python class even
-        # compiled, docs/compiled.md, so each attribute read is a dict lookup).
+        # Asked after every command: plain loops, no generator.
         times: list[float] = []
         announce = self.feed.progress_batch.deadline()
         if announce is not None:
@@ -458,7 +457,7 @@ class Room(AnyPlace):
             self.idle_since = now
 
     # ------------------------------------------------------------------ a quick race
-    # (quick_room.py; its start by itself and its deal: RoundStart.quick_start, quick_dealt)
+    # (quick_room.py; its start by itself and its deal: room_start.quick_start, quick_dealt)
     def seat_matched(self, member: Member) -> bool:
         """Seat a matched player as they arrive, ready (a quick race has no Start button)."""
         quick = self.quick

@@ -19,7 +19,7 @@ from .outputs import Output, Persist
 from .records import Rematched
 from .states import RACING, Role
 
-if TYPE_CHECKING:  # the room owns its commands
+if TYPE_CHECKING:  # the room calls these with itself (nothing holds it: place.py)
     from .room import Room
 
 

@@ -9,8 +9,9 @@ the racer gets a board masked (:mod:`.masking`) and numbers that add nothing to 
 are those everyone but the racer may see; the racer's exact ones are in her own view. Nobody
 gets a board during the countdown.
 
-A room holds its :class:`RoomFeed` (composition): the feed reads the room's racers and phase
-(:class:`FeedSource`) and sends through the room's :class:`~.place.PlaceCore`.
+A room holds its :class:`RoomFeed` (composition) and passes itself to each call: the feed
+reads the room's racers and phase (:class:`FeedSource`), keeps no reference to it (a cycle:
+place.py), and sends through the room's :class:`~.place.PlaceCore`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from .records import HostAction, NameReported
 from .room_events import SwitchName, switch_answer, switched
 from .states import RACING
 
-if TYPE_CHECKING:  # the room owns its host controls
+if TYPE_CHECKING:  # the room calls these with itself (nothing holds it: place.py)
     from .room import Room
 
 

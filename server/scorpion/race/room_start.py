@@ -3,7 +3,7 @@ the room deals winnable deals only (the room is told, and waits at most
 ``RoomConfig.deal_wait`` seconds, then deals an unverified one and says so), then the ready
 players seated and the countdown. A quick race starts by itself (:mod:`.quick_room`): dealt
 when its matched players are here, or when their time to come is up, through the same
-:meth:`RoundStart.start_round`.
+:func:`start_round`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .records import RoundStarted
 from .searches import DealFound, DealSearch, SearchAnswer, SearchFailed, SearchTicket
 from .seqs import answer_pending
 
-if TYPE_CHECKING:  # the room owns how its rounds start
+if TYPE_CHECKING:  # the room calls these with itself (nothing holds it: place.py)
     from .room import Room
 
 COUNTDOWN: Final = 3.0
