@@ -98,7 +98,7 @@ def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str,
     view = mask_view(game.view(), hidden)
     if racing:
         score, ordered = view["score"], view["ordered"]
-        assert isinstance(score, int | None) and isinstance(ordered, int)
+        assert (score is None or isinstance(score, int)) and isinstance(ordered, int)
         view["score"], view["ordered"] = shown_numbers(score, ordered, game, hidden)
     return view
 

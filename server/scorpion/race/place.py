@@ -195,7 +195,8 @@ class PlaceCore:
         if command.seat is not None and command.seat != member.id:
             raise RaceError("not-your-seat", self.own_game)
         racer = place.racer_for(member)
-        if isinstance(command, Hint | Auto):
+        # Tuples, not ``Hint | Auto``: compiled, a union is built at every call.
+        if isinstance(command, (Hint, Auto)):
             if isinstance(command, Hint):
                 racer.check_hints()
             else:
@@ -211,8 +212,10 @@ class PlaceCore:
         out.append(Persist(racer.record(command.seq, logged)))
         out.extend(self.drop_search(racer, member))
         place.after_change(racer, now, out, exclude=conn)
-        played: AnswerFields = {"move": logged} if isinstance(command, Move | Deal) else {}
-        return {**played, **as_answer(place.answer_fields(racer))}
+        fields = as_answer(place.answer_fields(racer))
+        if isinstance(command, (Move, Deal)):
+            fields["move"] = logged
+        return fields
 
     def drop_search(self, racer: Racer, member: Member) -> list[Output]:
         """The racer's game changed: a search still running for it no longer applies."""

@@ -80,7 +80,8 @@ class AnyPlace:
 
     @abstractmethod
     def answer_fields(self, racer: Racer) -> GameFields:
-        """What every answer to a game command carries (at least :func:`game_answer`)."""
+        """What every answer to a game command carries (at least :func:`game_answer`): a new
+        dict each time (the game path adds the move to it)."""
 
     @abstractmethod
     def dealer(self) -> Dealer | None:

@@ -86,7 +86,9 @@ class Racer:
         """Seconds on this player's clock at ``now`` (never going backwards)."""
         if self.finished_elapsed is not None:
             return self.finished_elapsed
-        return max(self.last_elapsed, round(max(0.0, now - self.started_at), 3))
+        # To the millisecond, as round(x, 3) but without its exact decimal conversion (a
+        # tenth of a move's cost compiled); a tie may round the other way, never further.
+        return max(self.last_elapsed, round(max(0.0, now - self.started_at) * 1000) / 1000)
 
     def check_playing(self) -> None:
         if not self.playing:

@@ -26,7 +26,7 @@ FINISHED: Final = frozenset({"won", "lost", "gave-up", "timed-out", "left"})
 
 def _num(entry: Mapping[str, object], key: str) -> float:
     value = entry.get(key, 0)
-    return float(value) if isinstance(value, int | float) else 0.0
+    return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: see place.py
 
 
 def rank_key(entry: Mapping[str, object]) -> tuple[float, ...]:
