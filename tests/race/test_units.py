@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -34,6 +35,8 @@ from scorpion.race.commands import (
     parse_command,
 )
 from scorpion.race.events import EventLog
+from scorpion.race.observed import shown_ranks
+from scorpion.race.ranking import live_ranks
 from scorpion.race.seqs import SeqWindow
 
 RECORDS = [
@@ -141,6 +144,34 @@ def test_ranking_rules() -> None:
         (1, "fast-win"), (2, "slow-win"), (3, "two-runs"), (4, "rich"), (5, "tie-1"), (5, "tie-2"),
         (7, "auto-win"), (8, "hint-win"), (9, "hint-loss"),
     ]  # fmt: skip
+
+
+def test_live_ranks_and_shown_ranks_rank_as_the_results_do() -> None:
+    """The ranks of every progress announcement (keys sorted once, no copies) are the
+    results' ranking's, ties, help and withheld scores (cards in order instead) included."""
+    rng = random.Random(7)
+    statuses = ("playing", "won", "lost", "gave-up", "timed-out", "left")
+    for _ in range(300):
+        entries: list[dict[str, object]] = [
+            {
+                "player": f"p{i}",
+                "status": rng.choice(statuses),
+                "elapsed": float(rng.choice((12, 40, 40, 90))),
+                "runs": rng.randrange(3),
+                "score": rng.choice((None, 5, 5, 80)),
+                "ordered": rng.choice((5, 9, 80)),
+                "moves": rng.choice((3, 3, 10)),
+                "hints": rng.choice((0, 0, 1)),
+            }
+            for i in range(rng.randrange(1, 7))
+        ]
+        exact = [{**e, "score": e["score"] if e["score"] is not None else 0} for e in entries]
+        expected = {str(e["player"]): e["rank"] for e in rank_entries(exact)}
+        assert live_ranks(exact) == expected
+        standing_in = [{**e, "score": e["ordered"] if e["score"] is None else e["score"]}
+                       for e in entries]  # fmt: skip
+        expected = {str(e["player"]): e["rank"] for e in rank_entries(standing_in)}
+        assert shown_ranks(entries) == expected
 
 
 def test_statistics_per_preset() -> None:

@@ -39,7 +39,7 @@ from scorpion.engine.progress import KING_INDEX, ordered_cards
 
 from .masking import mask_view
 from .messages import ProgressRow
-from .ranking import live_ranks
+from .ranking import rank_key, ranks_of
 
 
 def score_withheld(rules: Rules) -> bool:
@@ -104,8 +104,8 @@ def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str,
 
 
 def shown_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
-    """Live ranks from entries as others see them (``ranking.live_ranks``; where the score
-    is withheld, cards in order stand in for it).
+    """Live ranks from entries as others see them (as ``ranking.live_ranks``; where the
+    score is withheld, cards in order stand in for it).
 
     >>> shown_ranks([{"player": "a", "status": "playing", "runs": 0, "score": None,
     ...               "ordered": 9, "moves": 4},
@@ -113,6 +113,14 @@ def shown_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
     ...               "ordered": 12, "moves": 8}])
     {'b': 1, 'a': 2}
     """
-    return live_ranks(
-        e if e.get("score") is not None else {**e, "score": e.get("ordered", 0)} for e in entries
-    )
+    keyed: list[tuple[tuple[float, ...], str]] = []
+    for e in entries:
+        withheld = e.get("score") is None
+        key = rank_key(e, _ordered(e)) if withheld else rank_key(e)
+        keyed.append((key, str(e.get("player", ""))))
+    return ranks_of(keyed)
+
+
+def _ordered(entry: Mapping[str, object]) -> float:
+    ordered = entry.get("ordered", 0)
+    return float(ordered) if isinstance(ordered, (int, float)) else 0.0

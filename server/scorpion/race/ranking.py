@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
 FINISHED: Final = frozenset({"won", "lost", "gave-up", "timed-out", "left"})
 
@@ -29,13 +29,16 @@ def _num(entry: Mapping[str, object], key: str) -> float:
     return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: see place.py
 
 
-def rank_key(entry: Mapping[str, object]) -> tuple[float, ...]:
+def rank_key(entry: Mapping[str, object], score: float | None = None) -> tuple[float, ...]:
     """Sort key of one entry (needs status, elapsed, runs, score, moves; hints and autos
-    when help was used: an assisted result, after every clean one)."""
+    when help was used: an assisted result, after every clean one). ``score``: in place of
+    the entry's (observed.py: cards in order stand in for a withheld score)."""
     help_used = 1 if entry.get("hints") or entry.get("autos") else 0
     if entry.get("status") == "won":
         return (help_used, 0, _num(entry, "elapsed"), _num(entry, "moves"))
-    return (help_used, 1, -_num(entry, "runs"), -_num(entry, "score"), _num(entry, "moves"))
+    if score is None:
+        score = _num(entry, "score")
+    return (help_used, 1, -_num(entry, "runs"), -score, _num(entry, "moves"))
 
 
 def rank_entries(entries: Iterable[Mapping[str, object]]) -> list[dict[str, object]]:
@@ -59,7 +62,26 @@ def live_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
     ...             {"player": "c", "status": "won", "elapsed": 300.0, "runs": 4}])
     {'c': 1, 'a': 2, 'b': 2}
     """
-    return {str(e["player"]): cast(int, e["rank"]) for e in rank_entries(entries)}
+    return ranks_of([(rank_key(e), str(e.get("player", ""))) for e in entries])
+
+
+def ranks_of(keyed: list[tuple[tuple[float, ...], str]]) -> dict[str, int]:
+    """Each player's rank from their ``(rank_key, player)``, as :func:`rank_entries` ranks
+    (ties share one); sorts ``keyed``. Asked at every progress announcement: no copies.
+
+    >>> ranks_of([((0, 1, -1.0), "b"), ((0, 0, 9.5), "c"), ((0, 1, -1.0), "a")])
+    {'c': 1, 'a': 2, 'b': 2}
+    """
+    keyed.sort()
+    ranks: dict[str, int] = {}
+    previous: tuple[float, ...] | None = None
+    rank = 0
+    for i in range(len(keyed)):
+        key, player = keyed[i]
+        if key != previous:
+            rank, previous = i + 1, key
+        ranks[player] = rank
+    return ranks
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,7 @@ class RoomFeed:
 
     def shown_ranks(self, room: FeedSource) -> dict[str, int]:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
-        return shown_ranks(self.shown(room, r) for r in room.racers.values())
+        return shown_ranks([self.shown(room, r) for r in room.racers.values()])
 
     def _view_message(self, room: FeedSource, racer: Racer, viewer: str | None) -> ViewMessage:
         return {
