@@ -196,7 +196,10 @@ class Game:
     @property
     def cards_turned(self) -> int:
         """Face-down cards turned face up so far."""
-        return self._initial_down - sum(self.down)
+        turned = self._initial_down
+        for down in self.down:  # not sum(): compiled, a builtin called by name
+            turned -= down
+        return turned
 
     @property
     def can_undo(self) -> bool:

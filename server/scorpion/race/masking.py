@@ -132,19 +132,21 @@ class HiddenCards:
             released |= self._set(racer_id, game)
         return frozenset(c for c in released if c not in self._count)
 
-    def sync_one_changes(self, racer_id: str, racer: Playing) -> frozenset[str]:
+    def sync_one_changes(self, racer_id: str, game: Game | None) -> frozenset[str]:
         """:meth:`sync_one`, returning every card whose masking changed: released, or hidden
         again (an undo turned it back face down, or put it back in the stock)."""
-        released = self.sync_one(racer_id, racer)
+        released = self.sync_one(racer_id, game)
         if not self._hidden_now:
             return released
         return released | frozenset(c for c in self._hidden_now if c in self._count)
 
-    def sync_one(self, racer_id: str, racer: Playing) -> frozenset[str]:
+    def sync_one(self, racer_id: str, game: Game | None) -> frozenset[str]:
         """:meth:`sync` for the one racer whose board or status changed (the others are
-        as they were): the cards no board hides any more."""
+        as they were), ``game`` their board while they play (None: finished or gone): the
+        cards no board hides any more. (The board, not the racer: compiled, a protocol's
+        attributes are read by name.)"""
         self._hidden_now = set()
-        released = self._set(racer_id, racer.game if racer.playing else None)
+        released = self._set(racer_id, game)
         if not released:  # most moves turn nothing: no set built
             return NOTHING
         return frozenset(c for c in released if c not in self._count)

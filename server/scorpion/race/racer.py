@@ -87,8 +87,8 @@ class Racer:
         if self.finished_elapsed is not None:
             return self.finished_elapsed
         # To the millisecond, as round(x, 3) but without its exact decimal conversion (a
-        # tenth of a move's cost compiled); a tie may round the other way, never further.
-        return max(self.last_elapsed, round(max(0.0, now - self.started_at) * 1000) / 1000)
+        # tenth of a move's cost compiled): half up, so a tie may round the other way.
+        return max(self.last_elapsed, int(max(0.0, now - self.started_at) * 1000 + 0.5) / 1000)
 
     def check_playing(self) -> None:
         if not self.playing:

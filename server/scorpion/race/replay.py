@@ -169,7 +169,7 @@ def build_replay(games: Sequence[ReplayGame]) -> dict[str, Any]:
             board.playing = False
         timeline[board.source.player].append([t, len(game.runs), game.score])
         before = hidden.cards
-        hidden.sync_one(str(index), board)
+        hidden.sync_one(str(index), board.game if board.playing else None)
         changed = before ^ hidden.cards
         racing = any(b.playing for b in boards)  # after the last: the results, exact
         views = []

@@ -351,7 +351,12 @@ class Room(AnyPlace):
             times.append(self.idle_since + self.config.idle_close)
         if self.dealing_until is not None:
             times.append(self.dealing_until)
-        return min(times) if times else None
+        if not times:
+            return None
+        earliest = times[0]
+        for at in times:  # min() of two, not of a list: compiled, that one is a generic call
+            earliest = min(earliest, at)
+        return earliest
 
     def tick(self, now: float) -> list[Output]:
         out: list[Output] = []

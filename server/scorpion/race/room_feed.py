@@ -10,13 +10,13 @@ are those everyone but the racer may see; the racer's exact ones are in her own 
 gets a board during the countdown.
 
 A room holds its :class:`RoomFeed` (composition) and passes itself to each call: the feed
-reads the room's racers and phase (:class:`FeedSource`), keeps no reference to it (a cycle:
-place.py), and sends through the room's :class:`~.place.PlaceCore`.
+reads the room's racers and phase, keeps no reference to it (a cycle: place.py), and sends
+through the room's :class:`~.place.PlaceCore`.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from .masking import HiddenCards, face_up, mask_view
 from .messages import ProgressRow, ViewMessage
@@ -26,14 +26,10 @@ from .place import PlaceCore
 from .progress_batch import ProgressBatch
 from .racer import Racer
 from .room_events import RoomEvent
-from .states import RACING, Phase
+from .states import RACING
 
-
-class FeedSource(Protocol):
-    """What the feed reads of its room: the racers of the round, and its phase."""
-
-    racers: dict[str, Racer]
-    phase: Phase
+if TYPE_CHECKING:  # the room calls its feed with itself
+    from .room import Room
 
 
 class RoomFeed:
@@ -48,7 +44,7 @@ class RoomFeed:
         self._shown: dict[str, tuple[ProgressRow, int, ProgressRow]] = {}
 
     def board(
-        self, room: FeedSource, racer: Racer | None, viewer: str | None
+        self, room: Room, racer: Racer | None, viewer: str | None
     ) -> dict[str, object] | None:
         """A racer's view as ``viewer`` may see it, or None before the start: nobody sees
         the deal during the countdown (a reconnect or a follow then would give a head
@@ -64,7 +60,7 @@ class RoomFeed:
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
         return masked
 
-    def shown(self, room: FeedSource, racer: Racer) -> ProgressRow:
+    def shown(self, room: Room, racer: Racer) -> ProgressRow:
         """``racer``'s progress entry as everyone but her may see it (exact once the round
         is over). Call after the hidden cards are synced; the same dict comes back until
         her game or the hidden cards change: treat it as read-only."""
@@ -79,11 +75,11 @@ class RoomFeed:
         self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
         return shown
 
-    def shown_ranks(self, room: FeedSource) -> dict[str, int]:
+    def shown_ranks(self, room: Room) -> dict[str, int]:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
         return shown_ranks([self.shown(room, r) for r in room.racers.values()])
 
-    def _view_message(self, room: FeedSource, racer: Racer, viewer: str | None) -> ViewMessage:
+    def _view_message(self, room: Room, racer: Racer, viewer: str | None) -> ViewMessage:
         return {
             "type": "view",
             "player": racer.player.id,
@@ -104,7 +100,7 @@ class RoomFeed:
 
     def send_view(
         self,
-        room: FeedSource,
+        room: Room,
         out: list[Output],
         racer: Racer,
         exclude: ConnId | None,
@@ -122,17 +118,18 @@ class RoomFeed:
         if followers:
             self._send_followers(room, out, racer)
 
-    def _send_followers(self, room: FeedSource, out: list[Output], racer: Racer) -> None:
+    def _send_followers(self, room: Room, out: list[Output], racer: Racer) -> None:
         followers = self._followers(racer.player.id)
         if followers:
             out.append(Send(followers, self._view_message(room, racer, None)))
 
-    def progress(self, room: FeedSource, out: list[Output], racer: Racer, now: float) -> None:
+    def progress(self, room: Room, out: list[Output], racer: Racer, now: float) -> None:
         """``racer``'s numbers changed: announced at once, or with the next batch. Cards whose
         masking changed with it (released by her last turn or her finish, or hidden again by
         her undo) change what others see of the boards showing them: those racers' boards
         go to their followers at once and their numbers with the announcement."""
-        changed = self.hidden.sync_one_changes(racer.player.id, racer)
+        board = racer.game if racer.playing else None
+        changed = self.hidden.sync_one_changes(racer.player.id, board)
         others = [
             other
             for other in room.racers.values()
@@ -147,7 +144,7 @@ class RoomFeed:
             for other in others:
                 self._send_followers(room, out, other)
 
-    def announce_progress(self, room: FeedSource, out: list[Output], now: float | None) -> None:
+    def announce_progress(self, room: Room, out: list[Output], now: float | None) -> None:
         """What the batch holds goes out now (``now`` None: whether its interval is up or
         not, before an event or a newcomer's welcome)."""
         racers = room.racers
@@ -163,7 +160,7 @@ class RoomFeed:
                 self._send_followers(room, out, racer)
 
     def emit(
-        self, room: FeedSource, out: list[Output], event: RoomEvent, exclude: ConnId | None = None
+        self, room: Room, out: list[Output], event: RoomEvent, exclude: ConnId | None = None
     ) -> None:
         """A room event, after the progress made before it (which goes out first)."""
         if self.progress_batch.waiting:
