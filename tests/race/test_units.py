@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from types import MappingProxyType
 
 import pytest
 
@@ -11,6 +12,7 @@ from scorpion.race import (
     ActionRecord,
     DailyStarted,
     GameResult,
+    RaceError,
     Rematched,
     RoomClosed,
     RoomOpened,
@@ -232,6 +234,12 @@ def test_commands_are_typed_values_with_only_their_fields() -> None:
     assert parse_command({"type": "auto", "seq": 4, "player": "p1"}) == Auto(4, "p1")
     assert parse_command({"type": "move", "seq": 5, "move": "4H"}).action == "4H"  # type: ignore[union-attr]
     assert Undo(6, None).action == "undo" and GiveUp(7, None).action == "give-up"
+    # Any mapping is a JSON object (read as a dict); anything else is refused.
+    move = MappingProxyType({"type": "move", "seq": 8, "move": "4H>7", "player": "p1"})
+    assert parse_command(move) == parse_command(dict(move))
+    with pytest.raises(RaceError) as refused:
+        parse_command([("type", "move")])
+    assert refused.value.code == "bad-json"
 
 
 def test_a_ranking_entry_leaves_the_cached_progress_alone() -> None:

@@ -303,14 +303,14 @@ class Hello:
         return player_daily_key(self.daily, player_id, shards)
 
 
-def seq_of(message: Mapping[str, object]) -> int | None:
+def seq_of(message: dict[str, object]) -> int | None:
     seq = message.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= MAX_SEQ:
         return None
     return seq
 
 
-def _text(message: Mapping[str, object], key: str, seq: int | None, what: str) -> str:
+def _text(message: dict[str, object], key: str, seq: int | None, what: str) -> str:
     value = message.get(key)
     if value is None:
         raise RaceError("missing-field", f"The {what} needs a {key!r} field", seq)
@@ -319,13 +319,13 @@ def _text(message: Mapping[str, object], key: str, seq: int | None, what: str) -
     return value
 
 
-def _seat(message: Mapping[str, object], seq: int) -> str | None:
+def _seat(message: dict[str, object], seq: int) -> str | None:
     if message.get("player") is None:
         return None
     return _text(message, "player", seq, f"{message['type']} command")
 
 
-def _move(message: Mapping[str, object], seq: int) -> Move:
+def _move(message: dict[str, object], seq: int) -> Move:
     if message.get("move") is None:
         raise RaceError(
             "missing-field", "The move command needs a 'move' field (move text like '4H>7')", seq
@@ -333,21 +333,21 @@ def _move(message: Mapping[str, object], seq: int) -> Move:
     return Move(seq, _seat(message, seq), _text(message, "move", seq, "move command"))
 
 
-def _join(message: Mapping[str, object], seq: int) -> Join:
+def _join(message: dict[str, object], seq: int) -> Join:
     role = _text(message, "as", seq, "join command")
     if not is_role(role):
         raise RaceError("bad-field", "'as' must be 'player' or 'spectator'", seq)
     return Join(seq, role)
 
 
-def _ready(message: Mapping[str, object], seq: int) -> Ready:
+def _ready(message: dict[str, object], seq: int) -> Ready:
     ready = message.get("ready", True)
     if not isinstance(ready, bool):
         raise RaceError("bad-field", "'ready' must be true or false", seq)
     return Ready(seq, ready)
 
 
-def _follow(message: Mapping[str, object], seq: int) -> Follow:
+def _follow(message: dict[str, object], seq: int) -> Follow:
     if "player" not in message:
         raise RaceError("missing-field", "The follow command needs a 'player' field", seq)
     if message["player"] is None:
@@ -355,35 +355,35 @@ def _follow(message: Mapping[str, object], seq: int) -> Follow:
     return Follow(seq, _text(message, "player", seq, "follow command"))
 
 
-def _lock(message: Mapping[str, object], seq: int) -> Lock:
+def _lock(message: dict[str, object], seq: int) -> Lock:
     locked = message.get("locked", True)
     if not isinstance(locked, bool):
         raise RaceError("bad-field", "'locked' must be true or false", seq)
     return Lock(seq, locked)
 
 
-def _list(message: Mapping[str, object], seq: int) -> List:
+def _list(message: dict[str, object], seq: int) -> List:
     listed = message.get("listed", True)
     if not isinstance(listed, bool):
         raise RaceError("bad-field", "'listed' must be true or false", seq)
     return List(seq, listed)
 
 
-def _rating(message: Mapping[str, object], seq: int) -> Rating:
+def _rating(message: dict[str, object], seq: int) -> Rating:
     rated = message.get("rated", True)
     if not isinstance(rated, bool):
         raise RaceError("bad-field", "'rated' must be true or false", seq)
     return Rating(seq, rated)
 
 
-def _league(message: Mapping[str, object], seq: int) -> League:
+def _league(message: dict[str, object], seq: int) -> League:
     league = message.get("league", True)
     if not isinstance(league, bool):
         raise RaceError("bad-field", "'league' must be true or false", seq)
     return League(seq, league)
 
 
-def _report(message: Mapping[str, object], seq: int) -> Report:
+def _report(message: dict[str, object], seq: int) -> Report:
     player = _text(message, "player", seq, "report command")
     reason = message.get("reason", "")
     if not isinstance(reason, str) or len(reason) > MAX_REASON:
@@ -393,13 +393,13 @@ def _report(message: Mapping[str, object], seq: int) -> Report:
     return Report(seq, player, " ".join(reason.split()))
 
 
-def _new_deal(message: Mapping[str, object], seq: int) -> NewDeal:
+def _new_deal(message: dict[str, object], seq: int) -> NewDeal:
     if message.get("preset") is None:
         return NewDeal(seq)
     return NewDeal(seq, _text(message, "preset", seq, "new-deal command"))
 
 
-def _rematch(message: Mapping[str, object], seq: int) -> Rematch:
+def _rematch(message: dict[str, object], seq: int) -> Rematch:
     value = message.get("round")
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise RaceError("bad-field", "'round' must be the number of the round", seq)
@@ -407,7 +407,7 @@ def _rematch(message: Mapping[str, object], seq: int) -> Rematch:
 
 
 # The wire's type names, each with its parser: the only table of command names.
-_PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
+_PARSERS: Final[dict[str, Callable[[dict[str, object], int], Command]]] = {
     "join": _join,
     "leave": lambda m, seq: Leave(seq),
     "ready": _ready,
@@ -433,11 +433,19 @@ _PARSERS: Final[dict[str, Callable[[Mapping[str, object], int], Command]]] = {
 COMMAND_NAMES: Final = frozenset(_PARSERS)
 
 
-def parse_command(message: object) -> Command:
+def _as_dict(message: object) -> dict[str, object]:
+    """A JSON object as a dict (what the parsers read: compiled, a dict's ``get`` is a direct
+    call, a ``Mapping``'s a call by name); RaceError for anything else."""
+    if isinstance(message, dict):
+        return message
+    if isinstance(message, Mapping):
+        return dict(message)
+    raise RaceError("bad-json", "A message must be a JSON object")
+
+
+def parse_command(decoded: object) -> Command:
     """Check a decoded JSON message; raise :class:`RaceError` (with the seq if usable)."""
-    # A dict first: compiled, that test is a type check, an ABC's a generic call.
-    if not isinstance(message, dict) and not isinstance(message, Mapping):
-        raise RaceError("bad-json", "A message must be a JSON object")
+    message = _as_dict(decoded)  # a name of its own: compiled, typed as the dict
     kind = message.get("type")
     seq = seq_of(message)
     if kind == "hello":
@@ -450,13 +458,14 @@ def parse_command(message: object) -> Command:
         if "seq" not in message:
             raise RaceError("missing-field", f"The {kind} command needs a 'seq' field")
         raise RaceError("bad-field", f"'seq' must be an integer from 1 to {MAX_SEQ}")
+    if kind == "move":  # most commands: a direct call compiled, the table's is by name
+        return _move(message, seq)
     return parser(message, seq)
 
 
-def parse_hello(message: object) -> Hello:
+def parse_hello(decoded: object) -> Hello:
     """Check the first message of a connection; raise :class:`RaceError` (seq None)."""
-    if not isinstance(message, Mapping):
-        raise RaceError("bad-json", "A message must be a JSON object")
+    message = _as_dict(decoded)
     if message.get("type") != "hello":
         raise RaceError("not-authenticated", "The first message must be hello (with a token)")
     token = _text(message, "token", None, "hello")
