@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from itertools import chain
 
 from scorpion.engine import Rules
 from scorpion.engine.cards import CARD_TEXTS
@@ -87,9 +86,21 @@ def shown_numbers(
     """A racer's score and cards in order as others may see them."""
     columns = game.view()["columns"]  # the view is built already: its texts, not the cards
     assert isinstance(columns, list)
-    if not hidden.isdisjoint(chain.from_iterable(column["up"] for column in columns)):
+    if _shows_any(columns, hidden):
         ordered = shown_ordered(game, hidden)  # else nothing masked: as it is
     return (None if score_withheld(game.rules) else score), ordered
+
+
+def _shows_any(columns: list[dict[str, object]], hidden: AbstractSet[str]) -> bool:
+    """Whether a view's columns show a card of ``hidden`` (plain loops: compiled, a set's
+    ``isdisjoint`` over a chain of them is two calls by name and a generator)."""
+    for column in columns:
+        up = column["up"]
+        assert isinstance(up, list)
+        for text in up:
+            if text in hidden:
+                return True
+    return False
 
 
 def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str, object]:

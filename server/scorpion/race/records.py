@@ -98,6 +98,20 @@ class ActionRecord(_Base):
         self.elapsed = elapsed
         self.auto = auto
 
+    def to_dict(self) -> dict[str, object]:
+        """As every record's (its fields in order), written out: one per move, and
+        compiled, the shared one reads each field by name."""
+        return {
+            "kind": "action",
+            "room": self.room,
+            "round": self.round,
+            "player": self.player,
+            "seq": self.seq,
+            "action": self.action,
+            "elapsed": self.elapsed,
+            "auto": self.auto,
+        }
+
 
 @dataclass(slots=True)
 class GameResult(_Base):
