@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from .errors import NotationError
 from .game import Game
-from .moves import Move
+from .moves import Move, text_of
 from .rules import Rules, get_rules, preset_name
 
 Action = tuple[str, float | None]
@@ -192,4 +192,4 @@ def apply_action(game: Game, text: str, elapsed: float | None = None) -> str:
     if text == GIVE_UP:
         game.give_up(elapsed)
         return GIVE_UP
-    return str(game.play(text, elapsed).move)
+    return text_of(game.play(text, elapsed).move)

@@ -17,7 +17,6 @@ old-seq Command 1 is too old to be answered again
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Set
 from typing import Final, TypeAlias, cast
 
@@ -61,7 +60,7 @@ class SeqWindow:
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.last = 0  # highest seq answered
-        self._answers: OrderedDict[int, bytes] | None = None
+        self._answers: dict[int, bytes] | None = None  # in the order answered
         self._pending: set[int] | None = None
 
     @property
@@ -100,12 +99,15 @@ class SeqWindow:
 
     def remember(self, seq: int, answer: Answer) -> bytes:
         """Keep ``answer`` for a resend of ``seq``; its JSON (sent as it is)."""
-        if self._answers is None:
-            self._answers = OrderedDict()
-        self._answers[seq] = encoded = orjson.dumps(answer)
+        answers = self._answers
+        if answers is None:
+            answers = self._answers = {}
+        answers[seq] = encoded = orjson.dumps(answer)
         self.last = max(self.last, seq)
-        while len(self._answers) > self.keep:
-            self._answers.popitem(last=False)
+        while len(answers) > self.keep:
+            for oldest in answers:  # a dict keeps its order: the first is the oldest
+                del answers[oldest]
+                break  # before the loop would see the dict changed
         return encoded
 
 
