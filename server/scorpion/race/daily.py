@@ -298,9 +298,6 @@ class Daily(AnyPlace):
         attempt = self.current(ticket.player)
         return attempt if attempt is not None and attempt.round == ticket.round else None
 
-    def dealer(self) -> None:
-        return None  # it searches no deal
-
     def answer_fields(self, racer: Racer) -> GameFields:
         assert isinstance(racer, Attempt)
         fields: GameFields = {**game_answer(racer), **self._attempt_fields(racer)}

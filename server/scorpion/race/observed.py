@@ -126,12 +126,6 @@ def shown_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
     """
     keyed: list[tuple[tuple[float, ...], str]] = []
     for e in entries:
-        withheld = e.get("score") is None
-        key = rank_key(e, _ordered(e)) if withheld else rank_key(e)
+        key = rank_key(e, "ordered" if e.get("score") is None else "score")
         keyed.append((key, str(e.get("player", ""))))
     return ranks_of(keyed)
-
-
-def _ordered(entry: Mapping[str, object]) -> float:
-    ordered = entry.get("ordered", 0)
-    return float(ordered) if isinstance(ordered, (int, float)) else 0.0

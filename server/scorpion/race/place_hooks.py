@@ -83,9 +83,9 @@ class AnyPlace:
         """What every answer to a game command carries (at least :func:`game_answer`): a new
         dict each time (the game path adds the move to it)."""
 
-    @abstractmethod
     def dealer(self) -> Dealer | None:
-        """The place as its deals' dealer (a room), or None (it searches no deal)."""
+        """The place as its deals' dealer (a room), or None: it searches no deal."""
+        return None
 
 
 class Dealer(Protocol):

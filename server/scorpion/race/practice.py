@@ -139,9 +139,6 @@ class Practice(AnyPlace):
         game = self.current
         return game if game is not None and game.round == ticket.round else None
 
-    def dealer(self) -> None:
-        return None  # it searches no deal
-
     def answer_fields(self, racer: Racer) -> GameFields:
         return {**game_answer(racer), "game": racer.round}
 

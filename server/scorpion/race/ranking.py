@@ -29,16 +29,14 @@ def _num(entry: Mapping[str, object], key: str) -> float:
     return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: see place.py
 
 
-def rank_key(entry: Mapping[str, object], score: float | None = None) -> tuple[float, ...]:
+def rank_key(entry: Mapping[str, object], score: str = "score") -> tuple[float, ...]:
     """Sort key of one entry (needs status, elapsed, runs, score, moves; hints and autos
-    when help was used: an assisted result, after every clean one). ``score``: in place of
-    the entry's (observed.py: cards in order stand in for a withheld score)."""
+    when help was used: an assisted result, after every clean one). ``score``: the field
+    read as the score (observed.py: cards in order stand in for a withheld score)."""
     help_used = 1 if entry.get("hints") or entry.get("autos") else 0
     if entry.get("status") == "won":
         return (help_used, 0, _num(entry, "elapsed"), _num(entry, "moves"))
-    if score is None:
-        score = _num(entry, "score")
-    return (help_used, 1, -_num(entry, "runs"), -score, _num(entry, "moves"))
+    return (help_used, 1, -_num(entry, "runs"), -_num(entry, score), _num(entry, "moves"))
 
 
 def rank_entries(entries: Iterable[Mapping[str, object]]) -> list[dict[str, object]]:
