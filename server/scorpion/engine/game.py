@@ -33,7 +33,7 @@ from .cards import (
 from .deals import check_deal_number, shuffled_deck
 from .errors import MoveError
 from .legal import RESERVE, legal_moves, legal_texts
-from .moves import Move, parse_move
+from .moves import Move, parse_move, text_of
 from .progress import ordered_in_column
 from .rules import Rules, get_rules, preset_name
 
@@ -406,13 +406,13 @@ class Game:
             self._score += bonus
             points += bonus
         self._history.append((move, source, index, dest, count, source_turned, events, points))
-        self.log.append((str(move), elapsed))
+        self.log.append((text_of(move), elapsed))
         if not self._won and rules.loss == "detect" and not self.stock and not self.legal_moves():
             self._lost = True
         if self.over:  # nothing undoes a game over: its undo records are memory for nothing
             self._history.clear()  # (a day's daily keeps every finished attempt's game)
         return Outcome(move, None if move.card is None else source, tuple(turned),
-                       tuple(e[1] for e in events), points)  # fmt: skip
+                       tuple([e[1] for e in events]), points)  # fmt: skip
 
     def _take_runs(self, j: int, turned: list[Card]) -> list[_RunEvent]:
         col, events = self.columns[j], []

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import Card
-from .moves import DEAL, DEAL_TEXT, Move, move_text
+from .moves import DEAL, DEAL_TEXT, Move, move_text, text_of
 from .rules import Rules
 
 RESERVE: Final = -1  # the source "column" of a card played from a Three Blind Mice reserve cell
@@ -55,7 +55,7 @@ def legal_texts(
     """:func:`legal_moves` as move text, in the same order: what every view sends, so the
     common case goes from card to text without building a :class:`Move` for each."""
     if by_scan(rules, columns):
-        texts = [str(move) for move in moves_by_scan(rules, columns, down, reserve)]
+        texts = [text_of(move) for move in moves_by_scan(rules, columns, down, reserve)]
     else:
         texts = [move_text(card, to) for _, _, card, to in found_by_target(columns, down, reserve)]
     if stock:

@@ -123,7 +123,8 @@ class HiddenCards:
 
         Cheap when nothing changed: one comparison per racer.
         """
-        self._hidden_now = set()
+        if self._hidden_now:
+            self._hidden_now.clear()
         released: set[str] = set()
         for racer_id in [r for r in self._boards if r not in racers]:
             released |= self._set(racer_id, None)
@@ -145,13 +146,14 @@ class HiddenCards:
         as they were), ``game`` their board while they play (None: finished or gone): the
         cards no board hides any more. (The board, not the racer: compiled, a protocol's
         attributes are read by name.)"""
-        self._hidden_now = set()
+        if self._hidden_now:
+            self._hidden_now.clear()
         released = self._set(racer_id, game)
         if not released:  # most moves turn nothing: no set built
             return NOTHING
         return frozenset(c for c in released if c not in self._count)
 
-    def _set(self, racer_id: str, game: Game | None) -> set[str]:
+    def _set(self, racer_id: str, game: Game | None) -> frozenset[str]:
         """Record ``racer_id``'s board (None: finished or gone); the cards it stopped hiding."""
         known = self._boards.get(racer_id)
         # Face-down cards never move: the down counts and the stock's size say which they
@@ -163,7 +165,7 @@ class HiddenCards:
             and known[2] == len(game.stock)
             and known[1] == game.down
         ):
-            return set()  # no card turned, turned back or dealt since last time
+            return NOTHING  # no card turned, turned back or dealt since last time
         before = known[3] if known is not None else frozenset()
         now = face_down(game) if game is not None else frozenset()
         if game is None:
@@ -171,7 +173,7 @@ class HiddenCards:
         else:
             self._boards[racer_id] = (game, list(game.down), len(game.stock), now)
         if before == now:
-            return set()
+            return NOTHING
         count = self._count
         keys = len(count)
         for card in now - before:
@@ -190,7 +192,7 @@ class HiddenCards:
         if keys != len(count):
             self.version += 1
         self._cards = None
-        return set(gone)
+        return gone
 
 
 def mask_view(view: Mapping[str, object], hidden: Set[str]) -> dict[str, object]:
@@ -226,6 +228,9 @@ def _mask_column(column: object, hidden: Set[str]) -> object:
     if not isinstance(column, dict):
         return column
     up = column.get("up")
-    if not isinstance(up, list) or not any(card in hidden for card in up):
+    if not isinstance(up, list):
         return column
-    return {**column, "up": [MASK if card in hidden else card for card in up]}
+    for card in up:  # a loop: compiled, any() over a generator is an object and calls
+        if card in hidden:
+            return {**column, "up": [MASK if card in hidden else card for card in up]}
+    return column

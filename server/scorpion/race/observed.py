@@ -28,7 +28,7 @@ figures and the true ranking (nothing is masked then).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Iterable
 from collections.abc import Set as AbstractSet
 
 from scorpion.engine import Rules
@@ -114,7 +114,7 @@ def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str,
     return view
 
 
-def shown_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
+def shown_ranks(entries: Iterable[ProgressRow]) -> dict[str, int]:
     """Live ranks from entries as others see them (as ``ranking.live_ranks``; where the
     score is withheld, cards in order stand in for it).
 
@@ -126,6 +126,6 @@ def shown_ranks(entries: Iterable[Mapping[str, object]]) -> dict[str, int]:
     """
     keyed: list[tuple[tuple[float, ...], str]] = []
     for e in entries:
-        key = rank_key(e, "ordered" if e.get("score") is None else "score")
-        keyed.append((key, str(e.get("player", ""))))
+        key = rank_key(e, "ordered" if e["score"] is None else "score")
+        keyed.append((key, e["player"]))
     return ranks_of(keyed)

@@ -24,7 +24,7 @@ from typing import Final
 FINISHED: Final = frozenset({"won", "lost", "gave-up", "timed-out", "left"})
 
 
-def _num(entry: Mapping[str, object], key: str) -> float:
+def _num(entry: dict[str, object], key: str) -> float:
     value = entry.get(key, 0)
     return float(value) if isinstance(value, (int, float)) else 0.0  # a tuple: see place.py
 
@@ -33,10 +33,12 @@ def rank_key(entry: Mapping[str, object], score: str = "score") -> tuple[float, 
     """Sort key of one entry (needs status, elapsed, runs, score, moves; hints and autos
     when help was used: an assisted result, after every clean one). ``score``: the field
     read as the score (observed.py: cards in order stand in for a withheld score)."""
-    help_used = 1 if entry.get("hints") or entry.get("autos") else 0
-    if entry.get("status") == "won":
-        return (help_used, 0, _num(entry, "elapsed"), _num(entry, "moves"))
-    return (help_used, 1, -_num(entry, "runs"), -_num(entry, score), _num(entry, "moves"))
+    # Read as a dict (every caller's entries are): compiled, a Mapping's get is a call by name.
+    row = entry if isinstance(entry, dict) else dict(entry)
+    help_used = 1 if row.get("hints") or row.get("autos") else 0
+    if row.get("status") == "won":
+        return (help_used, 0, _num(row, "elapsed"), _num(row, "moves"))
+    return (help_used, 1, -_num(row, "runs"), -_num(row, score), _num(row, "moves"))
 
 
 def rank_entries(entries: Iterable[Mapping[str, object]]) -> list[dict[str, object]]:

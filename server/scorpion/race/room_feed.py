@@ -55,6 +55,10 @@ class RoomFeed:
         if viewer == racer.player.id:
             return racer.view()
         self.hidden.sync(room.racers)
+        return self._masked_board(room, racer)
+
+    def _masked_board(self, room: Room, racer: Racer) -> dict[str, object]:
+        """:meth:`board` for anyone but the racer, the hidden cards synced."""
         masked = mask_view(racer.game.view(), self.hidden.cards)
         shown = self.shown(room, racer)
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
@@ -79,11 +83,11 @@ class RoomFeed:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
         return shown_ranks([self.shown(room, r) for r in room.racers.values()])
 
-    def _view_message(self, room: Room, racer: Racer, viewer: str | None) -> ViewMessage:
+    def _view_message(self, racer: Racer, board: dict[str, object] | None) -> ViewMessage:
         return {
             "type": "view",
             "player": racer.player.id,
-            "view": self.board(room, racer, viewer),
+            "view": board,
             "status": racer.status,
             "elapsed": racer.last_elapsed,
         }
@@ -91,12 +95,11 @@ class RoomFeed:
     def _followers(self, player_id: str) -> tuple[ConnId, ...]:
         """The connections of everyone but ``player_id`` who follows that racer (or every
         racer)."""
-        return tuple(
-            conn
-            for member in self.members.by_id.values()
-            if member.follows(player_id)
-            for conn in member.conns
-        )
+        conns: list[ConnId] = []  # loops: compiled, a generator is an object and calls
+        for member in self.members.by_id.values():
+            if member.follows(player_id):
+                conns.extend(member.conns)
+        return tuple(conns)
 
     def send_view(
         self,
@@ -112,16 +115,16 @@ class RoomFeed:
             return  # see board()
         pid = racer.player.id
         own = self.members.get(pid)
-        conns = tuple(c for c in own.conns if c != exclude) if own else ()
+        conns = tuple([c for c in own.conns if c != exclude]) if own else ()
         if conns:
-            out.append(Send(conns, self._view_message(room, racer, pid)))
+            out.append(Send(conns, self._view_message(racer, self.board(room, racer, pid))))
         if followers:
             self._send_followers(room, out, racer)
 
     def _send_followers(self, room: Room, out: list[Output], racer: Racer) -> None:
         followers = self._followers(racer.player.id)
         if followers:
-            out.append(Send(followers, self._view_message(room, racer, None)))
+            out.append(Send(followers, self._view_message(racer, self.board(room, racer, None))))
 
     def progress(self, room: Room, out: list[Output], racer: Racer, now: float) -> None:
         """``racer``'s numbers changed: announced at once, or with the next batch. Cards whose
@@ -151,13 +154,21 @@ class RoomFeed:
         changed = [racers[pid] for pid in self.progress_batch.take(now) if pid in racers]
         if not changed:
             return
-        # Every racer's live rank: the server ranks, the client only shows it.
-        ranks = self.shown_ranks(room)
-        players = [self.shown(room, r) for r in changed]
+        # Every racer's numbers as others see them, once: the live ranks (the server ranks,
+        # the client only shows them) and the event read them.
+        rows = {pid: self.shown(room, racer) for pid, racer in racers.items()}
+        ranks = shown_ranks(rows.values())
+        players = [rows[racer.player.id] for racer in changed]
         self.core.emit(out, {"event": "progress", "players": players, "ranks": ranks})
-        if room.phase != "countdown":  # followers get the boards with their numbers
-            for racer in changed:
-                self._send_followers(room, out, racer)
+        if room.phase == "countdown":
+            return
+        # Followers get the boards with their numbers: synced once (board() syncs for each).
+        followed = [(r, conns) for r in changed if (conns := self._followers(r.player.id))]
+        if followed:
+            self.hidden.sync(racers)
+        for racer, followers in followed:
+            board = self._masked_board(room, racer)
+            out.append(Send(followers, self._view_message(racer, board)))
 
     def emit(
         self, room: Room, out: list[Output], event: RoomEvent, exclude: ConnId | None = None
