@@ -212,13 +212,14 @@ def mask_view(view: Mapping[str, object], hidden: Set[str]) -> dict[str, object]
     >>> "legal" in mask_view({**view, "legal": ["3H>1"]}, set())
     False
     """
-    masked = {key: value for key, value in view.items() if key != "legal"}  # a move names a card
+    masked = dict(view)  # a copy in the same order (compiled, faster than a comprehension)
+    masked.pop("legal", None)  # a move names a card
     if not hidden:
         return masked
-    columns = view.get("columns")
+    columns = masked.get("columns")
     if isinstance(columns, list):
         masked["columns"] = [_mask_column(column, hidden) for column in columns]
-    reserve = view.get("reserve")
+    reserve = masked.get("reserve")
     if isinstance(reserve, list) and any(card in hidden for card in reserve):
         masked["reserve"] = [MASK if card in hidden else card for card in reserve]
     return masked

@@ -93,7 +93,8 @@ def shown_numbers(
 
 def _shows_any(columns: list[dict[str, object]], hidden: AbstractSet[str]) -> bool:
     """Whether a view's columns show a card of ``hidden`` (plain loops: compiled, a set's
-    ``isdisjoint`` over a chain of them is two calls by name and a generator)."""
+    ``isdisjoint`` over a chain of them is two calls by name and a generator, and over
+    one list of them it tests each card no faster)."""
     for column in columns:
         up = column["up"]
         assert isinstance(up, list)
