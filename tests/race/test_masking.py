@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from scorpion.engine import Game, card_text
+from scorpion.engine.cards import CARD_TEXTS
 from scorpion.race import Player
-from scorpion.race.masking import MASK, Board, HiddenCards, face_down, face_up, mask_view
+from scorpion.race.masking import MASK, Board, HiddenCards, face_down, face_up_any, mask_view
+from scorpion.race.observed import shown_numbers, shown_ordered
 
 from .harness import INTERVAL, racing
 
@@ -59,6 +63,32 @@ def test_a_new_game_object_for_the_same_racer_is_read_again() -> None:
     assert hidden.sync({"a": Board(dealt, True)}) == set(stock_texts())
 
 
+def test_the_table_by_card_follows_the_hidden_texts_through_random_races() -> None:
+    """HiddenCards.by_card (what observed.py reads per card) says what ``cards`` says, and
+    the numbers counted on it are those counted on the texts, after every sync."""
+    rng = random.Random(28)
+    for deal in range(1, 13):
+        games = {str(i): Game.new(deal, "classic") for i in range(3)}
+        playing = dict.fromkeys(games, True)
+        hidden = HiddenCards()
+        for _ in range(120):  # bounded: a few moves, undos and finishes per racer
+            racer = rng.choice(sorted(games))
+            game = games[racer]
+            legal = game.legal_moves()
+            if rng.random() < 0.2 and game.can_undo:
+                game.undo()
+            elif legal and not game.over:
+                game.play(rng.choice(legal))
+            elif rng.random() < 0.3:
+                playing[racer] = False
+            hidden.sync_one(racer, game if playing[racer] else None)
+            texts = hidden.cards
+            assert hidden.by_card == [text in texts for text in CARD_TEXTS]
+            for other in games.values():
+                assert shown_ordered(other, hidden) == shown_ordered(other, texts)
+                assert shown_numbers(7, 3, other, hidden) == shown_numbers(7, 3, other, texts)
+
+
 def test_mask_view_masks_only_hidden_face_up_cards_and_copies() -> None:
     game = Game.new(DEAL, "classic")
     game.play("deal")
@@ -80,7 +110,11 @@ def test_mask_view_masks_only_hidden_face_up_cards_and_copies() -> None:
     assert "legal" in view and mask_view(view, set()) == {
         k: v for k, v in view.items() if k != "legal"
     }
-    assert face_up(game) == set(unmasked)
+    # face_up_any finds exactly the face-up cards (none in the stock or face down).
+    assert [t for t in CARD_TEXTS if face_up_any(game, [t])] == sorted(
+        unmasked, key=CARD_TEXTS.index
+    )
+    assert not face_up_any(game, face_down(game)) and face_up_any(game, [*secret, unmasked[0]])
 
 
 # ------------------------------------------------------------------ the room's paths

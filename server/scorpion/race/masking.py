@@ -35,11 +35,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import KeysView, Mapping, Set
+from collections.abc import Iterable, Mapping, Set
 from typing import Final, NamedTuple, Protocol
 
 from scorpion.engine import Game
-from scorpion.engine.cards import CARD_TEXTS, HIDDEN
+from scorpion.engine.cards import CARD_TEXTS, HIDDEN, parse_card
 
 MASK: Final = HIDDEN  # "??": how a masked face-up card is sent
 
@@ -78,17 +78,29 @@ def face_down(game: Game) -> frozenset[str]:
     return frozenset(down)
 
 
-def face_up(game: Game) -> frozenset[str]:
-    """The texts of the face-up cards on ``game``'s board (columns and reserve).
+def face_up_any(game: Game, texts: Iterable[str]) -> bool:
+    """Whether a card of ``texts`` lies face up on ``game``'s board (columns or reserve).
+
+    Asked of every other board when a card's masking changes (a few cards): each looked
+    for where it lies, rather than a set made of the board's face-up cards.
 
     >>> from scorpion.engine import Game
-    >>> len(face_up(Game.new(1, "classic")))  # 49 dealt, 12 of them face down
-    37
+    >>> game = Game.new(1, "classic")
+    >>> face_up_any(game, ["KD"]), face_up_any(game, ["6C", "QS"])  # KD face down, QS up
+    (False, True)
     """
-    texts, columns, downs = CARD_TEXTS, game.columns, game.down
-    up = [texts[c] for j in range(len(columns)) for c in columns[j][downs[j] :]]
-    up.extend(texts[c] for c in game.reserve)
-    return frozenset(up)
+    columns, downs = game.columns, game.down
+    for text in texts:
+        card = parse_card(text)
+        if card in game.reserve:
+            return True
+        for j in range(len(columns)):
+            column = columns[j]
+            if card in column:
+                if column.index(card) >= downs[j]:
+                    return True
+                break  # a card lies in one place
+    return False
 
 
 class HiddenCards:
@@ -98,6 +110,9 @@ class HiddenCards:
         # racer id -> (the game, its face-down counts and stock size then, the cards it hid)
         self._boards: dict[str, tuple[Game, list[int], int, frozenset[str]]] = {}
         self._count: dict[str, int] = {}  # card -> number of playing boards hiding it
+        # By card (0-51): whether it is hidden (in _count), read by observed.py per face-up
+        # card: compiled, a list's item is several times cheaper than a set lookup by text.
+        self.by_card: list[bool] = [False] * len(CARD_TEXTS)
         self._cards: frozenset[str] | None = frozenset()  # None: to rebuild from _count
         self._hidden_now: set[str] = set()  # cards newly hidden by the last sync (an undo)
         self.version = 0  # goes up whenever the set changes (numbers counted on it are stale)
@@ -110,12 +125,6 @@ class HiddenCards:
 
     def __contains__(self, card: object) -> bool:
         return card in self._count
-
-    @property
-    def lookup(self) -> KeysView[str]:
-        """The hidden cards as a live set (``in``, ``isdisjoint``), without building
-        :attr:`cards`: read-only, and valid until the next sync."""
-        return self._count.keys()
 
     def sync(self, racers: Mapping[str, Playing]) -> frozenset[str]:
         """Bring the set up to date with ``racers`` (the round's, by id); the cards no
@@ -174,12 +183,13 @@ class HiddenCards:
             self._boards[racer_id] = (game, list(game.down), len(game.stock), now)
         if before == now:
             return NOTHING
-        count = self._count
+        count, by_card = self._count, self.by_card
         keys = len(count)
         for card in now - before:
             seen = count.get(card, 0)
             if not seen:
                 self._hidden_now.add(card)
+                by_card[parse_card(card)] = True
             count[card] = seen + 1
         gone = before - now
         for card in gone:
@@ -188,6 +198,7 @@ class HiddenCards:
                 count[card] = left
             else:
                 del count[card]
+                by_card[parse_card(card)] = False
                 keys = -1  # a card left the set
         if keys != len(count):
             self.version += 1

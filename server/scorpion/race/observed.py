@@ -28,15 +28,16 @@ figures and the true ranking (nothing is masked then).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from typing import TypeAlias
 
 from scorpion.engine import Rules
 from scorpion.engine.cards import CARD_TEXTS
 from scorpion.engine.game import Game
 from scorpion.engine.progress import KING_INDEX, ordered_cards
 
-from .masking import mask_view
+from .masking import HiddenCards, mask_view
 from .messages import ProgressRow
 from .ranking import rank_key, ranks_of
 
@@ -47,31 +48,49 @@ def score_withheld(rules: Rules) -> bool:
     return rules.scoring == "points" and rules.build == "any-suit"
 
 
-def shown_ordered(game: Game, hidden: Container[str]) -> int:
+Hidden: TypeAlias = "HiddenCards | AbstractSet[str]"
+"""The cards others may not see: a room's :class:`~.masking.HiddenCards`, or their texts."""
+
+
+def masked_by_card(hidden: Hidden) -> list[bool]:
+    """Whether each card (0-51) is hidden.
+
+    >>> [i for i, masked in enumerate(masked_by_card({"AS", "KC"})) if masked]
+    [0, 51]
+    """
+    if isinstance(hidden, HiddenCards):
+        return hidden.by_card
+    return [text in hidden for text in CARD_TEXTS]
+
+
+def shown_ordered(game: Game, hidden: Hidden) -> int:
     """:func:`~scorpion.engine.progress.ordered_cards` counted on the board as others see it:
-    a masked card (one of ``hidden``, by text) counts for nothing, nor does a card on it."""
-    if not hidden:
+    a masked card (one of ``hidden``) counts for nothing, nor does a card on it."""
+    return _shown_ordered(game, masked_by_card(hidden))
+
+
+def _shown_ordered(game: Game, masked: list[bool]) -> int:
+    if True not in masked:
         return ordered_cards(game)
-    texts = CARD_TEXTS
     count = 13 * len(game.runs)
     columns, downs = game.columns, game.down
     for j in range(len(columns)):  # by index: see ordered_cards
         column, down = columns[j], downs[j]
         size = len(column)
-        if size > down == 0 and column[0] % 13 == KING_INDEX and texts[column[0]] not in hidden:
+        if size > down == 0 and column[0] % 13 == KING_INDEX and not masked[column[0]]:
             count += 1
         if size - down > 1:
             below = column[down]
-            below_shown = texts[below] not in hidden
+            below_shown = not masked[below]
             for card in column[down + 1 :]:
-                shown = texts[card] not in hidden
+                shown = not masked[card]
                 if below_shown and shown and below - card == 1 and card % 13 != KING_INDEX:
                     count += 1
                 below, below_shown = card, shown
     return count
 
 
-def shown_progress(progress: ProgressRow, game: Game, hidden: AbstractSet[str]) -> ProgressRow:
+def shown_progress(progress: ProgressRow, game: Game, hidden: Hidden) -> ProgressRow:
     """A racer's ``progress`` entry (``Racer.progress()``) as others may see it."""
     shown = progress.copy()
     shown["score"], shown["ordered"] = shown_numbers(
@@ -81,33 +100,30 @@ def shown_progress(progress: ProgressRow, game: Game, hidden: AbstractSet[str]) 
 
 
 def shown_numbers(
-    score: int | None, ordered: int, game: Game, hidden: AbstractSet[str]
+    score: int | None, ordered: int, game: Game, hidden: Hidden
 ) -> tuple[int | None, int]:
     """A racer's score and cards in order as others may see them."""
-    columns = game.view()["columns"]  # the view is built already: its texts, not the cards
-    assert isinstance(columns, list)
-    if _shows_any(columns, hidden):
-        ordered = shown_ordered(game, hidden)  # else nothing masked: as it is
+    masked = masked_by_card(hidden)
+    if _shows_any(game, masked):
+        ordered = _shown_ordered(game, masked)  # else nothing masked: as it is
     return (None if score_withheld(game.rules) else score), ordered
 
 
-def _shows_any(columns: list[dict[str, object]], hidden: AbstractSet[str]) -> bool:
-    """Whether a view's columns show a card of ``hidden`` (plain loops: compiled, a set's
-    ``isdisjoint`` over a chain of them is two calls by name and a generator, and over
-    one list of them it tests each card no faster)."""
-    for column in columns:
-        up = column["up"]
-        assert isinstance(up, list)
-        for text in up:
-            if text in hidden:
+def _shows_any(game: Game, masked: list[bool]) -> bool:
+    """Whether the game's columns show a masked card (by index: see ordered_cards)."""
+    columns, downs = game.columns, game.down
+    for j in range(len(columns)):
+        column = columns[j]
+        for i in range(downs[j], len(column)):
+            if masked[column[i]]:
                 return True
     return False
 
 
-def shown_board(game: Game, hidden: AbstractSet[str], racing: bool) -> dict[str, object]:
+def shown_board(game: Game, hidden: HiddenCards, racing: bool) -> dict[str, object]:
     """A racer's board as everyone but her may see it: masked (:func:`.masking.mask_view`),
     with the numbers others may see while the round goes on (``racing``), exact after."""
-    view = mask_view(game.view(), hidden)
+    view = mask_view(game.view(), hidden.cards)
     if racing:
         score, ordered = view["score"], view["ordered"]
         assert (score is None or isinstance(score, int)) and isinstance(ordered, int)

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from scorpion.engine import Game, MoveError, NotationError, Rules, apply_action
 
-from .masking import HiddenCards, face_up
+from .masking import HiddenCards, face_up_any
 from .observed import shown_board
 from .ranking import rank_entries
 from .settings import RoomSettings, SettingsError
@@ -140,7 +140,7 @@ def build_replay(games: Sequence[ReplayGame]) -> dict[str, Any]:
     hidden = HiddenCards()
     hidden.sync(by_id)
     for board in boards:
-        board.shown = shown_board(board.game, hidden.cards, racing=True)
+        board.shown = shown_board(board.game, hidden, racing=True)
     start = [b.shown for b in boards]
     steps: list[list[Any]] = []
     timeline: dict[str, list[list[float | int]]] = {g.player: [] for g in games}
@@ -177,10 +177,10 @@ def build_replay(games: Sequence[ReplayGame]) -> dict[str, Any]:
             if (
                 racing
                 and other is not board
-                and (not changed or changed.isdisjoint(face_up(other.game)))
+                and (not changed or not face_up_any(other.game, changed))
             ):
                 continue
-            view = shown_board(other.game, hidden.cards, racing)
+            view = shown_board(other.game, hidden, racing)
             if view != other.shown:
                 views.append([other_index, _delta(other.shown, view)])
                 other.shown = view

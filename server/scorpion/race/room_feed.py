@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .masking import HiddenCards, face_up, mask_view
+from .masking import HiddenCards, face_up_any, mask_view
 from .messages import ProgressRow, ViewMessage
 from .observed import shown_progress, shown_ranks
 from .outputs import ConnId, Output, Send
@@ -75,7 +75,7 @@ class RoomFeed:
         cached = self._shown.get(pid)
         if cached is not None and cached[0] is progress and cached[1] == version:
             return cached[2]
-        shown = shown_progress(progress, racer.game, self.hidden.lookup)
+        shown = shown_progress(progress, racer.game, self.hidden)
         self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
         return shown
 
@@ -136,7 +136,7 @@ class RoomFeed:
         others = [
             other
             for other in room.racers.values()
-            if changed and other is not racer and not changed.isdisjoint(face_up(other.game))
+            if changed and other is not racer and face_up_any(other.game, changed)
         ]
         due = self.progress_batch.changed(racer.player.id, now)
         for other in others:
