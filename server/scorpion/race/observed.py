@@ -48,7 +48,7 @@ def score_withheld(rules: Rules) -> bool:
     return rules.scoring == "points" and rules.build == "any-suit"
 
 
-Hidden: TypeAlias = "HiddenCards | AbstractSet[str]"
+Hidden: TypeAlias = HiddenCards | AbstractSet[str]
 """The cards others may not see: a room's :class:`~.masking.HiddenCards`, or their texts."""
 
 
