@@ -428,14 +428,10 @@ class Room(AnyPlace):
         )
         # Every racer's numbers on the fresh deal (cards already in order count), as a
         # newcomer's snapshot has them: the progress events after it carry only changes.
-        racers, feed = self.racers.values(), self.feed
-        self.emit(
-            out,
-            {"event": "progress", "players": [feed.shown(self, r) for r in racers],
-             "ranks": feed.shown_ranks(self)},
-        )  # fmt: skip
+        racers = list(self.racers.values())
+        self.emit(out, self.feed.progress_event(self, racers))
         for racer in racers:
-            feed.send_view(self, out, racer, None)
+            self.feed.send_view(self, out, racer, None)
 
     def finish_round(self, now: float, out: list[Output]) -> None:
         if self.phase != "racing":

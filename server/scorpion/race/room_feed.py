@@ -25,7 +25,7 @@ from .outputs import ConnId, Output, Send
 from .place import PlaceCore
 from .progress_batch import ProgressBatch
 from .racer import Racer
-from .room_events import RoomEvent
+from .room_events import Progress, RoomEvent
 from .states import RACING
 
 if TYPE_CHECKING:  # the room calls its feed with itself
@@ -82,6 +82,14 @@ class RoomFeed:
     def shown_ranks(self, room: Room) -> dict[str, int]:
         """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
         return shown_ranks([self.shown(room, r) for r in room.racers.values()])
+
+    def progress_event(self, room: Room, changed: list[Racer]) -> Progress:
+        """A ``progress`` event: the numbers of ``changed`` as others see them, and every
+        racer's live rank (the server ranks, the client only shows them), each racer's
+        numbers read once for both."""
+        rows = {pid: self.shown(room, racer) for pid, racer in room.racers.items()}
+        players = [rows[racer.player.id] for racer in changed]
+        return {"event": "progress", "players": players, "ranks": shown_ranks(rows.values())}
 
     def _view_message(self, racer: Racer, board: dict[str, object] | None) -> ViewMessage:
         return {
@@ -154,12 +162,7 @@ class RoomFeed:
         changed = [racers[pid] for pid in self.progress_batch.take(now) if pid in racers]
         if not changed:
             return
-        # Every racer's numbers as others see them, once: the live ranks (the server ranks,
-        # the client only shows them) and the event read them.
-        rows = {pid: self.shown(room, racer) for pid, racer in racers.items()}
-        ranks = shown_ranks(rows.values())
-        players = [rows[racer.player.id] for racer in changed]
-        self.core.emit(out, {"event": "progress", "players": players, "ranks": ranks})
+        self.core.emit(out, self.progress_event(room, changed))
         if room.phase == "countdown":
             return
         # Followers get the boards with their numbers: synced once (board() syncs for each).
