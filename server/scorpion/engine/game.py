@@ -249,17 +249,12 @@ class Game:
     # -------------------------------------------------------------- resolving
     def _locate(self, card: Card) -> tuple[int, int]:
         """(column, index) of a card in play, or a MoveError saying why it cannot move."""
-        # Compared as ints by index: compiled, ``card in col`` boxes the card and compares
-        # it with every other card by CPython's generic comparison (asked for every move:
-        # 2,700 instructions of 125,000 compiled; pure, 0.6 us more per move, of about 70).
-        columns = self.columns
-        for j in range(len(columns)):
-            col = columns[j]
-            for i in range(len(col)):
-                if col[i] == card:
-                    if i < self.down[j]:
-                        raise MoveError("face-down", f"The {card_name(card)} is face down")
-                    return j, i
+        for j, col in enumerate(self.columns):
+            if card in col:
+                i = col.index(card)
+                if i < self.down[j]:
+                    raise MoveError("face-down", f"The {card_name(card)} is face down")
+                return j, i
         if card in self.reserve:
             return RESERVE, self.reserve.index(card)
         if card in self.stock:
