@@ -79,15 +79,15 @@ class RoomFeed:
         self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
         return shown
 
-    def shown_ranks(self, room: Room) -> dict[str, int]:
-        """Every racer's live rank from the numbers everyone may see (hidden cards synced)."""
-        return shown_ranks([self.shown(room, r) for r in room.racers.values()])
+    def shown_rows(self, room: Room) -> dict[str, ProgressRow]:
+        """Every racer's :meth:`shown` entry by player id (hidden cards synced): read once
+        for both the rows and the live ranks (``shown_ranks(rows.values())``)."""
+        return {pid: self.shown(room, racer) for pid, racer in room.racers.items()}
 
     def progress_event(self, room: Room, changed: list[Racer]) -> Progress:
         """A ``progress`` event: the numbers of ``changed`` as others see them, and every
-        racer's live rank (the server ranks, the client only shows them), each racer's
-        numbers read once for both."""
-        rows = {pid: self.shown(room, racer) for pid, racer in room.racers.items()}
+        racer's live rank (the server ranks, the client only shows them)."""
+        rows = self.shown_rows(room)
         players = [rows[racer.player.id] for racer in changed]
         return {"event": "progress", "players": players, "ranks": shown_ranks(rows.values())}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .observed import shown_ranks
 from .outputs import Message
 
 if TYPE_CHECKING:  # the room reads itself through this module
@@ -32,7 +33,8 @@ def snapshot(room: Room, now: float) -> Message:
     if racing:
         feed = room.feed
         feed.hidden.sync(room.racers)
-        ranks = feed.shown_ranks(room)  # numbers and ranks as others see them (observed.py)
+        rows = feed.shown_rows(room)  # numbers and ranks as others see them (observed.py)
+        ranks = shown_ranks(rows.values())
         for pid, racer in room.racers.items():
             seat = room.core.members.get(pid)
             entry: Message = {
@@ -41,7 +43,7 @@ def snapshot(room: Room, now: float) -> Message:
                 "ready": True,
                 "connected": bool(seat and seat.connected),
             }
-            entry.update(feed.shown(room, racer))
+            entry.update(rows[pid])
             entry["rank"] = ranks[pid]
             del entry["player"]
             players.append(entry)
