@@ -141,6 +141,23 @@ async def test_one_failing_write_does_not_fail_its_group(store: Store) -> None:
     assert await log_of(store, "r") == [{"n": 3}]  # the failed call kept none of its writes
 
 
+async def test_write_each_commits_the_groups_together_each_failing_alone(store: Store) -> None:
+    await store.write([OpenRoom("r", None, {})])
+    before = store.commits
+    errors = await store.write_each([
+        [AppendLog("r", {"n": 1})],
+        [AppendLog("r", {"n": 2}), AppendLog("missing", {"n": 3})],
+        [OpenRoom("s", None, {}), AppendLog("s", {"n": 4})],
+        [AppendLog("r", {"n": 5})],
+    ])  # fmt: skip
+    assert [error is None for error in errors] == [True, False, True, True]
+    assert isinstance(errors[1], StoreError) and "missing" in str(errors[1])
+    assert store.commits - before == 1
+    assert await log_of(store, "r") == [{"n": 1}, {"n": 5}]  # the failed group kept nothing
+    assert await log_of(store, "s") == [{"n": 4}]
+    assert await store.write_each([]) == [] and store.commits - before == 1
+
+
 async def test_a_group_applies_its_writes_in_order_between_opens_and_closes(store: Store) -> None:
     """SQLite appends the log entries that follow each other in a group at once: the order
     of every write, and an open or a close between them, still holds."""

@@ -1,5 +1,6 @@
 """The bridge, directly: records are written before anything of their batch is sent,
-batches go out in order, a failed write acknowledges nothing, searches are handed on."""
+calls go out in order, those queued behind a commit are written in the next one together,
+a failed write acknowledges nothing, searches are handed on."""
 
 from __future__ import annotations
 
@@ -23,25 +24,32 @@ from scorpion.race import (
     SearchTicket,
     Send,
 )
-from scorpion.store import Fenced, Write
-from scorpion.web.bridge import Bridge
+from scorpion.store import Fenced, StoreError, Write
+from scorpion.web.bridge import BATCH_MOST, Bridge
 from scorpion.web.metrics import Metrics
 
 
 class HeldStore:
-    """A store whose writes wait until the test lets them through (or fail)."""
+    """A store whose commits wait until the test lets them through (or fail, whole or
+    for the groups that write to a room of ``refuse``)."""
 
     def __init__(self) -> None:
-        self.written: list[Sequence[Write]] = []
+        self.written: list[Sequence[Sequence[Write]]] = []  # the groups of each commit
         self.release = asyncio.Event()
         self.fail = False
-        self.error: Exception = OSError("disk full")  # what a failed write raises
+        self.error: Exception = OSError("disk full")  # what a failed commit raises
+        self.refuse: set[str] = set()
 
-    async def write(self, writes: Sequence[Write]) -> None:
+    async def write_each(self, groups: Sequence[Sequence[Write]]) -> list[StoreError | None]:
         await self.release.wait()
         if self.fail:
             raise self.error
-        self.written.append(writes)
+        errors: list[StoreError | None] = [
+            StoreError("refused") if {getattr(w, "room_id", "") for w in g} & self.refuse else None
+            for g in groups
+        ]
+        self.written.append([g for g, e in zip(groups, errors, strict=True) if e is None])
+        return errors
 
 
 class Inbox:
@@ -89,6 +97,64 @@ async def test_nothing_is_sent_before_its_records_are_written() -> None:
     await asyncio.gather(first, second)
     assert [f["seq"] for f in inbox.frames] == [1, 2]
     assert len(store.written) == 1
+
+
+async def test_calls_queued_behind_a_commit_are_written_together_and_sent_in_order() -> None:
+    store = HeldStore()
+    bridge, inbox, _, _ = bridge_with(store)
+    first = bridge.submit(batch(1, persist=True), arrived=0.0)
+    await asyncio.sleep(0)  # the flusher takes it: the next calls wait behind its commit
+    queued = [bridge.submit(batch(n, persist=n != 3)) for n in (2, 3, 4)]
+    assert first is not None and queued[0] is queued[1] is queued[2] is not first
+    assert inbox.frames == []
+    store.release.set()
+    await bridge.settled()
+    assert [len(groups) for groups in store.written] == [1, 2]  # two commits, not four
+    assert [f["seq"] for f in inbox.frames] == [1, 2, 3, 4]
+    assert first.done.done() and queued[0].done.done()
+    assert sum(bridge.metrics.ack_seconds.counts) == 1  # the one call with its arrival
+
+
+async def test_with_nothing_to_write_and_nothing_ahead_a_call_is_sent_at_once() -> None:
+    store = HeldStore()
+    bridge, inbox, _, _ = bridge_with(store)
+    assert bridge.submit(batch(1, persist=False)) is None
+    assert [f["seq"] for f in inbox.frames] == [1]
+    assert bridge.submit([]) is None and store.written == []
+
+
+async def test_a_call_refused_alone_closes_only_its_connections() -> None:
+    store = HeldStore()
+    store.refuse = {"r2"}
+    other = Inbox()
+    bridge, inbox, closed, _ = bridge_with(store)
+    bridge.hub.attach(2, other)
+    failed: list[set[str]] = []
+    bridge.failed = failed.append
+    bridge.submit(batch(1, persist=True))
+    bridge.submit([Persist(RoomClosed("r2", 0.0)), Send((2,), {"type": "applied", "seq": 2})])
+    bridge.submit(batch(3, persist=True))
+    store.release.set()
+    await bridge.settled()
+    assert [f["seq"] for f in inbox.frames] == [1, 3] and other.frames == []
+    assert closed == [(2, 1011)] and bridge.failures == 1
+    assert failed == [{"r2"}]
+
+
+async def test_a_full_batch_says_so() -> None:
+    store = HeldStore()
+    bridge, _, _, _ = bridge_with(store)
+    bridge.submit(batch(0, persist=True))
+    await asyncio.sleep(0)  # being written: the rest wait in the next batch
+    full = []
+    for n in range(1, BATCH_MOST + 1):
+        waiting = bridge.submit(batch(n, persist=True))
+        assert waiting is not None
+        full.append(waiting.full)
+    assert full == [False] * (BATCH_MOST - 1) + [True]  # its last reader waits for it
+    store.release.set()
+    await bridge.settled()
+    assert [len(groups) for groups in store.written] == [1, BATCH_MOST]
 
 
 async def test_a_failed_write_acknowledges_nothing_and_closes_the_connections() -> None:

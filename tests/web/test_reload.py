@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scorpion.engine import Game
 from scorpion.race import Player, RoomSettings
-from scorpion.store import SQLiteStore, Write
+from scorpion.store import SQLiteStore, StoreError, Write
 from scorpion.web.config import Settings
 from scorpion.web.services import Services
 
@@ -22,10 +22,10 @@ class FlakyStore(SQLiteStore):
 
     down = False
 
-    async def write(self, writes: Sequence[Write]) -> None:
+    async def write_each(self, groups: Sequence[Sequence[Write]]) -> list[StoreError | None]:
         if self.down:
             raise OSError("disk unplugged")
-        await super().write(writes)
+        return await super().write_each(groups)
 
 
 async def services(tmp_path: Path) -> tuple[FlakyStore, Services]:

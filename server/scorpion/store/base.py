@@ -253,6 +253,12 @@ class Store(Protocol):
         """
         ...
 
+    async def write_each(self, groups: Sequence[Sequence[Write]]) -> list[StoreError | None]:
+        """Apply each group as :meth:`write` would, in order, with one wait for all of them
+        (a caller with many: the web layer's batch of commands); per group, None once it is
+        committed or the error it failed with alone. Raises if the commit itself failed."""
+        ...
+
     # players
     async def create_player(
         self, player_id: str, token_hash: bytes, name: str, agent: str = ""

@@ -138,20 +138,28 @@ def _close_room(room_id: str, now: float) -> PgOp:
     return close
 
 
+def _together(ops: list[PgOp]) -> PgOp:
+    """One op of ``ops``: in the worker's savepoint, the writes of one call stand together."""
+
+    async def together(c: Conn) -> None:
+        for op in ops:
+            await op(c)
+
+    return together
+
+
 class PostgresStore(QuickAndRatings, DevicesAndReports, PostgresWorker, SharedReads):
     """A :class:`~scorpion.store.base.Store` on a PostgreSQL database (a postgresql:// URL)."""
 
     # ---------------------------------------------------------- batch writes
     async def write(self, writes: Sequence[Write]) -> None:
         """Apply ``writes`` in one transaction (all or nothing); return once committed."""
-        ops = _ops(writes)
+        if writes:
+            await self._write(_together(_ops(writes)))
 
-        async def batch(c: Conn) -> None:
-            for op in ops:  # in the worker's savepoint: the writes of one call stand together
-                await op(c)
-
-        if ops:
-            await self._write(batch)
+    async def write_each(self, groups: Sequence[Sequence[Write]]) -> list[StoreError | None]:
+        ops = [_together(_ops(writes)) for writes in groups]
+        return [None if ok else error for ok, error in await self._queue_each(ops)]
 
     async def kept_secret(self, proposed: str) -> str:
         """The server secret kept in the database: the first process's ``proposed`` one."""

@@ -84,6 +84,10 @@ class SQLiteStore(QuickAndRatings, DevicesAndReports, SQLiteWorker, SharedReads)
         if writes:
             await self._write(Writes([self._op(w) for w in writes]))
 
+    async def write_each(self, groups: Sequence[Sequence[Write]]) -> list[StoreError | None]:
+        ops: list[Op] = [Writes([self._op(w) for w in writes]) for writes in groups]
+        return [None if ok else error for ok, error in await self._queue_each(ops)]
+
     def _apply(self, conn: sqlite3.Connection, ops: list[Op]) -> list[Outcome]:
         """As the worker's, with the log appends that follow each other in the batch (one a
         move, most of a busy batch) in one ``executemany``: a call into SQLite and back to

@@ -97,6 +97,7 @@ class Connection:
         "on_drop",
         "player",
         "token",
+        "written",
         "ws",
     )
 
@@ -136,6 +137,9 @@ class Connection:
         self.last_seen = time.monotonic()
         self.player: str | None = None
         self.token: bytes | None = None  # the hash of the hello's token: a sign-out closes it
+        # Done once its last command's records are written and its answer sent (web/ws.py
+        # applies the next one after that); None when that command was answered at once.
+        self.written: asyncio.Future[None] | None = None
         self.close_code: int | None = None  # set once closing has begun
         self._reason = ""
 

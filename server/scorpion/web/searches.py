@@ -139,18 +139,23 @@ class SearchPool:
             while True:
                 found = await self._next()
                 try:
-                    worker = await self._run(worker, found.item)
+                    worker, answer = await self._run(worker, found.item)
                 finally:
-                    self.queue.done(found)
+                    self.queue.done(found)  # its worker is free before its answer goes out
+                if answer is not None:
+                    await self._answer(answer)
         finally:
             if worker is not None:
                 await worker.stop()
 
-    async def _run(self, worker: Worker | None, request: SearchRequest) -> Worker | None:
-        """Run one request on ``worker`` (started if need be); the worker to use next."""
+    async def _run(
+        self, worker: Worker | None, request: SearchRequest
+    ) -> tuple[Worker | None, SearchAnswer | None]:
+        """Run one request on ``worker`` (started if need be); the worker to use next, and
+        the answer (None: nobody wanted it any more)."""
         if not self.wanted(request.ticket):
             self.skipped += 1
-            return worker
+            return worker, None
         started = time.monotonic()
         answer: SearchAnswer
         try:
@@ -166,11 +171,13 @@ class SearchPool:
             self.seconds += time.monotonic() - started
             self.timed(time.monotonic() - started)
         self.done += 1
+        return worker, answer
+
+    async def _answer(self, answer: SearchAnswer) -> None:
         try:
             await self.answered(answer)
         except Exception:
-            log.exception("could not deliver the answer of %r", request.ticket)
-        return worker
+            log.exception("could not deliver the answer of %r", answer.ticket)
 
     async def close(self) -> None:
         """Stop every worker (a search still running is dropped)."""

@@ -1,7 +1,10 @@
 """The websocket endpoint /ws: hello first, then commands fed to the referee.
 
-Each connection's frames are handled one at a time: a command's records are
-committed before its answer is sent, and before the next frame is read. Bad
+Each connection's commands are applied one at a time: a command's records are
+committed before its answer is sent, and before the connection's next command is
+applied. The reader does not wait for that commit in between (web/bridge.py): a
+client waits for its answer before its next command, and only a client that sends
+ahead waits here. Bad
 frames get a ``refused`` answer and the connection carries on; only a bad hello,
 a flood or a slow reader closes it (docs/protocol.md, section 7).
 """
@@ -219,6 +222,10 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
     if svc.cluster is not None and svc.cluster.forwarder.command(conn.id, message["text"]):
         svc.metrics.forwarded_commands.inc()
         return  # its owner answers through the hub
+    if (written := conn.written) is not None and not written.done():
+        await asyncio.shield(written)  # its last command is not written yet: one at a time
+        if conn.closing:  # it was not: the connection is being closed
+            return
     try:
         outputs = svc.referee.receive(conn.id, data, time.time())
     except Exception:  # a bug in the referee must not take the connection (or others) down
@@ -226,5 +233,7 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
         seq = seq_of(data) if isinstance(data, dict) else None
         refuse(svc, conn, Refusal("server-error", "the server could not handle this", seq))
         return
-    await svc.bridge.run(outputs)
-    svc.metrics.ack_seconds.observe(time.perf_counter() - started)
+    batch = svc.bridge.submit(outputs, arrived=started)
+    conn.written = None if batch is None else batch.done
+    if batch is not None and batch.full:  # the store has fallen behind: wait for it
+        await asyncio.shield(batch.done)
