@@ -1,5 +1,5 @@
 """/ws's command path, in process: a command is answered after its commit without its reader
-waiting for it, and a connection's next command is applied only after that commit."""
+waiting for it, and a connection's next frame is handled only after that commit."""
 
 from __future__ import annotations
 
@@ -85,4 +85,27 @@ async def test_a_command_sent_ahead_is_applied_after_the_last_ones_commit(tmp_pa
             await asyncio.sleep(0.01)
     answers = [(f["seq"], f["type"]) for f in frames if f.get("seq") in (2, 3)]
     assert answers == [(2, "applied"), (3, "applied")] and game.moves_made == 0
+    await svc.stop()
+
+
+async def test_a_bad_frame_sent_ahead_is_refused_after_the_last_commands_answer(
+    tmp_path: Path,
+) -> None:
+    store, svc, conn, frames = await practice(tmp_path)
+    current = svc.referee.practices["a"].current
+    assert current is not None
+    first = str(current.game.legal_moves()[0])
+    store.held.clear()
+    await command(svc, conn, frame({"type": "move", "seq": 2, "move": first}))
+    junk = asyncio.create_task(command(svc, conn, {"type": "websocket.receive", "text": "{"}))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not junk.done() and not any(f.get("seq") == 2 or "code" in f for f in frames)
+    store.held.set()
+    await asyncio.wait_for(junk, 5)
+    async with asyncio.timeout(5):
+        while not any(f.get("code") == "bad-json" for f in frames):
+            await asyncio.sleep(0.01)
+    kinds = [f.get("code", f["type"]) for f in frames if f.get("seq") == 2 or "code" in f]
+    assert kinds == ["applied", "bad-json"]  # in the order they came
     await svc.stop()

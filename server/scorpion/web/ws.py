@@ -1,12 +1,11 @@
 """The websocket endpoint /ws: hello first, then commands fed to the referee.
 
-Each connection's commands are applied one at a time: a command's records are
-committed before its answer is sent, and before the connection's next command is
-applied. The reader does not wait for that commit in between (web/bridge.py): a
-client waits for its answer before its next command, and only a client that sends
-ahead waits here. Bad
-frames get a ``refused`` answer and the connection carries on; only a bad hello,
-a flood or a slow reader closes it (docs/protocol.md, section 7).
+Each connection's frames are handled one at a time: a command's records are
+committed before its answer is sent, and before the connection's next frame is
+handled. The reader does not wait for that commit in between (web/bridge.py): a
+client waits for its answer before its next command, and only one that sends ahead
+waits here. Bad frames get a ``refused`` answer and the connection carries on; only
+a bad hello, a flood or a slow reader closes it (docs/protocol.md, section 7).
 """
 
 from __future__ import annotations
@@ -210,6 +209,12 @@ def rate_limited(svc: Services, conn: Connection, message: Mapping[str, Any]) ->
 
 async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -> None:
     svc.metrics.commands.inc()
+    if (written := conn.written) is not None and not written.done():
+        # Its last command is not written yet: one at a time, refusals included (they go
+        # out at once, and would overtake that command's answer).
+        await asyncio.shield(written)
+        if conn.closing:  # it was not written: the connection is being closed
+            return
     started = time.perf_counter()
     if not conn.bucket.take():  # before decoding: junk frames count against the limit too
         rate_limited(svc, conn, message)
@@ -222,10 +227,6 @@ async def command(svc: Services, conn: Connection, message: Mapping[str, Any]) -
     if svc.cluster is not None and svc.cluster.forwarder.command(conn.id, message["text"]):
         svc.metrics.forwarded_commands.inc()
         return  # its owner answers through the hub
-    if (written := conn.written) is not None and not written.done():
-        await asyncio.shield(written)  # its last command is not written yet: one at a time
-        if conn.closing:  # it was not: the connection is being closed
-            return
     try:
         outputs = svc.referee.receive(conn.id, data, time.time())
     except Exception:  # a bug in the referee must not take the connection (or others) down
