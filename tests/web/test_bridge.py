@@ -26,6 +26,7 @@ from scorpion.race import (
 )
 from scorpion.store import Fenced, StoreError, Write
 from scorpion.web.bridge import BATCH_MOST, Bridge
+from scorpion.web.logs import CONN_ID
 from scorpion.web.metrics import Metrics
 
 
@@ -210,3 +211,16 @@ async def test_a_fenced_write_is_one_warning_line_other_failures_an_error(
         )
     else:
         assert record.levelno == logging.ERROR and record.exc_info is not None
+
+
+async def test_the_flusher_runs_in_no_callers_context() -> None:
+    """Its log lines carry no connection's id (web/logs.py): it sends for all of them."""
+    store = HeldStore()
+    store.fail = True
+    store.release.set()
+    bridge, _, _, _ = bridge_with(store)
+    seen: list[int | None] = []
+    bridge.failed = lambda keys: seen.append(CONN_ID.get())  # called by the flusher
+    CONN_ID.set(7)  # the connection whose command starts the flusher
+    await bridge.run(batch(1, persist=True))
+    assert seen == [None] and CONN_ID.get() == 7

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -129,7 +130,10 @@ class Bridge:
             batch = self._open = Batch()
         batch.queued.append(Queued(outputs, writes, arrived))
         if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush(), name="scorpion-bridge")
+            # A context of its own: its log lines are no one caller's (web/logs.py's ids).
+            self._flusher = asyncio.create_task(
+                self._flush(), name="scorpion-bridge", context=contextvars.Context()
+            )
         return batch
 
     async def run(self, outputs: Sequence[Output]) -> None:
