@@ -12,11 +12,13 @@ into store writes and every message encoded. Prints the median of several runs o
 microseconds per command, for the referee alone and with the web layer's share.
 
 The garbage collector runs as the server sets it (``--collector served``): what the set-up
-built is frozen (web/collector.py's ``settle``), so a collection walks only what the
-commands made; young collections come from CPython's own trigger (the server's come from
-its event loop's clock, which this benchmark has not). ``--collector default`` leaves
-CPython's as it comes, as this benchmark did before 2026-12-02: its full collections walk
-every room's games again (py-spy put a fifth of the compiled build's time in them).
+built is frozen and young collections come from web/collector.py's ``Collections`` on the
+benchmark's clock, as the server's come from its event loop's; their pauses are counted in
+the referee's figure. ``--collector trigger`` leaves the young collections to CPython's own
+trigger (700 objects born), as this benchmark did from 2026-12-02 to 2026-12-04: some 250
+collections a second at this rate where the server runs 4 to 20. ``--collector default``
+leaves CPython's as it comes, as before 2026-12-02: its full collections walk every room's
+games again (py-spy put a fifth of the compiled build's time in them).
 """
 
 from __future__ import annotations
@@ -88,19 +90,21 @@ def seat_rooms(referee: Referee, rooms: int, now: float) -> list[Seat]:
     return seats
 
 
-def run(rooms: int, moves: int, rate: float, collector_as_served: bool) -> tuple[float, float]:
-    """Microseconds per command: the referee's, and the records' and encoding's."""
+def run(rooms: int, moves: int, rate: float, collection: str) -> tuple[float, float]:
+    """Microseconds per command: the referee's (with the collections as ``collection``
+    says), and the records' and encoding's."""
     now = 1_796_000_000.0
     referee = Referee(secret=b"bench", config=RoomConfig(deal_source=lambda: 1))
     writer = RecordWriter(referee.room_settings)
     seats = seat_rooms(referee, rooms, now)
-    if collector_as_served:
+    if collection != "default":
         collector.settle()  # what the set-up built is frozen, as the server freezes its own
-        # The server's young collections come from its event loop's clock (collector.collect);
-        # with no loop here, CPython's own trigger runs them, as before the clock's cadence.
+    if collection == "trigger":
         gc.set_threshold(*collector.DEFAULT_THRESHOLDS)
     now += 5.0  # past the countdown
     referee.tick(now)
+    collections = collector.Collections(now) if collection == "served" else None
+    collect_at = now + collector.YOUNG_EVERY[0]
     step = 1.0 / rate
     race = web = 0.0
     for index in range(moves):
@@ -108,6 +112,8 @@ def run(rooms: int, moves: int, rate: float, collector_as_served: bool) -> tuple
         command = seat.next_command()
         now += step
         started = time.perf_counter()
+        if collections is not None and now >= collect_at:
+            collect_at = now + collections.run(now)  # the server's loop would run it here
         outputs: list[Output] = referee.receive(seat.conn, command, now)
         deadline = referee.next_deadline()
         if deadline is not None and deadline <= now:
@@ -133,13 +139,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
         "--collector",
-        choices=("served", "default"),
+        choices=("served", "trigger", "default"),
         default="served",
-        help="the garbage collector as the server sets it (web/collector.py), or CPython's",
+        help="the garbage collector as the server runs it (web/collector.py), with CPython's "
+        "trigger for young collections, or CPython's as it comes",
     )
     args = parser.parse_args()
-    served = args.collector == "served"
-    results = [run(args.rooms, args.moves, args.rate, served) for _ in range(args.runs)]
+    results = [run(args.rooms, args.moves, args.rate, args.collector) for _ in range(args.runs)]
     race = statistics.median(r[0] for r in results)
     web = statistics.median(r[1] for r in results)
     print(

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("collector", ["served", "default"])
+@pytest.mark.parametrize("collector", ["served", "trigger", "default"])
 def test_the_race_layer_benchmark_plays_every_command(collector: str) -> None:
     command = ["benchmarks/referee_speed.py", "--rooms", "3", "--moves", "600", "--runs", "1"]
     command += ["--collector", collector]

@@ -50,15 +50,17 @@ def test_random_play_keeps_52_cards_and_replays_identically(
 def test_a_view_built_from_the_last_ones_parts_equals_one_built_afresh(
     deal: int, preset: str, picks: list[int]
 ) -> None:
-    # view() keeps each column's part while that column's cards are the same; a copy has
-    # kept nothing, so builds every part again. Views are asked for after some actions
-    # only: a part kept may be several actions old.
+    # view() keeps each column's part until play() or undo() marks the column stale; a
+    # copy has kept nothing, so builds every part again. Views are asked for after some
+    # actions only: a part kept may be several actions old. A view given out never changes.
     game = Game.new(deal, preset)
+    given_out: list[tuple[dict[str, object], str]] = []
     for pick in picks:
         if pick % 3:
             view = game.view()
             assert view == game.copy().view()
             assert view["ordered"] == ordered_cards(game)
+            given_out.append((view, repr(view)))
         moves = game.legal_moves()
         if game.over or not (moves or game.can_undo):
             break
@@ -66,6 +68,7 @@ def test_a_view_built_from_the_last_ones_parts_equals_one_built_afresh(
             game.undo(elapsed=0)
         else:
             game.play(moves[pick % len(moves)], elapsed=0)
+    assert all(repr(view) == text for view, text in given_out)
 
 
 @settings(max_examples=150, deadline=None)

@@ -40,6 +40,7 @@ from .rules import Rules, get_rules, preset_name
 RUNS: Final = tuple(run_of(s) for s in range(4))
 TIMED_BLOCK: Final = 30  # seconds per timed-scoring deduction
 TIMED_WIN_BONUS: Final = 600_000
+_NO_PART: Final[dict[str, object]] = {}  # a column's part of the view before the first view
 
 
 class Outcome:
@@ -71,15 +72,7 @@ class Outcome:
 # An undo record: (move, source, index, destination, moved count, source turned, run events,
 # points gained, a timed win's bonus included). A run event is (column, suit, turned).
 _RunEvent = tuple[int, int, bool]
-_Undo = tuple[Move, int, int, int, int, bool, list[_RunEvent], int]
-
-
-class _ShownColumn:
-    """One column's part of a view (``shown``), kept with the cards it shows."""
-
-    def __init__(self, cards: list[Card], down: int, shown: dict[str, object]) -> None:
-        self.cards, self.down, self.shown = cards, down, shown
-        self.ordered = ordered_in_column(cards, down)  # its cards in their final order
+_Undo = tuple[Move, int, int, int, int, bool, tuple[_RunEvent, ...], int]
 
 
 class Game:
@@ -111,10 +104,19 @@ class Game:
         self._lost = False
         self.gave_up = False
         self._initial_down = sum(down)
-        # Every action with the caller's elapsed time: the game's log (see record.py).
-        self.log: list[tuple[str, float | None]] = []
-        self._view: tuple[tuple[object, ...], dict[str, object]] | None = None  # see view()
-        self._shown_columns: list[_ShownColumn] = []  # see view()
+        # Every action and the caller's elapsed time at it: the game's log (see record.py and
+        # ``log``), in two lists: a tuple an action was one more object for the garbage
+        # collector to walk.
+        self._actions: list[str] = []
+        self._times: list[float | None] = []
+        # view(): the last one, the log's length and the score it shows; by column, its part
+        # of the view, its cards in their final order, and whether play() or undo() changed
+        # it since (plain lists: an object per part was one more for the collector to walk).
+        self._view: dict[str, object] | None = None
+        self._view_logged = self._view_score = -1
+        self._parts: list[dict[str, object]] = [_NO_PART] * len(columns)
+        self._ordered = [0] * len(columns)
+        self._stale = [True] * len(columns)
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -162,10 +164,22 @@ class Game:
         other._history = deque(self._history, maxlen=self.rules.undo)
         other._blocks_charged, other._elapsed = self._blocks_charged, self._elapsed
         other._won, other._lost, other.gave_up = self._won, self._lost, self.gave_up
-        other._initial_down, other.log = self._initial_down, list(self.log)
+        other._initial_down = self._initial_down
+        other._actions, other._times = list(self._actions), list(self._times)
         return other
 
     # --------------------------------------------------------------- read-only
+    @property
+    def log(self) -> list[tuple[str, float | None]]:
+        """Every action (move text, ``undo``, ``give-up``) with its elapsed time, in order:
+        the game's record (see record.py). A new list each time."""
+        return list(zip(self._actions, self._times, strict=True))
+
+    @property
+    def logged(self) -> int:
+        """How many actions the log holds (``len(log)``, without building it)."""
+        return len(self._actions)
+
     @property
     def score(self) -> int:
         if self.rules.scoring == "cards":
@@ -363,6 +377,7 @@ class Game:
             dest, count, source_turned = -2, 0, False
             for j, card in enumerate(self.stock):
                 columns[j].append(card)
+                self._stale[j] = True
             self.stock = []
             checked: range | tuple[int, ...] = range(3)
         else:
@@ -388,11 +403,17 @@ class Game:
                     if not timed:
                         points += 5
             checked = (dest,)
+            self._stale[dest] = True
+            if source != RESERVE:
+                self._stale[source] = True
         if rules.runs != "keep":
             if rules.runs == "any":
                 checked = range(len(columns))
             for j in checked:
-                events.extend(self._take_runs(j, turned))
+                found = self._take_runs(j, turned)
+                if found:
+                    events.extend(found)
+                    self._stale[j] = True
             if events:
                 points += len(events) * (10 if timed else 100)
                 if not timed:
@@ -405,14 +426,20 @@ class Game:
             bonus = TIMED_WIN_BONUS // max(1, int(self._elapsed))
             self._score += bonus
             points += bonus
-        self._history.append((move, source, index, dest, count, source_turned, events, points))
-        self.log.append((text_of(move), elapsed))
+        # The run events as a tuple: most moves have none, and () is one shared object.
+        undo = (move, source, index, dest, count, source_turned, tuple(events), points)
+        self._history.append(undo)
+        self._log(text_of(move), elapsed)
         if not self._won and rules.loss == "detect" and not self.stock and not self.legal_moves():
             self._lost = True
         if self.over:  # nothing undoes a game over: its undo records are memory for nothing
             self._history.clear()  # (a day's daily keeps every finished attempt's game)
         return Outcome(move, None if move.card is None else source, tuple(turned),
                        tuple([e[1] for e in events]), points)  # fmt: skip
+
+    def _log(self, action: str, elapsed: float | None) -> None:
+        self._actions.append(action)
+        self._times.append(elapsed)
 
     def _take_runs(self, j: int, turned: list[Card]) -> list[_RunEvent]:
         col, events = self.columns[j], []
@@ -475,15 +502,20 @@ class Game:
             raise MoveError("nothing-to-undo", "There is no move to undo")
         self._charge_time(elapsed)
         move, source, index, dest, count, source_turned, events, points = self._history.pop()
-        columns, down = self.columns, self.down
+        columns, down, stale = self.columns, self.down, self._stale
         for j, suit, flipped in reversed(events):
             if flipped:
                 down[j] += 1
             columns[j].extend(RUNS[suit])
+            stale[j] = True
             self._runs.pop()
         if move.card is None:
             self.stock = [columns[j].pop() for j in range(3)]
+            stale[0] = stale[1] = stale[2] = True
         else:
+            stale[dest] = True
+            if source != RESERVE:
+                stale[source] = True
             target = columns[dest]
             if source == RESERVE:
                 self.reserve.insert(index, target.pop())
@@ -496,7 +528,7 @@ class Game:
             self._score = max(0, self._score - points)
         self._moves_made += 1 if self.rules.scoring == "timed" else -1
         self._won = False
-        self.log.append(("undo", elapsed))
+        self._log("undo", elapsed)
 
     def give_up(self, elapsed: float | None = None) -> None:
         """End the game as a loss, scored where it stands."""
@@ -505,7 +537,7 @@ class Game:
         self._charge_time(elapsed)
         self._lost = self.gave_up = True
         self._history.clear()  # as a game won or lost by its last move
-        self.log.append(("give-up", elapsed))
+        self._log("give-up", elapsed)
 
     # ------------------------------------------------------------------ text
     def text(self) -> str:
@@ -527,35 +559,34 @@ class Game:
         player and to followers): treat it as read-only.
         """
         # Every change of the board appends to the log; the timed score changes alone.
-        key = (len(self.log), self._score, self._won, self._lost, self.gave_up)
-        if self._view is not None and self._view[0] == key:
-            return self._view[1]
-        texts = CARD_TEXTS  # a table lookup per card
-        # A move changes two columns: the others' parts come from the last view, kept by
-        # content (compared, never assumed). The columns by index: compiled, a zip is a
+        logged, score = len(self._actions), self.score
+        if self._view is not None and self._view_logged == logged and self._view_score == score:
+            return self._view
+        # A move changes one to three columns (play() and undo() mark them stale): the
+        # others' parts come from the last view. The columns by index: compiled, a zip is a
         # Python iterator (docs/compiled.md).
-        columns, downs, kept = self.columns, self.down, self._shown_columns
-        shown: list[dict[str, object]] = []
-        ordered = 13 * len(self._runs)
+        texts, last = CARD_TEXTS, self._view
+        columns, downs, parts, stale = self.columns, self.down, self._parts, self._stale
         for j in range(len(columns)):
-            column, d = columns[j], downs[j]
-            if j < len(kept) and kept[j].down == d and kept[j].cards == column:
-                part = kept[j]
-            else:
-                up = [texts[c] for c in column[d:]]
-                part = _ShownColumn(list(column), d, {"down": d, "up": up})
-                if j < len(kept):
-                    kept[j] = part
-                else:
-                    kept.append(part)
-            shown.append(part.shown)
-            ordered += part.ordered
+            if stale[j]:
+                column, down = columns[j], downs[j]
+                parts[j] = {"down": down, "up": [texts[c] for c in column[down:]]}
+                self._ordered[j] = ordered_in_column(column, down)
+                stale[j] = False
+        ordered = 13 * len(self._runs)
+        for count in self._ordered:
+            ordered += count
+        # An empty reserve or runs list is the last view's when that one was empty too (most
+        # games have no reserve, and no run for a while): a new one is a list for the garbage
+        # collector to walk for nothing.
+        reserve = last["reserve"] if last is not None and not self.reserve else None
+        runs = last["runs"] if last is not None and not self._runs else None
         view: dict[str, object] = {
-            "columns": shown,
+            "columns": list(parts),  # a new list: a view given out never changes
             "stock": len(self.stock),
-            "reserve": [texts[c] for c in self.reserve],
-            "runs": ["SHDC"[s] for s in self._runs],
-            "score": self.score,
+            "reserve": reserve if reserve == [] else [texts[c] for c in self.reserve],
+            "runs": runs if runs == [] else ["SHDC"[s] for s in self._runs],
+            "score": score,
             "moves": self._moves_made,
             "turned": self.cards_turned,
             "won": self._won,
@@ -566,7 +597,7 @@ class Game:
             # never works out a rule itself). Face-up cards only: nothing hidden is named.
             "legal": self.legal_texts(),
         }
-        self._view = (key, view)
+        self._view, self._view_logged, self._view_score = view, logged, score
         return view
 
     def __str__(self) -> str:

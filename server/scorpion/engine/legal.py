@@ -57,7 +57,8 @@ def legal_texts(
     if by_scan(rules, columns):
         texts = [text_of(move) for move in moves_by_scan(rules, columns, down, reserve)]
     else:
-        texts = [move_text(card, to) for _, _, card, to in found_by_target(columns, down, reserve)]
+        found = found_by_target(columns, down, reserve)
+        texts = [move_text(found[i], found[i + 1]) for i in range(0, len(found), 2)]
     if stock:
         texts.append(DEAL_TEXT)
     return texts
@@ -65,13 +66,13 @@ def legal_texts(
 
 def moves_by_target(columns: list[list[Card]], down: list[int], reserve: list[Card]) -> list[Move]:
     """The moves of a same-suit game whose empty columns take only Kings (not the deal)."""
-    return [Move(card, to) for _, _, card, to in found_by_target(columns, down, reserve)]
+    found = found_by_target(columns, down, reserve)
+    return [Move(found[i], found[i + 1]) for i in range(0, len(found), 2)]
 
 
-def found_by_target(
-    columns: list[list[Card]], down: list[int], reserve: list[Card]
-) -> list[tuple[int, int, Card, int]]:
-    """:func:`moves_by_target`'s moves as (source column, index, card, to), in order.
+def found_by_target(columns: list[list[Card]], down: list[int], reserve: list[Card]) -> list[int]:
+    """:func:`moves_by_target`'s moves in order, flat: card, to, card, to... (small ints,
+    which CPython shares: no tuple to build for each).
 
     One pass over the face-up cards (and the reserve), each looked up in a table by card
     of where it may go: looking each wanted card up column by column cost a list scan per
@@ -87,7 +88,7 @@ def found_by_target(
     if empties:
         for suit in range(4):
             wanted[suit * 13 + 12] = EMPTY
-    found: list[tuple[int, int, Card, int]] = []  # (source column, index, card, to)
+    found: list[int] = []
     sources = len(columns)
     for j in range(sources + 1):
         col, first = (columns[j], down[j]) if j < sources else (reserve, 0)
@@ -98,9 +99,12 @@ def found_by_target(
                 continue
             if dest != EMPTY:
                 if dest != j:  # not onto its own column
-                    found.append((j, index, card, dest))
+                    found.append(card)
+                    found.append(dest)
             elif index or first or j == sources:  # not a whole column into an empty one
-                found += [(j, index, card, empty) for empty in empties]
+                for empty in empties:
+                    found.append(card)
+                    found.append(empty)
     return found
 
 

@@ -167,7 +167,7 @@ class Practice(AnyPlace):
             raise RaceError("bad-field", f"Unknown preset {preset!r} (known: {known})")
         if old is not None and old.playing:
             out.extend(self.core.drop_search(old, member))
-            if old.game.log:  # a game begun and dropped counts as given up
+            if old.game.logged:  # a game begun and dropped counts as given up
                 logged = old.apply("give-up", old.elapsed(now))
                 out.append(Persist(old.record(0, logged)))
                 out.append(Persist(old.result(False, now)))

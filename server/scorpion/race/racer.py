@@ -74,9 +74,17 @@ class Racer:
         self.autos = 0  # moves Auto played (logged with each, so a restore counts them)
         self.last_elapsed = 0.0
         self.search: SearchTicket | None = None  # a hint or Auto being searched
-        self._progress: tuple[tuple[object, ...], ProgressRow] | None = None
-        # (elapsed, runs, score) after each change: the results chart.
-        self.timeline: list[tuple[float, int, int]] = []
+        # progress(): the last row, and the log's length, score, status, hints, Autos and
+        # elapsed it shows (fields, not a key tuple: two objects a move for the collector).
+        self._progress: ProgressRow | None = None
+        self._progress_logged = self._progress_score = self._progress_hints = -1
+        self._progress_autos = -1
+        self._progress_status: Status = "playing"
+        self._progress_elapsed = -1.0
+        # The results chart, by action: see ``timeline``.
+        self._times: list[float] = []
+        self._runs: list[int] = []
+        self._scores: list[int] = []
 
     @property
     def playing(self) -> bool:
@@ -150,8 +158,19 @@ class Racer:
             self._finish("gave-up", elapsed)
         elif game.lost:
             self._finish("lost", elapsed)
-        self.timeline.append((elapsed, len(game.runs), game.score))
+        self._chart(elapsed)
         return logged
+
+    def _chart(self, elapsed: float) -> None:
+        self._times.append(elapsed)
+        self._runs.append(len(self.game.runs))
+        self._scores.append(self.game.score)
+
+    @property
+    def timeline(self) -> list[tuple[float, int, int]]:
+        """(elapsed, runs, score) after each change: the results chart. Kept in three
+        lists: a tuple an action was one more object for the garbage collector to walk."""
+        return list(zip(self._times, self._runs, self._scores, strict=True))
 
     @property
     def clean(self) -> bool:
@@ -176,7 +195,7 @@ class Racer:
             self.game.tick(elapsed)  # timed scoring: the clock's deductions up to the end
             self.last_elapsed = elapsed
             self._finish(status, elapsed)
-            self.timeline.append((elapsed, len(self.game.runs), self.game.score))
+            self._chart(elapsed)
 
     def progress(self) -> ProgressRow:
         """Numbers only (never a card): the ``progress`` event's fields.
@@ -185,16 +204,24 @@ class Racer:
         whole room with it): treat it as read-only.
         """
         game = self.game
-        key = (len(game.log), game.score, self.status, self.hints, self.autos, self.last_elapsed)
-        if self._progress is not None and self._progress[0] == key:
-            return self._progress[1]
+        logged, score = game.logged, game.score
+        if (
+            self._progress is not None
+            and self._progress_logged == logged
+            and self._progress_score == score
+            and self._progress_status == self.status
+            and self._progress_hints == self.hints
+            and self._progress_autos == self.autos
+            and self._progress_elapsed == self.last_elapsed
+        ):
+            return self._progress
         # Cards in final order, the bars' measure: the view counts them (it is sent too).
         ordered = game.view()["ordered"]
         assert isinstance(ordered, int)
         progress: ProgressRow = {
             "player": self.player.id,
             "runs": len(game.runs),
-            "score": game.score,
+            "score": score,
             "moves": game.moves_made,
             "turned": game.cards_turned,
             "status": self.status,
@@ -206,7 +233,9 @@ class Racer:
             "clean": self.clean,  # ranked apart from assisted results
             "ordered": ordered,
         }
-        self._progress = (key, progress)
+        self._progress, self._progress_logged, self._progress_score = progress, logged, score
+        self._progress_status, self._progress_hints = self.status, self.hints
+        self._progress_autos, self._progress_elapsed = self.autos, self.last_elapsed
         return progress
 
     def entry(self) -> dict[str, object]:

@@ -32,6 +32,17 @@ if TYPE_CHECKING:  # the room calls its feed with itself
     from .room import Room
 
 
+class _Shown:
+    """A racer's progress entry as others see it (``row``), with her own entry and the
+    hidden set's version it was counted from; changed in place (a tuple a move was one
+    more object for the garbage collector to walk)."""
+
+    def __init__(self) -> None:
+        self.progress: ProgressRow | None = None
+        self.version = -1
+        self.row: ProgressRow | None = None
+
+
 class RoomFeed:
     """The progress and boards of a room's racers."""
 
@@ -40,8 +51,7 @@ class RoomFeed:
         self.members = core.members
         self.hidden = HiddenCards()  # cards face down on a playing board: masked for others
         self.progress_batch = ProgressBatch(progress_interval)
-        # racer id -> (her progress entry, the hidden set's version, the entry others see)
-        self._shown: dict[str, tuple[ProgressRow, int, ProgressRow]] = {}
+        self._shown: dict[str, _Shown] = {}  # by racer id
 
     def board(
         self, room: Room, racer: Racer | None, viewer: str | None
@@ -73,11 +83,13 @@ class RoomFeed:
             return progress
         pid, version = racer.player.id, self.hidden.version
         cached = self._shown.get(pid)
-        if cached is not None and cached[0] is progress and cached[1] == version:
-            return cached[2]
-        shown = shown_progress(progress, racer.game, self.hidden)
-        self._shown[pid] = (progress, version, shown)  # keeps ``progress`` alive: ``is`` holds
-        return shown
+        if cached is None:
+            cached = self._shown[pid] = _Shown()
+        elif cached.row is not None and cached.progress is progress and cached.version == version:
+            return cached.row
+        row = shown_progress(progress, racer.game, self.hidden)
+        cached.row, cached.progress, cached.version = row, progress, version  # ``is`` holds:
+        return row  # the progress entry compared is kept alive
 
     def shown_rows(self, room: Room) -> dict[str, ProgressRow]:
         """Every racer's :meth:`shown` entry by player id (hidden cards synced): read once

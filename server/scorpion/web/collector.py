@@ -160,25 +160,39 @@ class Cadence:
         self.pause = pause
 
 
-async def collect() -> None:
-    """For ever: a collection after each wait of the :class:`Cadence`, young or
-    middle-aged as it says and middle-aged at least every :data:`MIDDLE_EVERY` s; a major
-    one every :data:`MAJOR_EVERY` s."""
-    cadence = Cadence()
-    next_middle = time.monotonic() + MIDDLE_EVERY
-    next_major = time.monotonic() + MAJOR_EVERY
-    while True:
-        await asyncio.sleep(cadence.wait)
+class Collections:
+    """The collections :func:`collect` runs, fed with a clock's time (sans I/O: the
+    server's event loop gives it ``time.monotonic()``, benchmarks/referee_speed.py its
+    simulated clock): each :meth:`run` collects as the :class:`Cadence` says, middle-aged
+    at least every :data:`MIDDLE_EVERY` s and a major every :data:`MAJOR_EVERY` s, and
+    returns the wait until the next."""
+
+    def __init__(self, now: float) -> None:
+        self.cadence = Cadence()
+        self.next_middle = now + MIDDLE_EVERY
+        self.next_major = now + MAJOR_EVERY
+
+    def run(self, now: float) -> float:
         middle = len(gc.get_objects(1))  # a list of them: a quarter of walking them, or less
-        generation = cadence.plan(middle)
-        if time.monotonic() >= next_middle:
+        generation = self.cadence.plan(middle)
+        if now >= self.next_middle:
             generation = 1
         started = time.perf_counter()
         gc.collect(generation)  # a middle-aged one's survivors are frozen (freeze_survivors)
         pause = time.perf_counter() - started
         if generation:
-            next_middle = time.monotonic() + MIDDLE_EVERY
-        cadence.collected(generation, middle, len(gc.get_objects(1)), pause)
-        if time.monotonic() >= next_major:
+            self.next_middle = now + MIDDLE_EVERY
+        self.cadence.collected(generation, middle, len(gc.get_objects(1)), pause)
+        if now >= self.next_major:
             major()
-            next_major = time.monotonic() + MAJOR_EVERY
+            self.next_major = now + MAJOR_EVERY
+        return self.cadence.wait
+
+
+async def collect() -> None:
+    """For ever: the :class:`Collections` on the event loop's clock."""
+    collections = Collections(time.monotonic())
+    wait = collections.cadence.wait
+    while True:
+        await asyncio.sleep(wait)
+        wait = collections.run(time.monotonic())
