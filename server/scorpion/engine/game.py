@@ -109,11 +109,9 @@ class Game:
         # collector to walk.
         self._actions: list[str] = []
         self._times: list[float | None] = []
-        # view(): the last one, the log's length and the score it shows; by column, its part
-        # of the view, its cards in their final order, and whether play() or undo() changed
-        # it since (plain lists: an object per part was one more for the collector to walk).
-        self._view: dict[str, object] | None = None
-        self._view_logged = self._view_score = -1
+        # view(): by column, its part of the view, its cards in their final order, and whether
+        # play() or undo() changed it since (plain lists: an object per part was one more
+        # for the garbage collector to walk).
         self._parts: list[dict[str, object]] = [_NO_PART] * len(columns)
         self._ordered = [0] * len(columns)
         self._stale = [True] * len(columns)
@@ -552,53 +550,57 @@ class Game:
 
         return format_position(self, hidden=True)
 
-    def view(self) -> dict[str, object]:
-        """A player's view as plain data for the wire: no face-down card is named.
+    def view(self, legal: bool = True) -> dict[str, object]:
+        """A player's view as plain data for the wire: no face-down card is named; with the
+        legal moves unless ``legal`` is False (a board shown to others: see race/masking.py).
 
-        The same dict comes back until the game changes (it is sent with every move, to the
-        player and to followers): treat it as read-only.
+        A new dict each time, whose columns' parts are kept until a move changes them:
+        treat it as read-only. (A whole view kept until the next move lived long enough
+        for the garbage collector to walk it, and was freed long after, out of the cache.)
         """
-        # Every change of the board appends to the log; the timed score changes alone.
-        logged, score = len(self._actions), self.score
-        if self._view is not None and self._view_logged == logged and self._view_score == score:
-            return self._view
-        # A move changes one to three columns (play() and undo() mark them stale): the
-        # others' parts come from the last view. The columns by index: compiled, a zip is a
-        # Python iterator (docs/compiled.md).
-        texts, last = CARD_TEXTS, self._view
-        columns, downs, parts, stale = self.columns, self.down, self._parts, self._stale
+        texts = CARD_TEXTS  # a table lookup per card
+        view: dict[str, object] = {
+            "columns": list(self._fresh_parts()),  # a new list: a view given out never changes
+            "stock": len(self.stock),
+            "reserve": [texts[c] for c in self.reserve],
+            "runs": ["SHDC"[s] for s in self._runs],
+            "score": self.score,
+            "moves": self._moves_made,
+            "turned": self.cards_turned,
+            "won": self._won,
+            "lost": self._lost,
+            "can_undo": self.can_undo,
+            "ordered": self.ordered,  # cards in their final order: the progress bar
+        }
+        if legal:
+            # Every legal move as move text: the client's drag aid and keys use these (it
+            # never works out a rule itself). Face-up cards only: nothing hidden is named.
+            view["legal"] = self.legal_texts()
+        return view
+
+    @property
+    def ordered(self) -> int:
+        """Cards in their final order (:func:`~.progress.ordered_cards`), counted on the
+        view's parts."""
+        self._fresh_parts()
+        ordered = 13 * len(self._runs)
+        for count in self._ordered:
+            ordered += count
+        return ordered
+
+    def _fresh_parts(self) -> list[dict[str, object]]:
+        """The view's columns, each part built again if play() or undo() changed it since
+        (a move changes one to three). The columns by index: compiled, a zip is a Python
+        iterator (docs/compiled.md)."""
+        texts, columns, downs = CARD_TEXTS, self.columns, self.down
+        parts, stale = self._parts, self._stale
         for j in range(len(columns)):
             if stale[j]:
                 column, down = columns[j], downs[j]
                 parts[j] = {"down": down, "up": [texts[c] for c in column[down:]]}
                 self._ordered[j] = ordered_in_column(column, down)
                 stale[j] = False
-        ordered = 13 * len(self._runs)
-        for count in self._ordered:
-            ordered += count
-        # An empty reserve or runs list is the last view's when that one was empty too (most
-        # games have no reserve, and no run for a while): a new one is a list for the garbage
-        # collector to walk for nothing.
-        reserve = last["reserve"] if last is not None and not self.reserve else None
-        runs = last["runs"] if last is not None and not self._runs else None
-        view: dict[str, object] = {
-            "columns": list(parts),  # a new list: a view given out never changes
-            "stock": len(self.stock),
-            "reserve": reserve if reserve == [] else [texts[c] for c in self.reserve],
-            "runs": runs if runs == [] else ["SHDC"[s] for s in self._runs],
-            "score": score,
-            "moves": self._moves_made,
-            "turned": self.cards_turned,
-            "won": self._won,
-            "lost": self._lost,
-            "can_undo": self.can_undo,
-            "ordered": ordered,  # cards in their final order (ordered_cards): the progress bar
-            # Every legal move as move text: the client's drag aid and keys use these (it
-            # never works out a rule itself). Face-up cards only: nothing hidden is named.
-            "legal": self.legal_texts(),
-        }
-        self._view, self._view_logged, self._view_score = view, logged, score
-        return view
+        return parts
 
     def __str__(self) -> str:
         return self.text()

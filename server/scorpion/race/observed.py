@@ -123,7 +123,7 @@ def _shows_any(game: Game, masked: list[bool]) -> bool:
 def shown_board(game: Game, hidden: HiddenCards, racing: bool) -> dict[str, object]:
     """A racer's board as everyone but her may see it: masked (:func:`.masking.mask_view`),
     with the numbers others may see while the round goes on (``racing``), exact after."""
-    view = mask_view(game.view(), hidden.cards)
+    view = mask_view(game.view(legal=False), hidden.cards)
     if racing:
         score, ordered = view["score"], view["ordered"]
         assert (score is None or isinstance(score, int)) and isinstance(ordered, int)

@@ -215,9 +215,8 @@ class Racer:
             and self._progress_elapsed == self.last_elapsed
         ):
             return self._progress
-        # Cards in final order, the bars' measure: the view counts them (it is sent too).
-        ordered = game.view()["ordered"]
-        assert isinstance(ordered, int)
+        # Cards in final order, the bars' measure: counted on the view's parts (sent too).
+        ordered = game.ordered
         progress: ProgressRow = {
             "player": self.player.id,
             "runs": len(game.runs),

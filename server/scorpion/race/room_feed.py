@@ -69,7 +69,7 @@ class RoomFeed:
 
     def _masked_board(self, room: Room, racer: Racer) -> dict[str, object]:
         """:meth:`board` for anyone but the racer, the hidden cards synced."""
-        masked = mask_view(racer.game.view(), self.hidden.cards)
+        masked = mask_view(racer.game.view(legal=False), self.hidden.cards)
         shown = self.shown(room, racer)
         masked["score"], masked["ordered"] = shown["score"], shown["ordered"]
         return masked
