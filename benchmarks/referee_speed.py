@@ -29,7 +29,6 @@ import itertools
 import statistics
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -49,16 +48,22 @@ ROOM_SIZE = 4
 class Seat:
     """One racer's connection and the commands it sends."""
 
-    def __init__(self, conn: int, steps: Iterator[tuple[str, dict[str, object]]], seq: int) -> None:
+    def __init__(self, conn: int, steps: list[tuple[str, dict[str, object]]], seq: int) -> None:
+        # The steps made ahead, with the rooms (frozen with them): a generator's state,
+        # made again at every step, was young objects for every collection to walk.
         self.conn, self.steps, self.seq = conn, steps, seq  # seq: the last one sent
+        self.taken = 0
 
     def next_command(self) -> dict[str, object]:
-        kind, fields = next(self.steps)
+        """The next command as a socket's reader hands it over: a new dict."""
+        kind, fields = self.steps[self.taken]
+        self.taken += 1
         self.seq += 1
         return {"type": kind, "seq": self.seq, **fields}
 
 
-def seat_rooms(referee: Referee, rooms: int, now: float) -> list[Seat]:
+def seat_rooms(referee: Referee, rooms: int, now: float, steps: int) -> list[Seat]:
+    """``rooms`` rooms seated and started, each racer's first ``steps`` commands made."""
     lines = winning_lines()
     conns = itertools.count(1)
     seats: list[Seat] = []
@@ -86,7 +91,8 @@ def seat_rooms(referee: Referee, rooms: int, now: float) -> list[Seat]:
         follower = next(conns)
         referee.hello(follower, Player(f"f{index}", "follower"), hello, now)
         call(follower, "follow", 1, player=players[0].id)
-        seats += [Seat(conn, replayed_line(line, 8), seq=3) for conn in racers]
+        line_steps = list(itertools.islice(replayed_line(line, 8), steps))
+        seats += [Seat(conn, line_steps, seq=3) for conn in racers]
     return seats
 
 
@@ -96,7 +102,7 @@ def run(rooms: int, moves: int, rate: float, collection: str) -> tuple[float, fl
     now = 1_796_000_000.0
     referee = Referee(secret=b"bench", config=RoomConfig(deal_source=lambda: 1))
     writer = RecordWriter(referee.room_settings)
-    seats = seat_rooms(referee, rooms, now)
+    seats = seat_rooms(referee, rooms, now, steps=moves // (rooms * ROOM_SIZE) + 1)
     if collection != "default":
         collector.settle()  # what the set-up built is frozen, as the server freezes its own
     if collection == "trigger":
