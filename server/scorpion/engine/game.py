@@ -69,10 +69,11 @@ class Outcome:
         )
 
 
-# An undo record: (move, source, index, destination, moved count, source turned, run events,
-# points gained, a timed win's bonus included). A run event is (column, suit, turned).
+# An undo record: (dealt, source, index, destination, moved count, source turned, run events,
+# points gained, a timed win's bonus included). A run event is (column, suit, turned). Plain
+# values only (not the Move): a tuple of them the garbage collector stops walking at once.
 _RunEvent = tuple[int, int, bool]
-_Undo = tuple[Move, int, int, int, int, bool, tuple[_RunEvent, ...], int]
+_Undo = tuple[bool, int, int, int, int, bool, tuple[_RunEvent, ...], int]
 
 
 class Game:
@@ -232,8 +233,8 @@ class Game:
         """
         if not self._history:
             return False
-        move, _source, _index, _dest, _count, source_turned, events, _points = self._history[-1]
-        return move.card is None or source_turned or any(flipped for _, _, flipped in events)
+        dealt, _source, _index, _dest, _count, source_turned, events, _points = self._history[-1]
+        return dealt or source_turned or any(flipped for _, _, flipped in events)
 
     @property
     def preset(self) -> str | None:
@@ -425,7 +426,8 @@ class Game:
             self._score += bonus
             points += bonus
         # The run events as a tuple: most moves have none, and () is one shared object.
-        undo = (move, source, index, dest, count, source_turned, tuple(events), points)
+        dealt = move.card is None
+        undo = (dealt, source, index, dest, count, source_turned, tuple(events), points)
         self._history.append(undo)
         self._log(text_of(move), elapsed)
         if not self._won and rules.loss == "detect" and not self.stock and not self.legal_moves():
@@ -499,7 +501,7 @@ class Game:
                 )
             raise MoveError("nothing-to-undo", "There is no move to undo")
         self._charge_time(elapsed)
-        move, source, index, dest, count, source_turned, events, points = self._history.pop()
+        dealt, source, index, dest, count, source_turned, events, points = self._history.pop()
         columns, down, stale = self.columns, self.down, self._stale
         for j, suit, flipped in reversed(events):
             if flipped:
@@ -507,7 +509,7 @@ class Game:
             columns[j].extend(RUNS[suit])
             stale[j] = True
             self._runs.pop()
-        if move.card is None:
+        if dealt:
             self.stock = [columns[j].pop() for j in range(3)]
             stale[0] = stale[1] = stale[2] = True
         else:

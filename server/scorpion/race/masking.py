@@ -103,12 +103,24 @@ def face_up_any(game: Game, texts: Iterable[str]) -> bool:
     return False
 
 
+class _Hiding:
+    """What one playing board hides: its game, the face-down counts and stock size when
+    last seen, and the cards face down then. Changed in place (a tuple each time a card
+    turned was more objects for the garbage collector to walk)."""
+
+    def __init__(self, game: Game, cards: frozenset[str]) -> None:
+        self.game, self.down, self.stock, self.cards = game, list(game.down), len(game.stock), cards
+
+    def update(self, game: Game, cards: frozenset[str]) -> None:
+        self.game, self.stock, self.cards = game, len(game.stock), cards
+        self.down[:] = game.down
+
+
 class HiddenCards:
     """The cards face down on the board of at least one racer still playing."""
 
     def __init__(self) -> None:
-        # racer id -> (the game, its face-down counts and stock size then, the cards it hid)
-        self._boards: dict[str, tuple[Game, list[int], int, frozenset[str]]] = {}
+        self._boards: dict[str, _Hiding] = {}  # by racer id
         self._count: dict[str, int] = {}  # card -> number of playing boards hiding it
         # By card (0-51): whether it is hidden (in _count), read by observed.py per face-up
         # card: compiled, a list's item is several times cheaper than a set lookup by text.
@@ -170,17 +182,19 @@ class HiddenCards:
         if (
             game is not None
             and known is not None
-            and known[0] is game
-            and known[2] == len(game.stock)
-            and known[1] == game.down
+            and known.game is game
+            and known.stock == len(game.stock)
+            and known.down == game.down
         ):
             return NOTHING  # no card turned, turned back or dealt since last time
-        before = known[3] if known is not None else frozenset()
-        now = face_down(game) if game is not None else frozenset()
+        before = known.cards if known is not None else NOTHING
+        now = face_down(game) if game is not None else NOTHING
         if game is None:
             self._boards.pop(racer_id, None)
+        elif known is None:
+            self._boards[racer_id] = _Hiding(game, now)
         else:
-            self._boards[racer_id] = (game, list(game.down), len(game.stock), now)
+            known.update(game, now)
         if before == now:
             return NOTHING
         count, by_card = self._count, self.by_card
