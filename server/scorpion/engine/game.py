@@ -426,20 +426,17 @@ class Game:
             self._score += bonus
             points += bonus
         # The run events as a tuple: most moves have none, and () is one shared object.
-        dealt = move.card is None
-        undo = (dealt, source, index, dest, count, source_turned, tuple(events), points)
+        run_events = tuple(events) if events else ()
+        undo = (move.card is None, source, index, dest, count, source_turned, run_events, points)
         self._history.append(undo)
-        self._log(text_of(move), elapsed)
+        self._actions.append(text_of(move))
+        self._times.append(elapsed)
         if not self._won and rules.loss == "detect" and not self.stock and not self.legal_moves():
             self._lost = True
         if self.over:  # nothing undoes a game over: its undo records are memory for nothing
             self._history.clear()  # (a day's daily keeps every finished attempt's game)
         return Outcome(move, None if move.card is None else source, tuple(turned),
                        tuple([e[1] for e in events]), points)  # fmt: skip
-
-    def _log(self, action: str, elapsed: float | None) -> None:
-        self._actions.append(action)
-        self._times.append(elapsed)
 
     def _take_runs(self, j: int, turned: list[Card]) -> list[_RunEvent]:
         col, events = self.columns[j], []
@@ -528,7 +525,8 @@ class Game:
             self._score = max(0, self._score - points)
         self._moves_made += 1 if self.rules.scoring == "timed" else -1
         self._won = False
-        self._log("undo", elapsed)
+        self._actions.append("undo")
+        self._times.append(elapsed)
 
     def give_up(self, elapsed: float | None = None) -> None:
         """End the game as a loss, scored where it stands."""
@@ -537,7 +535,8 @@ class Game:
         self._charge_time(elapsed)
         self._lost = self.gave_up = True
         self._history.clear()  # as a game won or lost by its last move
-        self._log("give-up", elapsed)
+        self._actions.append("give-up")
+        self._times.append(elapsed)
 
     # ------------------------------------------------------------------ text
     def text(self) -> str:
