@@ -88,8 +88,9 @@ class RoomFeed:
         elif cached.row is not None and cached.progress is progress and cached.version == version:
             return cached.row
         row = shown_progress(progress, racer.game, self.hidden)
-        cached.row, cached.progress, cached.version = row, progress, version  # ``is`` holds:
-        return row  # the progress entry compared is kept alive
+        # The entry compared by ``is`` is kept alive with it: its id is not reused.
+        cached.row, cached.progress, cached.version = row, progress, version
+        return row
 
     def shown_rows(self, room: Room) -> dict[str, ProgressRow]:
         """Every racer's :meth:`shown` entry by player id (hidden cards synced): read once
