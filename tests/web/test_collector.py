@@ -129,3 +129,20 @@ async def test_what_lives_on_past_a_tick_is_frozen_at_the_next(
         assert gc.get_freeze_count() >= frozen + len(kept)
     finally:
         task.cancel()
+
+
+def test_the_collections_follow_the_clock_they_are_given(
+    policy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Collections.run`` reads no clock of its own (a benchmark feeds it a simulated one):
+    a young collection before ``MIDDLE_EVERY`` of that clock has passed, a middle-aged one
+    (its survivors frozen) once it has, each returning the cadence's wait."""
+    monkeypatch.setattr(collector, "MIDDLE_EVERY", 10.0)
+    collections = collector.Collections(1000.0)
+    frozen = gc.get_freeze_count()
+    kept = [[i] for i in range(5_000)]
+    assert collections.run(1000.0) == collections.cadence.wait  # young: they move up
+    assert gc.get_freeze_count() < frozen + len(kept)
+    collections.run(1010.0)  # the given clock says a middle-aged one is due
+    assert gc.get_freeze_count() >= frozen + len(kept)
+    assert collections.next_middle == 1020.0
