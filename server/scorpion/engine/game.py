@@ -559,9 +559,9 @@ class Game:
         treat it as read-only. (A whole view kept until the next move lived long enough
         for the garbage collector to walk it, and was freed long after, out of the cache.)
         """
-        texts = CARD_TEXTS  # a table lookup per card
+        texts, parts = CARD_TEXTS, self._fresh_parts()
         view: dict[str, object] = {
-            "columns": list(self._fresh_parts()),  # a new list: a view given out never changes
+            "columns": list(parts),  # a new list: a view given out never changes
             "stock": len(self.stock),
             "reserve": [texts[c] for c in self.reserve],
             "runs": ["SHDC"[s] for s in self._runs],
@@ -571,7 +571,7 @@ class Game:
             "won": self._won,
             "lost": self._lost,
             "can_undo": self.can_undo,
-            "ordered": self.ordered,  # cards in their final order: the progress bar
+            "ordered": self._ordered_count(),  # cards in their final order: the progress bar
         }
         if legal:
             # Every legal move as move text: the client's drag aid and keys use these (it
@@ -584,6 +584,10 @@ class Game:
         """Cards in their final order (:func:`~.progress.ordered_cards`), counted on the
         view's parts."""
         self._fresh_parts()
+        return self._ordered_count()
+
+    def _ordered_count(self) -> int:
+        """:attr:`ordered` from the counts kept with the parts (fresh: see _fresh_parts)."""
         ordered = 13 * len(self._runs)
         for count in self._ordered:
             ordered += count
